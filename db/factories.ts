@@ -1,0 +1,110 @@
+/**
+ * Row builders shared by the demo seed and the tests. They write rows directly (no rules,
+ * no audit), so a test or the seed can put the fleet into any state, including ones the
+ * verbs only reach over time (expired, needs-review).
+ */
+import type { DbOrTx } from './client';
+import { memberships, nodeTopologies, nodeUnits, nodes, orgs, reservationUnits, reservations, users, vmUnits, vms, type TopologyUnit, type VmTier } from './schema';
+
+export async function createOrg(db: DbOrTx, o: { id: string; name?: string }) {
+  await db.insert(orgs).values({ id: o.id, name: o.name ?? o.id });
+  return o.id;
+}
+
+export async function createUser(db: DbOrTx, u: { id: string; email: string; name: string; passwordHash: string; orgIds: string[] }) {
+  await db.insert(users).values({ id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash });
+  if (u.orgIds.length) await db.insert(memberships).values(u.orgIds.map((orgId) => ({ userId: u.id, orgId })));
+  return u.id;
+}
+
+/** `gpu-0` … `gpu-{n-1}`, H100 80 GiB, two NVLink domains of four. */
+export function gpuUnits(n = 8, model = 'H100-SXM5'): TopologyUnit[] {
+  return Array.from({ length: n }, (_, i) => ({ id: `gpu-${i}`, model, memoryGiB: 80, nvlinkDomain: `nvl-${Math.floor(i / 4)}` }));
+}
+
+/**
+ * A node and its units. With `topologyGen` > 1 the history holds the current unit list for
+ * every generation (enough for tests that only need the number).
+ */
+export async function createNode(
+  db: DbOrTx,
+  n: { id: string; name?: string; ownerOrgId: string; units?: TopologyUnit[]; topologyGen?: number; createdAt?: Date },
+) {
+  const units = n.units ?? gpuUnits();
+  const gen = n.topologyGen ?? 1;
+  const at = n.createdAt ?? new Date();
+  await db.insert(nodes).values({ id: n.id, name: n.name ?? n.id, ownerOrgId: n.ownerOrgId, topologyGen: gen, createdAt: at, updatedAt: at });
+  await db.insert(nodeUnits).values(
+    units.map((u, position) => ({ nodeId: n.id, unitId: u.id, position, model: u.model ?? null, memoryGiB: u.memoryGiB ?? null, nvlinkDomain: u.nvlinkDomain ?? null })),
+  );
+  await db.insert(nodeTopologies).values(Array.from({ length: gen }, (_, i) => ({ nodeId: n.id, gen: i + 1, units, createdAt: at })));
+  return n.id;
+}
+
+export async function createReservation(
+  db: DbOrTx,
+  r: {
+    id: string;
+    nodeId: string;
+    unitIds: string[];
+    allowedOrgIds: string[];
+    managingOrgIds?: string[];
+    releasedUnitIds?: string[];
+    startsAt: Date;
+    endsAt?: Date;
+    topologyGen?: number;
+    cancelledAt?: Date;
+    contractRef?: string;
+    reason?: string;
+    createdAt?: Date;
+  },
+) {
+  const created = r.createdAt ?? r.startsAt;
+  await db.insert(reservations).values({
+    id: r.id,
+    nodeId: r.nodeId,
+    allowedOrgIds: [...r.allowedOrgIds].sort(),
+    managingOrgIds: [...(r.managingOrgIds ?? [])].sort(),
+    contractRef: r.contractRef ?? null,
+    startsAt: r.startsAt,
+    endsAt: r.endsAt ?? null,
+    reason: r.reason ?? null,
+    topologyGen: r.topologyGen ?? 1,
+    cancelledAt: r.cancelledAt ?? null,
+    createdAt: created,
+    updatedAt: created,
+  });
+  const released = new Set(r.releasedUnitIds ?? []);
+  await db.insert(reservationUnits).values(
+    r.unitIds.map((unitId) => ({
+      reservationId: r.id,
+      nodeId: r.nodeId,
+      unitId,
+      startsAt: r.startsAt,
+      endsAt: r.endsAt ?? null,
+      cancelled: r.cancelledAt != null,
+      released: released.has(unitId),
+    })),
+  );
+  return r.id;
+}
+
+export async function createVm(
+  db: DbOrTx,
+  v: { id: string; nodeId: string; orgId: string; tier: VmTier; unitIds: string[]; reservationId?: string; startedAt: Date; terminatedAt?: Date },
+) {
+  const running = !v.terminatedAt;
+  await db.insert(vms).values({
+    id: v.id,
+    nodeId: v.nodeId,
+    orgId: v.orgId,
+    tier: v.tier,
+    reservationId: v.reservationId ?? null,
+    status: running ? 'running' : 'terminated',
+    startedAt: v.startedAt,
+    terminatedAt: v.terminatedAt ?? null,
+    terminationReason: running ? null : 'terminated',
+  });
+  await db.insert(vmUnits).values(v.unitIds.map((unitId) => ({ vmId: v.id, nodeId: v.nodeId, unitId, running })));
+  return v.id;
+}

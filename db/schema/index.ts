@@ -1,0 +1,7 @@
+export * from './orgs';
+export * from './nodes';
+export * from './reservations';
+export * from './vms';
+export * from './audit';
+export * from './notifications';
+export * from './idempotency';

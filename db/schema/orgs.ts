@@ -1,0 +1,44 @@
+import { pgTable, primaryKey, text, timestamp, index } from 'drizzle-orm/pg-core';
+
+/** An organisation: node owner, reservation holder, tenant or the platform itself. */
+export const orgs = pgTable('orgs', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+/** A console user; the password hash is scrypt in PHC-like form (see server/auth/password.ts). */
+export const users = pgTable('users', {
+  id: text('id').primaryKey(),
+  email: text('email').notNull().unique(),
+  name: text('name').notNull(),
+  passwordHash: text('password_hash').notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+});
+
+export const memberships = pgTable(
+  'memberships',
+  {
+    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
+    orgId: text('org_id').notNull().references(() => orgs.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.orgId] }), index('memberships_org_idx').on(t.orgId)],
+);
+
+/**
+ * API keys act as exactly one org. Only the SHA-256 of the secret is kept: keys are 256-bit
+ * random, so a fast hash is enough (no dictionary to stretch against) and lookups stay O(1).
+ */
+export const apiKeys = pgTable(
+  'api_keys',
+  {
+    id: text('id').primaryKey(),
+    orgId: text('org_id').notNull().references(() => orgs.id, { onDelete: 'cascade' }),
+    name: text('name').notNull(),
+    prefix: text('prefix').notNull(),
+    secretHash: text('secret_hash').notNull().unique(),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
+    revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+  },
+  (t) => [index('api_keys_org_idx').on(t.orgId)],
+);

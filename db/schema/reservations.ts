@@ -1,0 +1,47 @@
+import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { nodes } from './nodes';
+
+/**
+ * A reservation of some of a node's units for an audience. Status is never stored: it is
+ * derived at request time from `cancelledAt`, the period and `topologyGen` (SPEC §4).
+ * Org id lists are kept sorted by code point so equal states give equal bodies.
+ */
+export const reservations = pgTable(
+  'reservations',
+  {
+    id: text('id').primaryKey(),
+    nodeId: text('node_id').notNull().references(() => nodes.id),
+    allowedOrgIds: text('allowed_org_ids').array().notNull(),
+    managingOrgIds: text('managing_org_ids').array().notNull(),
+    contractRef: text('contract_ref'),
+    startsAt: timestamp('starts_at', { withTimezone: true, precision: 3 }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true, precision: 3 }),
+    reason: text('reason'),
+    topologyGen: integer('topology_gen').notNull(),
+    cancelledAt: timestamp('cancelled_at', { withTimezone: true, precision: 3 }),
+    createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
+    updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
+  },
+  (t) => [index('reservations_node_idx').on(t.nodeId)],
+);
+
+/**
+ * One row per reserved unit, so PostgreSQL can hold the unit-level invariants:
+ * - `released` lives on the reserved row itself, so released ⊆ reserved by construction;
+ * - the period and `cancelled` are copied from the reservation so that the exclusion
+ *   constraint (migration 0001, hand-written: drizzle-kit cannot express EXCLUDE) can keep
+ *   non-cancelled reservations of one unit from overlapping.
+ */
+export const reservationUnits = pgTable(
+  'reservation_units',
+  {
+    reservationId: text('reservation_id').notNull().references(() => reservations.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id').notNull().references(() => nodes.id),
+    unitId: text('unit_id').notNull(),
+    startsAt: timestamp('starts_at', { withTimezone: true, precision: 3 }).notNull(),
+    endsAt: timestamp('ends_at', { withTimezone: true, precision: 3 }),
+    cancelled: boolean('cancelled').notNull().default(false),
+    released: boolean('released').notNull().default(false),
+  },
+  (t) => [primaryKey({ columns: [t.reservationId, t.unitId] }), index('reservation_units_node_unit_idx').on(t.nodeId, t.unitId)],
+);

@@ -1,0 +1,45 @@
+import type { TestProject } from 'vitest/node';
+import postgres from 'postgres';
+import { makeTempDataDir, startEmbeddedPostgres } from '../embedded';
+import { migrateDatabase } from '../migrate';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** Admin URL of the test server; each test file clones `template_db` from it. */
+    pgAdminUrl: string;
+  }
+}
+
+/**
+ * Starts one throwaway PostgreSQL for the whole run (SPEC §7: a fresh dir under the system
+ * temp folder, never the dev data) — or uses DATABASE_URL's server when set — and migrates a
+ * template database that each test file copies.
+ */
+export default async function setup(project: TestProject) {
+  const external = process.env.DATABASE_URL;
+  const server = external ? null : await startEmbeddedPostgres({ dir: makeTempDataDir('gpu-test-pg'), persistent: false, fast: true });
+  const adminUrl = external ?? server!.url;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const suffix = external ? `_${process.pid}` : '';
+  const template = `template_db${suffix}`;
+  await admin.unsafe(`DROP DATABASE IF EXISTS ${template}`);
+  await admin.unsafe(`CREATE DATABASE ${template}`);
+  await migrateDatabase(withDatabase(adminUrl, template));
+  await admin.end();
+  project.provide('pgAdminUrl', `${adminUrl}#template=${template}`);
+  return async () => {
+    if (server) await server.stop();
+    else {
+      const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
+      await a.unsafe(`DROP DATABASE IF EXISTS ${template}`);
+      await a.end();
+    }
+  };
+}
+
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  u.hash = '';
+  return u.toString();
+}

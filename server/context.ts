@@ -1,0 +1,31 @@
+import type { DbOrTx, Tx } from '@/db/client';
+
+/** Who acts: a console user or an API key (SPEC §2). */
+export type Actor = { kind: 'user'; userId: string } | { kind: 'apiKey'; apiKeyId: string };
+
+/** The acting org plus the user or key behind it, and the transport it came through. */
+export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' };
+
+/**
+ * What every verb receives: the principal, the database (a pool or an open transaction,
+ * which the verb then nests into as a savepoint) and the one clock (SPEC §4): transports set
+ * `now` from PostgreSQL's `now()` so every app instance agrees; tests set it to move time.
+ */
+export type Ctx = Principal & { db: DbOrTx; now: Date };
+
+/** The platform org: its principals are platform operators (SPEC §2). */
+export function platformOrgId(): string {
+  return process.env.PLATFORM_ORG_ID ?? 'org_platform';
+}
+
+export function isOperator(ctx: Principal): boolean {
+  return ctx.orgId === platformOrgId();
+}
+
+/**
+ * Runs `fn` in one transaction on the context's database (a savepoint when the context
+ * already holds one, e.g. under an idempotency record).
+ */
+export function inTransaction<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  return ctx.db.transaction(fn);
+}

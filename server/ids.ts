@@ -1,0 +1,53 @@
+import { z } from 'zod';
+
+/** SPEC §5: every id (org, node, unit, reservation, VM). */
+export const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
+
+export const Id = z.string().regex(idPattern, 'must be 1–128 characters of A–Z, a–z, 0–9, ".", "_", ":" or "-", starting with a letter or digit');
+export type Id = z.infer<typeof Id>;
+
+/** A list of 1–`max` distinct ids. */
+export function distinctIds(max: number) {
+  return z
+    .array(Id)
+    .min(1, 'must name at least one id')
+    .max(max, `must name at most ${max} ids`)
+    .superRefine((ids, ctx) => {
+      const seen = new Set<string>();
+      for (const [i, id] of ids.entries()) {
+        if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `duplicate id "${id}"` });
+        seen.add(id);
+      }
+    });
+}
+
+/** Free text that PostgreSQL can store: `text` refuses NUL. */
+export function freeText(max: number) {
+  return z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+}
+
+/** Sorts ids by code point (SPEC §5: "other id lists are sorted by code point"). */
+export function sortByCodePoint(ids: Iterable<string>): string[] {
+  return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+}
+
+/**
+ * Orders unit ids as the node lists its units; ids the node no longer has (removed by a
+ * topology change) follow, by code point.
+ * @param positions unit id → position in the node's current topology.
+ */
+export function sortUnitIds(unitIds: Iterable<string>, positions: ReadonlyMap<string, number>): string[] {
+  return [...unitIds].sort((a, b) => {
+    const pa = positions.get(a);
+    const pb = positions.get(b);
+    if (pa !== undefined && pb !== undefined) return pa - pb;
+    if (pa !== undefined) return -1;
+    if (pb !== undefined) return 1;
+    return a < b ? -1 : a > b ? 1 : 0;
+  });
+}
+
+/** A new random id with a readable prefix, e.g. `evt_3f9c…`. */
+export function newId(prefix: string): string {
+  return `${prefix}_${crypto.randomUUID().replaceAll('-', '')}`;
+}

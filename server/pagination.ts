@@ -1,0 +1,39 @@
+import { DomainError } from './errors';
+import { z } from 'zod';
+
+/** `limit` query parameter: 1–500, default 100 (SPEC §5 Lists). */
+export const Limit = z
+  .string()
+  .regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')
+  .transform(Number)
+  .pipe(z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500'));
+
+/** `limit` as a verb takes it. */
+export const LimitNumber = z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500');
+
+/**
+ * Reads an opaque cursor (base64url of JSON `{ k }`, the last key of the previous page).
+ * @throws DomainError invalid_request for anything this API did not hand out.
+ */
+export function decodeCursor(cursor: string): string {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (parsed && typeof parsed === 'object' && 'k' in parsed && typeof parsed.k === 'string' && cursor === encodeCursor(parsed.k)) return parsed.k;
+  } catch {
+    // fall through to the 400
+  }
+  throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', {
+    errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }],
+  });
+}
+
+export function encodeCursor(key: string): string {
+  return Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');
+}
+
+/** `{ items, nextCursor? }`: fetch `limit + 1` rows and pass them here. */
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items: T[]; nextCursor?: string } {
+  if (rows.length <= limit) return { items: rows };
+  const items = rows.slice(0, limit);
+  return { items, nextCursor: encodeCursor(keyOf(items[items.length - 1]!)) };
+}

@@ -1,0 +1,102 @@
+import { asc, eq, inArray } from 'drizzle-orm';
+import type { DbOrTx } from '@/db/client';
+import { nodeUnits, reservationUnits, type reservations } from '@/db/schema';
+import { sortByCodePoint, sortUnitIds } from './ids';
+
+export const reservationStatuses = ['pending', 'active', 'expired', 'cancelled', 'needs-review'] as const;
+export type ReservationStatus = (typeof reservationStatuses)[number];
+
+export type ReservationRow = typeof reservations.$inferSelect;
+
+/**
+ * A reservation's status at `now`, in SPEC §4's precedence: cancelled, expired (periods are
+ * half-open, so at `endsAt` it has expired), needs-review (written against an older
+ * topologyGen than the node's), pending (before `startsAt`), active.
+ */
+export function reservationStatus(
+  r: Pick<ReservationRow, 'cancelledAt' | 'startsAt' | 'endsAt' | 'topologyGen'>,
+  nodeTopologyGen: number,
+  now: Date,
+): ReservationStatus {
+  if (r.cancelledAt) return 'cancelled';
+  if (r.endsAt && now.getTime() >= r.endsAt.getTime()) return 'expired';
+  if (r.topologyGen < nodeTopologyGen) return 'needs-review';
+  if (now.getTime() < r.startsAt.getTime()) return 'pending';
+  return 'active';
+}
+
+/** The Reservation object of the published contract (seeds/reclaim-endpoint.txt), minus the
+ * reclaim-only fields. Optional strings are omitted when unset, never null (SPEC §5). */
+export type Reservation = {
+  id: string;
+  nodeId: string;
+  status: ReservationStatus;
+  reservedUnitIds: string[];
+  releasedUnitIds: string[];
+  allowedOrgIds: string[];
+  managingOrgIds: string[];
+  contractRef?: string;
+  startsAt: string;
+  endsAt?: string;
+  reason?: string;
+  topologyGen: number;
+  createdAt: string;
+  updatedAt: string;
+};
+
+export type ReservationUnitState = { unitId: string; released: boolean };
+
+/** Builds the contract's Reservation object from its row and unit rows. */
+export function toReservation(
+  r: ReservationRow,
+  units: readonly ReservationUnitState[],
+  positions: ReadonlyMap<string, number>,
+  nodeTopologyGen: number,
+  now: Date,
+): Reservation {
+  return {
+    id: r.id,
+    nodeId: r.nodeId,
+    status: reservationStatus(r, nodeTopologyGen, now),
+    reservedUnitIds: sortUnitIds(
+      units.map((u) => u.unitId),
+      positions,
+    ),
+    releasedUnitIds: sortUnitIds(
+      units.filter((u) => u.released).map((u) => u.unitId),
+      positions,
+    ),
+    allowedOrgIds: sortByCodePoint(r.allowedOrgIds),
+    managingOrgIds: sortByCodePoint(r.managingOrgIds),
+    ...(r.contractRef != null ? { contractRef: r.contractRef } : {}),
+    startsAt: r.startsAt.toISOString(),
+    ...(r.endsAt ? { endsAt: r.endsAt.toISOString() } : {}),
+    ...(r.reason != null ? { reason: r.reason } : {}),
+    topologyGen: r.topologyGen,
+    createdAt: r.createdAt.toISOString(),
+    updatedAt: r.updatedAt.toISOString(),
+  };
+}
+
+/** The node's unit id → position map, for ordering unit id lists (SPEC §5). */
+export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ unitId: nodeUnits.unitId, position: nodeUnits.position })
+    .from(nodeUnits)
+    .where(eq(nodeUnits.nodeId, nodeId))
+    .orderBy(asc(nodeUnits.position));
+  return new Map(rows.map((u) => [u.unitId, u.position]));
+}
+
+/** Unit rows of the given reservations, grouped by reservation id. */
+export async function loadReservationUnits(db: DbOrTx, reservationIds: string[]): Promise<Map<string, ReservationUnitState[]>> {
+  const byReservation = new Map<string, ReservationUnitState[]>(reservationIds.map((id) => [id, []]));
+  if (reservationIds.length === 0) return byReservation;
+  const rows = await db
+    .select({ reservationId: reservationUnits.reservationId, unitId: reservationUnits.unitId, released: reservationUnits.released })
+    .from(reservationUnits)
+    .where(reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds));
+  for (const row of rows) byReservation.get(row.reservationId)?.push({ unitId: row.unitId, released: row.released });
+  return byReservation;
+}
+

@@ -1,0 +1,60 @@
+import { createHash } from 'node:crypto';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db, Tx } from '@/db/client';
+import { idempotencyRecords } from '@/db/schema';
+import { DomainError } from '../errors';
+
+export type StoredResponse = { status: number; body: string };
+export type IdempotencyScope = { orgId: string; method: string; path: string; key: string };
+
+const TTL_MS = 24 * 60 * 60 * 1000;
+
+/** Fingerprint of what the key promises: the same key must come with the same request. */
+export function requestFingerprint(search: string, body: string): string {
+  return createHash('sha256').update(search).update('\n').update(body).digest('hex');
+}
+
+/**
+ * Runs `execute` at most once per (acting org, method, path, key) within 24 h and replays its
+ * stored response otherwise (SPEC §5 Idempotency).
+ *
+ * The record is written in the same transaction as the effect, so a crash leaves neither. A
+ * transaction-scoped advisory lock on the scope tells a duplicate in flight (409
+ * `idempotency_in_progress`) from a finished one, across app instances.
+ * @param execute runs the request on `tx`; it must turn domain errors into stored responses
+ *   (any status below 500) and throw only for bugs, which roll everything back.
+ * @returns the response and whether it was replayed.
+ * @throws DomainError idempotency_in_progress, idempotency_key_reused (different request).
+ */
+export async function runIdempotent(
+  db: Db,
+  scope: IdempotencyScope,
+  fingerprint: string,
+  now: Date,
+  execute: (tx: Tx) => Promise<StoredResponse>,
+): Promise<StoredResponse & { replayed: boolean }> {
+  return db.transaction(async (tx) => {
+    const lockKey = JSON.stringify([scope.orgId, scope.method, scope.path, scope.key]);
+    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 7)) as locked`);
+    if (!lock?.locked) {
+      throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry after it completes.');
+    }
+    const where = and(
+      eq(idempotencyRecords.orgId, scope.orgId),
+      eq(idempotencyRecords.method, scope.method),
+      eq(idempotencyRecords.path, scope.path),
+      eq(idempotencyRecords.key, scope.key),
+    );
+    const [existing] = await tx.select().from(idempotencyRecords).where(where);
+    if (existing && now.getTime() - existing.createdAt.getTime() < TTL_MS) {
+      if (existing.requestHash !== fingerprint) {
+        throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
+      }
+      return { status: existing.status, body: existing.body, replayed: true };
+    }
+    if (existing) await tx.delete(idempotencyRecords).where(where);
+    const response = await execute(tx);
+    await tx.insert(idempotencyRecords).values({ ...scope, requestHash: fingerprint, status: response.status, body: response.body, createdAt: now });
+    return { ...response, replayed: false };
+  });
+}

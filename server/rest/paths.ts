@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { Id } from '../ids';
+
+/** Path parameters of node routes. */
+export const NodePath = z.object({ nodeId: Id });
+/** Path parameters of routes under a reservation (`{id}` is the reservation id). */
+export const ReservationPath = z.object({ nodeId: Id, id: Id });

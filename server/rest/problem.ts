@@ -1,0 +1,48 @@
+import type { z } from 'zod';
+import { DomainError } from '../errors';
+
+const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+
+/** A JSON response with the API's headers. `body` is serialised as is. */
+export function jsonResponse(status: number, body: string, extra: Record<string, string> = {}): Response {
+  return new Response(body, { status, headers: { ...JSON_HEADERS, ...extra } });
+}
+
+/** The problem+json response for a domain error (SPEC §5 Errors). */
+export function problemResponse(err: DomainError, extra: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(err.toProblem()), {
+    status: err.httpStatus,
+    headers: {
+      'content-type': 'application/problem+json',
+      'cache-control': 'no-store',
+      ...(err.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer realm="gpu-reservations"' } : {}),
+      ...extra,
+    },
+  });
+}
+
+/** The 500 answer: says nothing of internals (SPEC §5); the cause goes to the server log. */
+export function internalErrorResponse(cause: unknown): Response {
+  console.error('[api] unexpected error', cause);
+  return problemResponse(new DomainError('internal_error', 'The server failed to handle this request. The failure has been logged; retry later.'));
+}
+
+/**
+ * Turns zod issues into a 400 `invalid_request` naming each offending field; unknown fields
+ * are named one by one (SPEC §5 Requests).
+ * @param where prefix of each path: `body`, `query`, `header`.
+ */
+export function invalidRequest(where: string, issues: readonly z.core.$ZodIssue[]): DomainError {
+  const errors: { path: string; message: string }[] = [];
+  for (const issue of issues) {
+    const base = [where, ...issue.path.map(String)];
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) errors.push({ path: [...base, key].join('.'), message: 'is not a known field' });
+    } else {
+      errors.push({ path: base.join('.'), message: issue.message });
+    }
+  }
+  const first = errors[0];
+  const detail = first ? `The request is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` : 'The request is invalid.';
+  return new DomainError('invalid_request', detail, { errors });
+}

@@ -1,0 +1,186 @@
+import { z } from 'zod';
+import { getDb, type DbOrTx } from '@/db/client';
+import { authenticateApiKey } from '../auth/api-keys';
+import type { Ctx } from '../context';
+import { DomainError } from '../errors';
+import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
+import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse } from './problem';
+
+/** SPEC §5 Requests: bodies are at most 64 KiB. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
+type HttpMethod = (typeof httpMethods)[number];
+type RouteMethod = Exclude<HttpMethod, 'HEAD' | 'OPTIONS'>;
+const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
+
+const EmptyQuery = z.object({}).strict();
+const NoParams = z.object({});
+const IdempotencyKey = z.string().min(1, 'must be 1–255 characters').max(255, 'must be 1–255 characters');
+
+export type RestHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
+  /** Path parameters; a value that does not parse is 404 (SPEC §5 Ids). */
+  params?: P;
+  /** Query parameters (strict: unknown ones are 400). */
+  query?: Q;
+  /** JSON body; when set, the request must be `application/json` of at most 64 KiB. */
+  body?: B;
+  /** Status of a successful answer (200 unless said). */
+  status?: number;
+  /** `none` for the few public routes (the OpenAPI document). */
+  auth?: 'apiKey' | 'none';
+  handle: (args: { ctx: Ctx; params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Promise<unknown>;
+};
+
+/** Declares one method of a REST route; exists for type inference of the schemas. */
+export function handler<P extends z.ZodType = typeof NoParams, Q extends z.ZodType = typeof EmptyQuery, B extends z.ZodType = z.ZodUndefined>(
+  h: RestHandler<P, Q, B>,
+): RestHandler<P, Q, B> {
+  return h;
+}
+
+type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
+type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
+
+async function readBody(req: Request): Promise<string> {
+  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
+  if (type !== 'application/json') {
+    throw new DomainError('unsupported_media_type', 'Send the request body as application/json.');
+  }
+  const declared = Number(req.headers.get('content-length') ?? '0');
+  const tooLarge = () => new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+  } catch {
+    throw new DomainError('invalid_request', 'The request body is not valid UTF-8.', { errors: [{ path: 'body', message: 'is not valid UTF-8' }] });
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    const message = e instanceof SyntaxError ? e.message : 'is not valid JSON';
+    throw new DomainError('invalid_request', `The request body is not valid JSON: ${message}.`, { errors: [{ path: 'body', message: 'is not valid JSON' }] });
+  }
+}
+
+function queryObject(url: URL): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of url.searchParams) {
+    if (k in out) throw new DomainError('invalid_request', `The query parameter "${k}" is given more than once.`, { errors: [{ path: `query.${k}`, message: 'is given more than once' }] });
+    out[k] = v;
+  }
+  return out;
+}
+
+function methodNotAllowed(allow: string): Response {
+  return problemResponse(new DomainError('method_not_allowed', `This route answers ${allow} only.`), { allow });
+}
+
+function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler {
+  return async (req, route) => {
+    try {
+      const db = getDb();
+      // SPEC §5 check order: 401 → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
+      let principal: Omit<Ctx, 'db'> | null = null;
+      if (h.auth !== 'none') {
+        const auth = await authenticateApiKey(db, req.headers.get('authorization'));
+        if (!auth) throw new DomainError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
+        principal = { ...auth.principal, now: auth.now };
+      }
+      const url = new URL(req.url);
+      const query = (h.query ?? EmptyQuery).safeParse(queryObject(url));
+      if (!query.success) throw invalidRequest('query', query.error.issues);
+      let rawBody = '';
+      let body: unknown = undefined;
+      if (h.body) {
+        rawBody = await readBody(req);
+        const parsed = h.body.safeParse(parseJson(rawBody));
+        if (!parsed.success) throw invalidRequest('body', parsed.error.issues);
+        body = parsed.data;
+      }
+      const idemKey = mutating.has(req.method) ? req.headers.get('idempotency-key') : null;
+      if (idemKey !== null) {
+        const k = IdempotencyKey.safeParse(idemKey);
+        if (!k.success) throw invalidRequest('header.Idempotency-Key', k.error.issues);
+      }
+      const params = (h.params ?? NoParams).safeParse(await route.params);
+      if (!params.success) throw new DomainError('not_found', 'No resource exists at this path.');
+
+      const status = h.status ?? 200;
+      const execute = async (dbOrTx: DbOrTx): Promise<StoredResponse> => {
+        try {
+          const ctx = principal ? { ...principal, db: dbOrTx } : ({ db: dbOrTx } as Ctx);
+          const result = await h.handle({ ctx, params: params.data, query: query.data, body });
+          return { status, body: JSON.stringify(result) };
+        } catch (e) {
+          if (e instanceof DomainError && e.httpStatus < 500) return { status: e.httpStatus, body: JSON.stringify(e.toProblem()) };
+          throw e;
+        }
+      };
+      if (idemKey !== null && principal) {
+        const scope = { orgId: principal.orgId, method: req.method, path: url.pathname, key: idemKey };
+        const r = await runIdempotent(db, scope, requestFingerprint(url.search, rawBody), principal.now, execute);
+        return storedToResponse(r, r.replayed ? { 'idempotent-replayed': 'true' } : {});
+      }
+      return storedToResponse(await execute(db));
+    } catch (e) {
+      if (e instanceof DomainError && e.httpStatus < 500) return problemResponse(e);
+      return internalErrorResponse(e);
+    }
+  };
+}
+
+function storedToResponse(r: StoredResponse, extra: Record<string, string> = {}): Response {
+  if (r.status < 400) return jsonResponse(r.status, r.body, extra);
+  const headers = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...extra };
+  return new Response(r.body, { status: r.status, headers });
+}
+
+/**
+ * Builds every HTTP method export of a Next route file under /v1: the declared methods run
+ * through the shared pipeline (auth, validation, idempotency, error mapping); the rest answer
+ * 405 problem+json with `Allow`, which Next would otherwise answer with an empty body.
+ * Usage: `export const { GET, POST, … } = restRoute({ POST: handler({ … }) })`.
+ */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's schemas are checked by handler()
+export function restRoute(methods: Partial<Record<RouteMethod, RestHandler<any, any, any>>>): Record<HttpMethod, NextHandler> {
+  const declared = Object.keys(methods) as RouteMethod[];
+  const allow = [...declared, ...(declared.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const out = {} as Record<HttpMethod, NextHandler>;
+  for (const m of httpMethods) {
+    const h = (methods as Partial<Record<HttpMethod, RestHandler<z.ZodType, z.ZodType, z.ZodType>>>)[m];
+    if (h) out[m] = runMethod(h);
+    else if (m === 'OPTIONS') out[m] = async () => new Response(null, { status: 204, headers: { allow } });
+    else if (m === 'HEAD' && methods.GET) {
+      const get = runMethod(methods.GET as RestHandler<z.ZodType, z.ZodType, z.ZodType>);
+      out[m] = async (req, route) => {
+        const res = await get(req, route);
+        return new Response(null, { status: res.status, headers: res.headers });
+      };
+    } else out[m] = async () => methodNotAllowed(allow);
+  }
+  return out;
+}
+
+/** For the /v1 catch-all: every method of an unknown path is 404 problem+json. */
+export function notFoundRoute(): Record<HttpMethod, NextHandler> {
+  const h: NextHandler = async () => problemResponse(new DomainError('not_found', 'No API route exists at this path; see /v1/openapi.json.'));
+  return Object.fromEntries(httpMethods.map((m) => [m, h])) as Record<HttpMethod, NextHandler>;
+}

@@ -1,0 +1,61 @@
+/**
+ * tRPC wiring, top-down: 1. context → 2. init (transformer, error shape) → 3. procedures.
+ * Routers in ./routers stay thin: parse with the verb's zod schema, call the verb.
+ */
+import { initTRPC, TRPCError } from '@trpc/server';
+import { sql } from 'drizzle-orm';
+import superjson from 'superjson';
+import { ZodError } from 'zod';
+import type { Db } from '@/db/client';
+import type { Ctx, Principal } from '../context';
+import { DomainError, errorTable } from '../errors';
+
+// 1. Context ---------------------------------------------------------------------------
+
+/** What a tRPC call starts with: the signed-in principal (or none) and the pool. `now`
+ * overrides the clock (tests); otherwise it is read from PostgreSQL per call (SPEC §4). */
+export type TrpcContext = { principal: Principal | null; db: Db; now?: Date };
+
+// 2. Init ------------------------------------------------------------------------------
+
+const t = initTRPC.context<TrpcContext>().create({
+  transformer: superjson,
+  errorFormatter({ shape, error }) {
+    const problem = error.cause instanceof DomainError ? error.cause.toProblem() : null;
+    const zodIssues = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) : null;
+    return { ...shape, data: { ...shape.data, problem, zodIssues } };
+  },
+});
+
+export const createTRPCRouter = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+// 3. Procedures ------------------------------------------------------------------------
+
+/**
+ * Maps domain errors to TRPCErrors through the one table (server/errors.ts). tRPC v11 has
+ * already caught the resolver's throw when `next()` returns, so this inspects the result.
+ */
+const mapDomainErrors = t.middleware(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof DomainError) {
+    const cause = result.error.cause;
+    throw new TRPCError({ code: errorTable[cause.code].trpc, message: cause.detail, cause });
+  }
+  return result;
+});
+
+export const publicProcedure = t.procedure.use(mapDomainErrors);
+
+/** Requires a principal; hands resolvers the verb context with the one clock. */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  if (!ctx.principal) throw new DomainError('unauthenticated', 'Sign in to continue.');
+  const now = ctx.now ?? (await readNow(ctx.db));
+  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now };
+  return next({ ctx: { verbCtx } });
+});
+
+async function readNow(db: Db): Promise<Date> {
+  const [row] = await db.execute<{ now: string }>(sql`select now() as now`);
+  return new Date(row!.now);
+}
