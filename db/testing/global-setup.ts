@@ -4,6 +4,7 @@ import { makeTempDataDir, startEmbeddedPostgres } from '../embedded';
 import { migrateDatabase } from '../migrate';
 
 declare module 'vitest' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
   export interface ProvidedContext {
     /** Admin URL of the test server; each test file clones `template_db` from it. */
     pgAdminUrl: string;

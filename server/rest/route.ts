@@ -120,7 +120,7 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
         const k = IdempotencyKey.safeParse(idemKey);
         if (!k.success) throw invalidRequest('header.Idempotency-Key', k.error.issues);
       }
-      const params = (h.params ?? NoParams).safeParse(await route.params);
+      const params = (h.params ?? NoParams).safeParse((await route?.params) ?? {});
       if (!params.success) throw new DomainError('not_found', 'No resource exists at this path.');
 
       const status = h.status ?? 200;

@@ -1,0 +1,46 @@
+import fs from 'node:fs';
+import { defineConfig, devices } from '@playwright/test';
+import { E2E_PORT, stateFile } from './e2e/support/state';
+
+process.env.E2E_STATE_FILE ??= stateFile();
+
+/** Debian's Chromium where Playwright's own browser cannot be downloaded (DEVELOPERS.md). */
+const chromiumPath = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+
+export default defineConfig({
+  testDir: './e2e',
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [['list']],
+  timeout: 30_000,
+  use: {
+    baseURL: `http://127.0.0.1:${E2E_PORT}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+  projects: [
+    { name: 'api', testMatch: /api\/.*\.spec\.ts/ },
+    {
+      name: 'console',
+      testMatch: /console\/.*\.spec\.ts/,
+      use: {
+        ...devices['Desktop Chrome'],
+        viewport: { width: 1280, height: 800 },
+        launchOptions: {
+          ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+        },
+      },
+    },
+  ],
+  webServer: {
+    command: 'node_modules/.bin/tsx e2e/support/serve.ts',
+    url: `http://127.0.0.1:${E2E_PORT}/`,
+    timeout: 120_000,
+    reuseExistingServer: false,
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    stdout: 'ignore',
+    stderr: 'pipe',
+  },
+});

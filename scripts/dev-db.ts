@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { findFreePort, startEmbeddedPostgres } from '../db/embedded';
+
+export const DATA_DIR = path.resolve('.data');
+const PG_DIR = path.join(DATA_DIR, 'pg');
+const STATE_FILE = path.join(DATA_DIR, 'dev-db.json');
+
+function running(pidFile: string): boolean {
+  try {
+    const pid = Number(fs.readFileSync(pidFile, 'utf8').split('\n')[0]);
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The dev database: DATABASE_URL when set; otherwise the embedded server under `.data/pg`
+ * (SPEC §7), started here or, when another command already runs it, shared.
+ * @returns its URL and a stop function (a no-op for a server this call did not start).
+ */
+export async function ensureDevDatabase(): Promise<{ url: string; stop: () => Promise<void>; started: boolean }> {
+  if (process.env.DATABASE_URL) return { url: process.env.DATABASE_URL, stop: async () => {}, started: false };
+  fs.mkdirSync(DATA_DIR, { recursive: true, mode: 0o755 });
+  fs.chmodSync(DATA_DIR, 0o755);
+  if (running(path.join(PG_DIR, 'postmaster.pid')) && fs.existsSync(STATE_FILE)) {
+    const { url } = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as { url: string };
+    return { url, stop: async () => {}, started: false };
+  }
+  const preferred = Number(process.env.DEV_PG_PORT ?? 54329);
+  const port = (await isFree(preferred)) ? preferred : await findFreePort();
+  const server = await startEmbeddedPostgres({ dir: PG_DIR, port, persistent: true });
+  fs.writeFileSync(STATE_FILE, JSON.stringify({ url: server.url }));
+  return { url: server.url, stop: server.stop, started: true };
+}
+
+async function isFree(port: number): Promise<boolean> {
+  const net = await import('node:net');
+  return new Promise((resolve) => {
+    const srv = net.createServer();
+    srv.once('error', () => resolve(false));
+    srv.listen(port, '127.0.0.1', () => srv.close(() => resolve(true)));
+  });
+}
+
+/** Writes the demo keys where SPEC §7 says (`.data/demo-keys.json`) and prints them. */
+export function writeDemoKeys(keys: Record<string, string>): void {
+  const file = path.join(DATA_DIR, 'demo-keys.json');
+  fs.mkdirSync(DATA_DIR, { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(keys, null, 2) + '\n', { mode: 0o600 });
+  console.log(`Demo API keys (also in ${path.relative(process.cwd(), file)}):`);
+  for (const [org, key] of Object.entries(keys)) console.log(`  ${org.padEnd(14)} ${key}`);
+}
+
+/** AUTH_SECRET from the environment, or one generated once and kept under `.data/`. */
+export function devAuthSecret(): string {
+  if (process.env.AUTH_SECRET) return process.env.AUTH_SECRET;
+  const file = path.join(DATA_DIR, 'auth-secret');
+  if (!fs.existsSync(file)) fs.writeFileSync(file, crypto.randomUUID() + crypto.randomUUID(), { mode: 0o600 });
+  return fs.readFileSync(file, 'utf8').trim();
+}
