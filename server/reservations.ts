@@ -1,5 +1,7 @@
+import { asc, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { findNode, findVisibleReservation } from './access';
+import { reservations } from '@/db/schema';
+import { findNode, findVisibleReservation, mayManageMarket, maySeeReservation, relationTo } from './access';
 import type { Ctx } from './context';
 import { Id } from './ids';
 import { loadReservationUnits, loadUnitPositions, toReservation, type Reservation } from './reservation-view';
@@ -17,4 +19,28 @@ export async function getReservation({ ctx, input }: { ctx: Ctx; input: GetReser
   const { reservation } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
   const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, [reservation.id]), loadUnitPositions(ctx.db, node.id)]);
   return toReservation(reservation, units.get(reservation.id) ?? [], positions, node.topologyGen, ctx.now);
+}
+
+export const ListNodeReservationsInput = z.object({ nodeId: Id }).strict();
+export type ListNodeReservationsInput = z.infer<typeof ListNodeReservationsInput>;
+
+/** What the acting org may do with a reservation; the console offers only these (SPEC §6). */
+export type ReservationAction = 'release' | 'reclaim';
+
+/**
+ * The reservations on a node that the caller may see (SPEC §2), newest start first, each with
+ * the actions the caller may take on it.
+ * @throws DomainError not_found for an unknown node.
+ */
+export async function listNodeReservations({ ctx, input }: { ctx: Ctx; input: ListNodeReservationsInput }): Promise<{ reservation: Reservation; actions: ReservationAction[] }[]> {
+  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const rows = await ctx.db.select().from(reservations).where(eq(reservations.nodeId, node.id)).orderBy(desc(reservations.startsAt), asc(reservations.id));
+  const visible = rows.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
+  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
+  return visible.map(({ r, rel }) => {
+    const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
+    const open = reservation.status !== 'cancelled' && reservation.status !== 'expired';
+    const actions: ReservationAction[] = mayManageMarket(rel) && open ? (reservation.status === 'active' ? ['release', 'reclaim'] : ['reclaim']) : [];
+    return { reservation, actions };
+  });
 }

@@ -1,10 +1,12 @@
 import { createCallerFactory, createTRPCRouter } from './init';
 import { nodesRouter } from './routers/nodes';
 import { reservationsRouter } from './routers/reservations';
+import { vmsRouter } from './routers/vms';
 
 export const appRouter = createTRPCRouter({
   nodes: nodesRouter,
   reservations: reservationsRouter,
+  vms: vmsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,44 @@
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
+import { signOutAction } from '@/app/actions';
+import { OrgSwitcher } from '@/components/org-switcher';
+import { TrpcProvider } from '@/components/trpc-provider';
+import { getConsoleSession } from '@/server/auth/console-principal';
+import { isOperator } from '@/server/context';
+
+export default async function ConsoleLayout({ children }: { children: ReactNode }) {
+  const session = await getConsoleSession();
+  if (!session) redirect('/sign-in');
+  const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
+  return (
+    <TrpcProvider>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
+          <Link href="/" className="font-semibold">
+            GPU Reservations
+          </Link>
+          <nav className="flex gap-4 text-sm text-slate-600">
+            <Link href="/" className="hover:text-slate-900">
+              Fleet
+            </Link>
+          </nav>
+          <div className="ml-auto flex items-center gap-4 text-sm">
+            <span data-testid="acting-org" className="rounded-md bg-slate-100 px-2 py-1">
+              Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-slate-500">{acting.id}</span>
+              {isOperator(session.principal) && <span className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-800">operator</span>}
+            </span>
+            {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} />}
+            <span className="text-slate-600">{session.user.email}</span>
+            <form action={signOutAction}>
+              <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+      </header>
+      <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+    </TrpcProvider>
+  );
+}

@@ -1,0 +1,24 @@
+const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+
+/** "30 Nov 2026, 14:05 UTC" */
+export function formatDateTime(iso: string): string {
+  return `${dateTime.format(new Date(iso))} UTC`;
+}
+
+/** "3 hours ago", "in 2 days" relative to `now`. */
+export function formatRelative(iso: string, now: number = Date.now()): string {
+  const seconds = Math.round((new Date(iso).getTime() - now) / 1000);
+  const abs = Math.abs(seconds);
+  if (abs < 60) return relative.format(seconds, 'second');
+  if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
+  if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
+  return relative.format(Math.round(seconds / 86400), 'day');
+}
+
+/** "Terminate 3 spot VMs and reclaim 4 units" (SPEC §6). */
+export function reclaimLabel(vmCount: number, unitCount: number): string {
+  const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
+  if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
+  return `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'} and ${units}`;
+}

@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { unitStates } from '@/server/unit-states';
+import { emptySelection, moveFocus, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit } from './selection';
+import { unitStyles } from './unit-styles';
+
+const order = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5', 'gpu-6', 'gpu-7'];
+
+describe('grid selection', () => {
+  it('click toggles a unit', () => {
+    const one = toggleUnit(emptySelection, 'gpu-2');
+    expect([...one.selected]).toEqual(['gpu-2']);
+    expect([...toggleUnit(one, 'gpu-2').selected]).toEqual([]);
+  });
+
+  it('shift-click selects the range from the last clicked unit, either direction', () => {
+    const down = selectRange(toggleUnit(emptySelection, 'gpu-1'), order, 'gpu-4');
+    expect(orderedSelection(down, order)).toEqual(['gpu-1', 'gpu-2', 'gpu-3', 'gpu-4']);
+    const up = selectRange(toggleUnit(emptySelection, 'gpu-6'), order, 'gpu-5');
+    expect(orderedSelection(up, order)).toEqual(['gpu-5', 'gpu-6']);
+    // A range adds to what was selected before.
+    const more = selectRange(toggleUnit(down, 'gpu-7'), order, 'gpu-7');
+    expect(orderedSelection(more, order)).toEqual(['gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-7']);
+  });
+
+  it('shift-click without an anchor toggles', () => {
+    expect([...selectRange(emptySelection, order, 'gpu-3').selected]).toEqual(['gpu-3']);
+  });
+
+  it('select all released picks released and spot-occupied units', () => {
+    const units = order.map((id, i) => ({ id, state: i < 3 ? 'released' : i === 3 ? 'spot-occupied' : 'reserved' }));
+    const sel = selectWhere(units, (u) => u.state === 'released' || u.state === 'spot-occupied');
+    expect(orderedSelection(sel, order)).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3']);
+  });
+
+  it('drops units that left the node', () => {
+    const sel = selectRange(toggleUnit(emptySelection, 'gpu-5'), order, 'gpu-7');
+    expect(orderedSelection(pruneSelection(sel, order.slice(0, 6)), order)).toEqual(['gpu-5']);
+  });
+
+  it('arrow keys move focus within the grid', () => {
+    expect(moveFocus(0, 'ArrowLeft', 8, 4)).toBe(0);
+    expect(moveFocus(0, 'ArrowRight', 8, 4)).toBe(1);
+    expect(moveFocus(1, 'ArrowDown', 8, 4)).toBe(5);
+    expect(moveFocus(5, 'ArrowDown', 8, 4)).toBe(5);
+    expect(moveFocus(6, 'Home', 8, 4)).toBe(0);
+  });
+});
+
+describe('unit state styles (SPEC §3)', () => {
+  it('gives every state its own colour and its own non-colour cue', () => {
+    const styles = unitStates.map((s) => unitStyles[s]);
+    expect(new Set(styles.map((s) => s.cell)).size).toBe(unitStates.length);
+    expect(new Set(styles.map((s) => s.glyph)).size).toBe(unitStates.length);
+    expect(Object.keys(unitStyles).sort()).toEqual([...unitStates].sort());
+  });
+
+  it('marks occupied states with a dot', () => {
+    for (const s of unitStates) expect(unitStyles[s].glyph.endsWith('●')).toBe(s.endsWith('occupied'));
+  });
+});

@@ -1,0 +1,22 @@
+import { expect, test } from '@playwright/test';
+import { signIn } from './support';
+
+test('the fleet lists every node with per-state counts, pages and filters by owner', async ({ page }) => {
+  await signIn(page, 'olivia@platform.example');
+  await expect(page.getByTestId('acting-org')).toContainText('operator');
+  const rows = page.locator('tbody tr');
+  await expect(rows).toHaveCount(10);
+  await expect(rows.first()).toContainText('acme-h100-01');
+  await expect(rows.first()).toContainText('org_acme');
+  await page.getByRole('button', { name: 'Next →' }).click();
+  await expect(page.getByText('Page 2')).toBeVisible();
+  await expect(rows).toHaveCount(8);
+  await expect(page.getByRole('button', { name: 'Next →' })).toBeDisabled();
+  await page.getByLabel('Owner org').fill('org_borealis');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(rows).toHaveCount(2);
+  await expect(rows.nth(0)).toContainText('borealis-a100-01');
+  await page.screenshot({ path: 'test-results/fleet.png' });
+  await rows.nth(0).getByRole('link').click();
+  await expect(page.getByRole('heading', { name: /Borealis A100 #01/ })).toBeVisible();
+});

@@ -1,0 +1,106 @@
+import { expect, test } from '@playwright/test';
+import { readState } from '../support/state';
+import { signIn, unit } from './support';
+
+test('a managing-org user previews and reclaims released units with a spot VM', async ({ page }) => {
+  await signIn(page, 'mark@helix.example');
+  await expect(page.getByTestId('acting-org')).toContainText('org_helix');
+  await page.getByRole('link', { name: /Acme H100 #01/ }).click();
+  await expect(page.getByRole('heading', { name: /Acme H100 #01/ })).toBeVisible();
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'spot-occupied');
+
+  // Click gpu-0, shift-click gpu-2: the range gpu-0 … gpu-2.
+  await unit(page, 'gpu-0').click();
+  await unit(page, 'gpu-2').click({ modifiers: ['Shift'] });
+  for (const id of ['gpu-0', 'gpu-1', 'gpu-2']) await expect(unit(page, id)).toHaveAttribute('aria-pressed', 'true');
+  await expect(unit(page, 'gpu-3')).toHaveAttribute('aria-pressed', 'false');
+
+  await page.getByRole('button', { name: 'Reclaim…' }).click();
+  const dialog = page.getByRole('dialog');
+  const terminate = dialog.getByTestId('preview-terminate');
+  await expect(terminate.locator('[data-vm-id]')).toHaveCount(1);
+  await expect(terminate.locator('[data-vm-id="vm-orbit-train-01"]')).toContainText('gpu-0, gpu-1');
+  await expect(terminate.locator('[data-vm-id="vm-orbit-train-01"]')).toContainText('started');
+  await expect(dialog.getByTestId('preview-skip')).toContainText('None.');
+  await dialog.getByLabel(/Reason/).fill('Nimbus needs the capacity back');
+  await page.screenshot({ path: 'test-results/reclaim-preview.png' });
+  await dialog.getByRole('button', { name: 'Terminate 1 spot VM and reclaim 3 units' }).click();
+
+  await expect(dialog.getByTestId('reclaim-summary')).toContainText('Terminated 1 spot VM');
+  await expect(dialog.getByTestId('reclaim-summary').locator('[data-vm-id="vm-orbit-train-01"]')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toBeHidden();
+
+  for (const id of ['gpu-0', 'gpu-1', 'gpu-2']) await expect(unit(page, id)).toHaveAttribute('data-state', 'reserved');
+  await expect(page.getByTestId('vm-table').locator('[data-vm-id="vm-orbit-train-01"]')).toHaveCount(0);
+  await expect(page.locator('[data-reservation-id="res-nimbus-01"]').getByTestId('released-units')).toHaveText('—');
+});
+
+test('an audience user sees the grid but is offered no reclaim', async ({ page }) => {
+  await signIn(page, 'ana@nimbus.example');
+  await page.goto('/nodes/acme-h100-01');
+  await expect(unit(page, 'gpu-3')).toHaveAttribute('data-state', /occupied|reserved/);
+  await expect(page.locator('[data-unit-id]')).toHaveCount(8);
+  await expect(page.locator('[data-reservation-id="res-nimbus-01"]')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Reclaim…' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Select all released' })).toHaveCount(0);
+  await unit(page, 'gpu-3').click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+});
+
+test('a changed eviction set between preview and confirm shows the new set and asks again', async ({ page, request }) => {
+  const state = readState();
+  await signIn(page, 'mark@helix.example');
+  await page.goto('/nodes/acme-h100-09');
+  await page.getByRole('button', { name: 'Select all released' }).click();
+  await expect(unit(page, 'gpu-2')).toHaveAttribute('aria-pressed', 'true');
+  await expect(unit(page, 'gpu-3')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByRole('button', { name: 'Reclaim…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('preview-terminate').locator('[data-vm-id]')).toHaveCount(1);
+  await expect(dialog.getByRole('button', { name: 'Terminate 1 spot VM and reclaim 2 units' })).toBeEnabled();
+
+  // Meanwhile a tenant places a spot VM on the idle released unit, through the public API.
+  const placed = await request.post('/v1/vms', {
+    headers: { authorization: `Bearer ${state.keys.org_orbit}` },
+    data: { nodeId: 'acme-h100-09', unitIds: ['gpu-2'], tier: 'spot' },
+  });
+  expect(placed.status()).toBe(201);
+  const vm = await placed.json();
+
+  await dialog.getByRole('button', { name: 'Terminate 1 spot VM and reclaim 2 units' }).click();
+  await expect(dialog.getByTestId('eviction-changed')).toBeVisible();
+  await expect(dialog.getByTestId('preview-terminate').locator(`[data-vm-id="${vm.id}"]`)).toContainText('gpu-2');
+  await expect(dialog.getByTestId('preview-terminate').locator('[data-vm-id]')).toHaveCount(2);
+  await dialog.getByRole('button', { name: 'Terminate 2 spot VMs and reclaim 2 units' }).click();
+  await expect(dialog.getByTestId('reclaim-summary')).toContainText('Terminated 2 spot VMs');
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'reserved');
+  await expect(unit(page, 'gpu-3')).toHaveAttribute('data-state', 'reserved');
+});
+
+test('the org switcher changes the acting org and remembers it', async ({ page }) => {
+  await signIn(page, 'sam@helix.example');
+  await expect(page.getByTestId('acting-org')).toContainText('org_helix');
+  await page.getByLabel('Switch org').selectOption('org_nimbus');
+  await expect(page.getByTestId('acting-org')).toContainText('org_nimbus');
+  await page.reload();
+  await expect(page.getByTestId('acting-org')).toContainText('org_nimbus');
+  await page.goto('/nodes/acme-h100-01');
+  await expect(page.locator('[data-unit-id]')).toHaveCount(8);
+  await expect(page.getByRole('button', { name: 'Reclaim…' })).toHaveCount(0);
+  await page.getByLabel('Switch org').selectOption('org_helix');
+  await expect(page.getByRole('button', { name: 'Reclaim…' })).toBeVisible();
+});
+
+test('signing out returns to the sign-in page; pages need a session', async ({ page }) => {
+  await signIn(page, 'alice@acme.example');
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.goto('/nodes/acme-h100-01');
+  await expect(page).toHaveURL(/\/sign-in/);
+  await page.getByLabel('Email').fill('alice@acme.example');
+  await page.getByLabel('Password').fill('wrong');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
+});
