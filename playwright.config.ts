@@ -4,11 +4,12 @@ import { E2E_PORT, stateFile } from './e2e/support/state';
 
 process.env.E2E_STATE_FILE ??= stateFile();
 
-/** Debian's Chromium where Playwright's own browser cannot be downloaded (DEVELOPERS.md). */
+/** Debian's Chromium where Playwright cannot download its own browser; Playwright's own elsewhere. */
 const chromiumPath = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
 
 export default defineConfig({
   testDir: './e2e',
+  globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
   retries: 0,

@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ReclaimResult } from '@/server/reclaim';
 import type { VmView } from '@/server/vm-view';
 import { formatDateTime, formatRelative, reclaimLabel } from './format';
@@ -34,10 +34,14 @@ export function ReclaimDialog(props: {
   const dryRun = useMutation(trpc.reservations.reclaim.mutationOptions());
   const confirm = useMutation(trpc.reservations.reclaim.mutationOptions());
 
-  async function runPreview(changed: boolean) {
-    const res = await dryRun.mutateAsync({ nodeId, reservationId, unitIds, dryRun: true });
-    setPreview({ terminate: res.wouldTerminate ?? [], skip: res.wouldSkip ?? [], changed });
-  }
+  const { mutateAsync: previewAsync } = dryRun;
+  const runPreview = useCallback(
+    async (changed: boolean) => {
+      const res = await previewAsync({ nodeId, reservationId, unitIds, dryRun: true });
+      setPreview({ terminate: res.wouldTerminate ?? [], skip: res.wouldSkip ?? [], changed });
+    },
+    [previewAsync, nodeId, reservationId, unitIds],
+  );
 
   // React's dev double-invocation of effects must not run the preview twice.
   const started = useRef(false);
@@ -46,8 +50,7 @@ export function ReclaimDialog(props: {
     if (started.current) return;
     started.current = true;
     runPreview(false).catch(() => {});
-    // The preview runs once per opening; a changed set re-runs it explicitly.
-  }, []);
+  }, [runPreview]);
 
   async function onConfirm() {
     if (!preview) return;

@@ -54,7 +54,11 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
   await pg.start();
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
-    stop: () => pg.stop(),
+    stop: async () => {
+      await pg.stop();
+      // A throwaway server also leaves no empty folder behind (see makeTempDataDir).
+      if (!opts.persistent && path.basename(opts.dir) === 'pg' && path.dirname(opts.dir).startsWith(os.tmpdir())) fs.rmSync(path.dirname(opts.dir), { recursive: true, force: true });
+    },
   };
 }
 

@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { nodes, reservations } from '@/db/schema';
 import { isOperator, type Principal } from './context';
@@ -20,8 +20,13 @@ export type LockMode = 'write' | 'read' | 'none';
  * Finds a node, optionally locking it. Every signed-in principal may see every node (SPEC §2).
  * @throws DomainError not_found when there is no such node.
  */
-export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<NodeRow> {
-  const q = db.select().from(nodes).where(eq(nodes.id, nodeId));
+export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<NodeRow & { lockedAt: Date }> {
+  // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock).
+  const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
+  const q = db
+    .select({ ...getTableColumns(nodes), lockedAt })
+    .from(nodes)
+    .where(eq(nodes.id, nodeId));
   const rows = await (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q);
   const node = rows[0];
   if (!node) throw notFound(`Node "${nodeId}"`);

@@ -11,11 +11,25 @@ export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' };
  * which the verb then nests into as a savepoint) and the one clock (SPEC §4): transports set
  * `now` from PostgreSQL's `now()` so every app instance agrees; tests set it to move time.
  */
-export type Ctx = Principal & { db: DbOrTx; now: Date };
+export type Ctx = Principal & {
+  db: DbOrTx;
+  now: Date;
+  /**
+   * `database`: writers re-read the clock (`clock_timestamp()`) once they hold the node lock,
+   * so `updatedAt` and audit times follow commit order across instances. `fixed` (the
+   * default): `now` is the clock, as tests need.
+   */
+  clock?: 'fixed' | 'database';
+};
 
 /** The platform org: its principals are platform operators (SPEC §2). */
 export function platformOrgId(): string {
   return process.env.PLATFORM_ORG_ID ?? 'org_platform';
+}
+
+/** The context a verb continues with once it holds the node lock (see `Ctx.clock`). */
+export function atLockTime(ctx: Ctx, lockedAt: Date): Ctx {
+  return ctx.clock === 'database' ? { ...ctx, now: lockedAt } : ctx;
 }
 
 export function isOperator(ctx: Principal): boolean {

@@ -21,9 +21,19 @@ export function distinctIds(max: number) {
     });
 }
 
-/** Free text that PostgreSQL can store: `text` refuses NUL. */
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/**
+ * Free text that PostgreSQL can store and a person can read: at most `max` characters
+ * (Unicode code points, so an emoji counts once), no NUL (`text` refuses it) and no lone
+ * UTF-16 surrogate (not Unicode at all; `jsonb` refuses it).
+ */
 export function freeText(max: number) {
-  return z.string().max(max, `must be at most ${max} characters`).refine((s) => !s.includes('\u0000'), 'must not contain NUL characters');
+  return z
+    .string()
+    .refine((s) => [...s].length <= max, `must be at most ${max} characters`)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+    .refine((s) => !LONE_SURROGATE.test(s), 'must be valid Unicode (it contains a lone surrogate)');
 }
 
 /** Sorts ids by code point (SPEC §5: "other id lists are sorted by code point"). */

@@ -74,5 +74,8 @@ describe('listNodes', () => {
 
   it('refuses a cursor it did not hand out', async () => {
     await expect(listNodes({ ctx: ctxFor(tdb.db, ORG.other), input: { cursor: 'garbage' } })).rejects.toMatchObject({ code: 'invalid_request' });
+    // Well-formed base64url JSON, but not an id: NUL would reach PostgreSQL.
+    const nul = Buffer.from(JSON.stringify({ k: 'a\u0000' })).toString('base64url');
+    await expect(listNodes({ ctx: ctxFor(tdb.db, ORG.other), input: { cursor: nul } })).rejects.toMatchObject({ code: 'invalid_request' });
   });
 });

@@ -1,4 +1,5 @@
 import { DomainError } from './errors';
+import { idPattern } from './ids';
 import { z } from 'zod';
 
 /** `limit` query parameter: 1–500, default 100 (SPEC §5 Lists). */
@@ -18,7 +19,7 @@ export const LimitNumber = z.number().int().min(1, 'must be at least 1').max(500
 export function decodeCursor(cursor: string): string {
   try {
     const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (parsed && typeof parsed === 'object' && 'k' in parsed && typeof parsed.k === 'string' && cursor === encodeCursor(parsed.k)) return parsed.k;
+    if (parsed && typeof parsed === 'object' && 'k' in parsed && typeof parsed.k === 'string' && idPattern.test(parsed.k) && cursor === encodeCursor(parsed.k)) return parsed.k;
   } catch {
     // fall through to the 400
   }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { vmUnits, vms, vmTiers } from '@/db/schema';
 import { findNode, findVisibleReservation } from './access';
 import { writeAuditEvent } from './audit';
-import { inTransaction, isOperator, type Ctx } from './context';
+import { atLockTime, inTransaction, isOperator, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, newId, sortByCodePoint, sortUnitIds } from './ids';
 import { reservationStatus } from './reservation-view';
@@ -42,12 +42,13 @@ export type PlaceVmInput = z.infer<typeof PlaceVmInput>;
 export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput }): Promise<VmView> {
   return inTransaction(ctx, async (tx) => {
     const node = await findNode(tx, input.nodeId, 'write');
+    const lctx = atLockTime(ctx, node.lockedAt);
     if (input.tier === 'reserved') {
       const { reservation, relation } = await findVisibleReservation(tx, ctx, node, input.reservationId!, 'write');
       if (!relation.audience) {
         throw new DomainError('forbidden', `Only orgs in the audience (allowedOrgIds) of reservation "${reservation.id}" may place reserved-tier VMs on it.`);
       }
-      const status = reservationStatus(reservation, node.topologyGen, ctx.now);
+      const status = reservationStatus(reservation, node.topologyGen, lctx.now);
       if (status === 'needs-review') {
         throw new DomainError('reservation_needs_review', `Reservation "${reservation.id}" needs review after a topology change; an operator must re-affirm it first.`, { reservationStatus: status });
       }
@@ -56,7 +57,7 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       }
     }
 
-    const inputs = await loadUnitInputs(tx, [node.id], ctx.now);
+    const inputs = await loadUnitInputs(tx, [node.id], lctx.now);
     const nodeUnits = inputs.units.get(node.id) ?? [];
     const positions = new Map(nodeUnits.map((u) => [u.unitId, u.position]));
     const unknown = input.unitIds.filter((u) => !positions.has(u));
@@ -73,8 +74,8 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       throw new DomainError('unit_occupied', `Units ${unitIds.join(', ')} already run a VM.`, { unitIds, vmIds });
     }
 
-    const views = computeUnitViews(ctx, node, nodeUnits, inputs.holds.get(node.id) ?? [], [], ctx.now);
-    const holds = new Map((inputs.holds.get(node.id) ?? []).filter((h) => h.startsAt <= ctx.now).map((h) => [h.unitId, h]));
+    const views = computeUnitViews(ctx, node, nodeUnits, inputs.holds.get(node.id) ?? [], [], lctx.now);
+    const holds = new Map((inputs.holds.get(node.id) ?? []).filter((h) => h.startsAt <= lctx.now).map((h) => [h.unitId, h]));
     const unavailable = views
       .filter((u) => named.has(u.id))
       .filter((u) => {
@@ -92,11 +93,11 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
     const id = newId('vm');
     const [vm] = await tx
       .insert(vms)
-      .values({ id, nodeId: node.id, orgId: ctx.orgId, tier: input.tier, reservationId: input.reservationId ?? null, status: 'running', startedAt: ctx.now })
+      .values({ id, nodeId: node.id, orgId: ctx.orgId, tier: input.tier, reservationId: input.reservationId ?? null, status: 'running', startedAt: lctx.now })
       .returning();
     await tx.insert(vmUnits).values(input.unitIds.map((unitId) => ({ vmId: id, nodeId: node.id, unitId, running: true })));
     const unitIds = sortUnitIds(input.unitIds, positions);
-    await writeAuditEvent(tx, ctx, {
+    await writeAuditEvent(tx, lctx, {
       action: 'vm.place',
       nodeId: node.id,
       reservationId: input.reservationId,

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { findNode, findVisibleReservation, mayManageMarket } from './access';
 import { writeAuditEvent } from './audit';
-import { inTransaction, type Ctx } from './context';
+import { atLockTime, inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, newId, sortByCodePoint, sortUnitIds } from './ids';
 import { loadReservationUnits, loadUnitPositions, reservationStatus, toReservation, type Reservation } from './reservation-view';
@@ -50,6 +50,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     // Step 1: 404 before 403; a dry run only needs a stable picture, not exclusivity.
     const lock = dryRun ? 'read' : 'write';
     const node = await findNode(tx, input.nodeId, lock);
+    const lctx = atLockTime(ctx, node.lockedAt);
     const { reservation, relation } = await findVisibleReservation(tx, ctx, node, input.reservationId, lock);
     if (!mayManageMarket(relation)) {
       throw new DomainError(
@@ -59,7 +60,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     }
 
     // Step 2.
-    const status = reservationStatus(reservation, node.topologyGen, ctx.now);
+    const status = reservationStatus(reservation, node.topologyGen, lctx.now);
     if (status === 'cancelled' || status === 'expired') {
       throw new DomainError('reservation_not_reclaimable', `Reservation "${reservation.id}" is ${status}; only pending, active or needs-review reservations can be reclaimed.`, {
         reservationStatus: status,
@@ -104,7 +105,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     }
 
     // Step 6.
-    const current = toReservation(reservation, units, positions, node.topologyGen, ctx.now);
+    const current = toReservation(reservation, units, positions, node.topologyGen, lctx.now);
     if (dryRun) return { ...current, wouldTerminate: terminate, wouldSkip: skipped };
 
     // Step 7; a reclaim that changes nothing writes nothing.
@@ -116,7 +117,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     if (terminate.length > 0) {
       await tx
         .update(vms)
-        .set({ status: 'terminated', terminatedAt: ctx.now, terminationReason: 'reclaimed' })
+        .set({ status: 'terminated', terminatedAt: lctx.now, terminationReason: 'reclaimed' })
         .where(inArray(vms.id, terminate));
       const freed = await tx
         .update(vmUnits)
@@ -133,18 +134,18 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     }
     const [updated] = await tx
       .update(reservations)
-      .set({ updatedAt: ctx.now, ...(input.reason ? { reason: input.reason } : {}) })
+      .set({ updatedAt: lctx.now, ...(input.reason ? { reason: input.reason } : {}) })
       .where(eq(reservations.id, reservation.id))
       .returning();
 
     const unitIds = sortUnitIds(input.unitIds, positions);
-    await writeAuditEvent(tx, ctx, {
+    await writeAuditEvent(tx, lctx, {
       action: 'reservation.reclaim',
       nodeId: node.id,
       reservationId: reservation.id,
       unitIds,
       reason: input.reason || undefined,
-      details: { terminated: terminate, skipped, releasedUnitIdsRemoved: sortUnitIds(leaving, positions) },
+      details: { terminated: terminate, skipped },
     });
     if (toTerminate.length > 0) {
       await tx.insert(notifications).values(
@@ -153,17 +154,17 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
           return {
             id: newId('ntf'),
             orgId: vm.orgId,
-            at: ctx.now,
+            at: lctx.now,
             kind: 'vm.reclaimed' as const,
             message: `Your spot VM ${vm.id} on node ${node.id} (${vmUnitIds.join(', ')}) was terminated: the capacity holder reclaimed its units${input.reason ? ` (reason: ${input.reason})` : ''}.`,
-            details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed', terminatedAt: ctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
+            details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed', terminatedAt: lctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
           };
         }),
       );
     }
 
     const after = units.map((u) => (named.has(u.unitId) ? { ...u, released: false } : u));
-    return { ...toReservation(updated ?? reservation, after, positions, node.topologyGen, ctx.now), terminated: terminate, skipped };
+    return { ...toReservation(updated ?? reservation, after, positions, node.topologyGen, lctx.now), terminated: terminate, skipped };
   });
 }
 

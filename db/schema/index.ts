@@ -5,3 +5,4 @@ export * from './vms';
 export * from './audit';
 export * from './notifications';
 export * from './idempotency';
+export * from './rate-limits';

@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import type { Principal } from '../context';
@@ -31,19 +31,55 @@ export async function issueApiKey(db: DbOrTx, input: { orgId: string; name: stri
   return { id, secret };
 }
 
+/** Requests per key per minute; 0 turns the limit off (SPEC §8 R5). */
+export function rateLimitPerMinute(): number {
+  const raw = process.env.RATE_LIMIT_PER_MINUTE;
+  const n = raw === undefined || raw === '' ? 600 : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : 600;
+}
+
+export type ApiKeyAuth = {
+  principal: Principal;
+  now: Date;
+  /** Set when the key has used up its minute: seconds until the window ends. */
+  retryAfterSeconds?: number;
+};
+
 /**
- * Resolves `Authorization: Bearer <secret>` to the key's principal, and reads the one clock
- * (PostgreSQL's `now()`, SPEC §4) in the same round trip.
+ * Resolves `Authorization: Bearer <secret>` to the key's principal, reads the one clock
+ * (PostgreSQL's `now()`, SPEC §4) and counts the request against the key's per-minute limit,
+ * all in one round trip.
  * @returns null when the header is missing or malformed, or the key is unknown or revoked.
  */
-export async function authenticateApiKey(db: DbOrTx, authorization: string | null): Promise<{ principal: Principal; now: Date } | null> {
-  const match = /^Bearer +([A-Za-z0-9_-]{1,200})\s*$/.exec(authorization ?? '');
+export async function authenticateApiKey(db: DbOrTx, authorization: string | null): Promise<ApiKeyAuth | null> {
+  // RFC 9110: the auth scheme is case-insensitive.
+  const match = /^Bearer +([A-Za-z0-9_-]{1,200})\s*$/i.exec(authorization ?? '');
   if (!match?.[1]) return null;
-  const rows = await db
-    .select({ id: apiKeys.id, orgId: apiKeys.orgId, now: sql<Date>`now()`.mapWith((v: string | Date) => new Date(v)) })
-    .from(apiKeys)
-    .where(and(eq(apiKeys.secretHash, hashApiKeySecret(match[1])), isNull(apiKeys.revokedAt)));
+  const hash = hashApiKeySecret(match[1]);
+  const limit = rateLimitPerMinute();
+  type Row = { id: string; org_id: string; now: string | Date; used: number | null };
+  const rows =
+    limit === 0
+      ? await db.execute<Row>(sql`select id, org_id, now() as now, null::int as used from api_keys where secret_hash = ${hash} and revoked_at is null`)
+      : await db.execute<Row>(sql`
+          with k as (select id, org_id from api_keys where secret_hash = ${hash} and revoked_at is null),
+          counted as (
+            insert into rate_limit_windows (key_id, window_start, count)
+            select id, date_trunc('minute', now()), 1 from k
+            on conflict (key_id, window_start) do update set count = rate_limit_windows.count + 1
+            returning count
+          )
+          select k.id, k.org_id, now() as now, (select count from counted) as used from k`);
   const row = rows[0];
   if (!row) return null;
-  return { principal: { orgId: row.orgId, actor: { kind: 'apiKey', apiKeyId: row.id }, via: 'api' }, now: row.now };
+  const now = new Date(row.now);
+  const principal: Principal = { orgId: row.org_id, actor: { kind: 'apiKey', apiKeyId: row.id }, via: 'api' };
+  if (row.used === 1) {
+    // First request of a new window: forget this key's old windows.
+    await db.execute(sql`delete from rate_limit_windows where key_id = ${row.id} and window_start < date_trunc('minute', now()) - interval '5 minutes'`);
+  }
+  if (row.used !== null && row.used > limit) {
+    return { principal, now, retryAfterSeconds: Math.max(1, 60 - now.getUTCSeconds()) };
+  }
+  return { principal, now };
 }

@@ -1,9 +1,10 @@
 import { z } from 'zod';
 import { getDb, type DbOrTx } from '@/db/client';
-import { authenticateApiKey } from '../auth/api-keys';
+import { authenticateApiKey, rateLimitPerMinute } from '../auth/api-keys';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
+import { canonicalJson, parseRequestJson } from './json';
 import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse } from './problem';
 
 /** SPEC §5 Requests: bodies are at most 64 KiB. */
@@ -43,9 +44,11 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
 
 async function readBody(req: Request): Promise<string> {
-  const type = (req.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase();
-  if (type !== 'application/json') {
-    throw new DomainError('unsupported_media_type', 'Send the request body as application/json.');
+  const [type = '', ...params] = (req.headers.get('content-type') ?? '').split(';').map((p) => p.trim().toLowerCase());
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replaceAll('"', '');
+  const encoding = (req.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
+  if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8') || encoding !== 'identity') {
+    throw new DomainError('unsupported_media_type', 'Send the request body as application/json in UTF-8, without Content-Encoding.');
   }
   const declared = Number(req.headers.get('content-length') ?? '0');
   const tooLarge = () => new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
@@ -71,13 +74,19 @@ async function readBody(req: Request): Promise<string> {
   }
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch (e) {
-    const message = e instanceof SyntaxError ? e.message : 'is not valid JSON';
-    throw new DomainError('invalid_request', `The request body is not valid JSON: ${message}.`, { errors: [{ path: 'body', message: 'is not valid JSON' }] });
-  }
+/**
+ * The path an Idempotency-Key is scoped to: percent-decoded segments, no trailing slash, so
+ * that `/v1/nodes/a%2Db/…` and `/v1/nodes/a-b/…/` name the same resource.
+ */
+function canonicalPath(pathname: string): string {
+  const segments = pathname.split('/').filter(Boolean).map((s) => {
+    try {
+      return decodeURIComponent(s);
+    } catch {
+      return s;
+    }
+  });
+  return '/' + segments.join('/');
 }
 
 function queryObject(url: URL): Record<string, string> {
@@ -102,16 +111,21 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       if (h.auth !== 'none') {
         const auth = await authenticateApiKey(db, req.headers.get('authorization'));
         if (!auth) throw new DomainError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
-        principal = { ...auth.principal, now: auth.now };
+        if (auth.retryAfterSeconds !== undefined) {
+          return problemResponse(new DomainError('rate_limited', `This API key has used its ${rateLimitPerMinute()} requests for this minute; retry in ${auth.retryAfterSeconds} s.`), {
+            'retry-after': String(auth.retryAfterSeconds),
+          });
+        }
+        principal = { ...auth.principal, now: auth.now, clock: 'database' };
       }
       const url = new URL(req.url);
       const query = (h.query ?? EmptyQuery).safeParse(queryObject(url));
       if (!query.success) throw invalidRequest('query', query.error.issues);
-      let rawBody = '';
+      let json: unknown = undefined;
       let body: unknown = undefined;
       if (h.body) {
-        rawBody = await readBody(req);
-        const parsed = h.body.safeParse(parseJson(rawBody));
+        json = parseRequestJson(await readBody(req));
+        const parsed = h.body.safeParse(json);
         if (!parsed.success) throw invalidRequest('body', parsed.error.issues);
         body = parsed.data;
       }
@@ -135,8 +149,8 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
         }
       };
       if (idemKey !== null && principal) {
-        const scope = { orgId: principal.orgId, method: req.method, path: url.pathname, key: idemKey };
-        const r = await runIdempotent(db, scope, requestFingerprint(url.search, rawBody), principal.now, execute);
+        const scope = { orgId: principal.orgId, method: req.method, path: canonicalPath(url.pathname), key: idemKey };
+        const r = await runIdempotent(db, scope, requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)), principal.now, execute);
         return storedToResponse(r, r.replayed ? { 'idempotent-replayed': 'true' } : {});
       }
       return storedToResponse(await execute(db));

@@ -51,7 +51,7 @@ export const publicProcedure = t.procedure.use(mapDomainErrors);
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
   if (!ctx.principal) throw new DomainError('unauthenticated', 'Sign in to continue.');
   const now = ctx.now ?? (await readNow(ctx.db));
-  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now };
+  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now, clock: ctx.now ? 'fixed' : 'database' };
   return next({ ctx: { verbCtx } });
 });
 

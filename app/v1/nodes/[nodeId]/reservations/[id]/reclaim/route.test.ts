@@ -92,6 +92,8 @@ describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
     ['unknown field', { unitIds: ['gpu-0'], force: true }, 'body.force'],
     ['reason too long', { unitIds: ['gpu-0'], reason: 'x'.repeat(1001) }, 'body.reason'],
     ['NUL in reason', { unitIds: ['gpu-0'], reason: 'a\u0000b' }, 'body.reason'],
+    ['lone surrogate in reason', { unitIds: ['gpu-0'], reason: 'a \ud800 b' }, 'body.reason'],
+    ['1001 emoji in reason', { unitIds: ['gpu-0'], reason: '🚀'.repeat(1001) }, 'body.reason'],
     ['too many unitIds', { unitIds: Array.from({ length: 1025 }, (_, i) => `u${i}`) }, 'body.unitIds'],
     ['array body', [], 'body'],
     ['null body', null, 'body'],
@@ -99,6 +101,28 @@ describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
     const res = await post(body);
     expectProblem(res, 400, 'invalid_request');
     expect((res.json.errors as { path: string }[]).map((e) => e.path)).toContain(field);
+  });
+
+  it('accepts 1000 emoji as a 1000-character reason', async () => {
+    expect((await post({ unitIds: ['gpu-0'], dryRun: true, reason: '🚀'.repeat(1000) })).status).toBe(200);
+  });
+
+  it('400 for a key given twice in one object, which JSON.parse would silently resolve', async () => {
+    const res = await post(undefined, { rawBody: '{"unitIds":["gpu-0"],"dryRun":true,"dryRun":false}', headers: { 'content-type': 'application/json' } });
+    expectProblem(res, 400, 'invalid_request');
+    expect(res.json.errors).toEqual([{ path: 'body.dryRun', message: 'is given more than once' }]);
+    expect(await tdb.db.select().from(auditEvents)).toHaveLength(0);
+  });
+
+  it('415 for compressed bodies and charsets other than UTF-8', async () => {
+    const rawBody = JSON.stringify({ unitIds: ['gpu-0'] });
+    expectProblem(await post(undefined, { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 415, 'unsupported_media_type');
+    expectProblem(await post(undefined, { rawBody, headers: { 'content-type': 'application/json; charset=latin1' } }), 415, 'unsupported_media_type');
+    expect((await post(undefined, { rawBody, headers: { 'content-type': 'application/json; charset=UTF-8' } })).status).toBe(200);
+  });
+
+  it('accepts the Bearer scheme in any case', async () => {
+    expect((await post({ unitIds: ['gpu-0'], dryRun: true }, { key: undefined, headers: { authorization: `bearer ${keys[ORG.owner]}` } })).status).toBe(200);
   });
 
   it('400 for unknown query parameters and malformed JSON; 415 for other media types; 413 over 64 KiB', async () => {
@@ -143,6 +167,23 @@ describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
     const res = await callRoute(GET, { path, params, key: keys[ORG.owner] });
     expectProblem(res, 405, 'method_not_allowed');
     expect(res.headers.get('allow')).toBe('POST, OPTIONS');
+  });
+});
+
+describe('rate limit (SPEC §8 R5)', () => {
+  it('answers 429 with Retry-After once a key has used its minute, per key', async () => {
+    process.env.RATE_LIMIT_PER_MINUTE = '3';
+    try {
+      for (let i = 0; i < 3; i++) expect((await post({ unitIds: ['gpu-5'], dryRun: true })).status).toBe(200);
+      const limited = await post({ unitIds: ['gpu-5'], dryRun: true });
+      expectProblem(limited, 429, 'rate_limited');
+      expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect((await post({ unitIds: ['gpu-5'], dryRun: true }, { key: keys[ORG.managing] })).status).toBe(200);
+      process.env.RATE_LIMIT_PER_MINUTE = '0';
+      expect((await post({ unitIds: ['gpu-5'], dryRun: true })).status).toBe(200);
+    } finally {
+      delete process.env.RATE_LIMIT_PER_MINUTE;
+    }
   });
 });
 
@@ -195,6 +236,17 @@ describe('Idempotency-Key (SPEC §5)', () => {
     expectProblem(dup, 409, 'idempotency_in_progress');
     expect((await first).status).toBe(200);
     expect(await tdb.db.select().from(vms).where(eq(vms.status, 'terminated'))).toHaveLength(1);
+  });
+
+  it('scopes keys to the resource, however its path is spelled', async () => {
+    const headers = { 'idempotency-key': 'k-path' };
+    const first = await post({ unitIds: ['gpu-0'] }, { headers });
+    const encoded = await post({ unitIds: ['gpu-0'] }, { headers, path: '/v1/nodes/n%31/reservations/r1/reclaim/' });
+    expect([encoded.status, encoded.text]).toEqual([200, first.text]);
+    expect(encoded.headers.get('idempotent-replayed')).toBe('true');
+    const reordered = await post(undefined, { rawBody: '{ "unitIds" : [ "gpu-0" ] }', headers: { ...headers, 'content-type': 'application/json' } });
+    expect(reordered.text).toBe(first.text);
+    expectProblem(await post({ unitIds: ['gpu-2'] }, { headers, path: '/v1/nodes/n1/reservations/r1/reclaim/' }), 422, 'idempotency_key_reused');
   });
 
   it('400 for a key longer than 255 characters', async () => {
