@@ -30,7 +30,7 @@ const statusTone: Record<Reservation['status'], string> = {
 export function NodeView({ nodeId }: { nodeId: string }) {
   const trpc = useTRPC();
   const node = useQuery({ ...trpc.nodes.get.queryOptions({ nodeId }), refetchInterval: REFRESH_MS });
-  const reservations = useQuery({ ...trpc.reservations.listForNode.queryOptions({ nodeId }), refetchInterval: REFRESH_MS });
+  const reservations = useQuery({ ...trpc.reservations.listForNode.queryOptions({ nodeId, limit: 500 }), refetchInterval: REFRESH_MS });
   const vms = useQuery({ ...trpc.vms.listForNode.queryOptions({ nodeId, status: 'running' }), refetchInterval: REFRESH_MS });
   const [rawSelection, setSelection] = useState<Selection>(emptySelection);
   const [reclaiming, setReclaiming] = useState<{ reservationId: string; unitIds: string[] } | null>(null);
@@ -40,7 +40,7 @@ export function NodeView({ nodeId }: { nodeId: string }) {
   const selection = pruneSelection(rawSelection, order);
   const selectedIds = orderedSelection(selection, order);
 
-  const actionsByReservation = new Map<string, ReservationAction[]>((reservations.data ?? []).map((r) => [r.reservation.id, r.actions]));
+  const actionsByReservation = new Map<string, ReservationAction[]>((reservations.data?.items ?? []).map((r) => [r.reservation.id, r.actions]));
   const canReclaimAny = [...actionsByReservation.values()].some((a) => a.includes('reclaim'));
 
   // Reclaim acts on one reservation: every selected unit must be held by the same one, and the
@@ -130,11 +130,13 @@ export function NodeView({ nodeId }: { nodeId: string }) {
             <p className="text-sm text-red-700">{errorMessage(reservations.error)}</p>
           ) : !reservations.data ? (
             <p className="text-sm text-slate-500">Loading…</p>
-          ) : reservations.data.length === 0 ? (
+          ) : reservations.data.items.length === 0 ? (
             <p className="text-sm text-slate-500">No reservation on this node is visible to your org.</p>
           ) : (
             <ul className="space-y-3">
-              {reservations.data.map(({ reservation: r }) => (
+              {[...reservations.data.items]
+                .sort((a, b) => (a.reservation.startsAt < b.reservation.startsAt ? 1 : a.reservation.startsAt > b.reservation.startsAt ? -1 : 0))
+                .map(({ reservation: r }) => (
                 <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                   <div className="flex items-center justify-between gap-2">
                     <span className="font-mono font-medium">{r.id}</span>

@@ -1,8 +1,9 @@
-import { and, eq, getTableColumns, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { nodes, reservations } from '@/db/schema';
+import { nodes, orgs, reservations } from '@/db/schema';
 import { isOperator, type Principal } from './context';
-import { notFound } from './errors';
+import { DomainError, notFound } from './errors';
+import { sortByCodePoint } from './ids';
 import type { ReservationRow } from './reservation-view';
 
 export type NodeRow = typeof nodes.$inferSelect;
@@ -75,4 +76,28 @@ export async function findVisibleReservation(
   const relation = reservation && relationTo(principal, node, reservation);
   if (!reservation || !relation || !maySeeReservation(relation)) throw notFound(`Reservation "${reservationId}" on node "${node.id}"`);
   return { reservation, relation };
+}
+
+/**
+ * Actions only a platform operator may take (register a node, change topology, re-affirm).
+ * @throws DomainError forbidden
+ */
+export function requireOperator(principal: Principal, what: string): void {
+  if (!isOperator(principal)) throw new DomainError('forbidden', `Only a platform operator may ${what}.`);
+}
+
+/**
+ * Editing and cancelling a reservation: the operator and the node owner (SPEC §2).
+ * @throws DomainError forbidden for managing orgs and the audience.
+ */
+export function requireReservationOwner(rel: ReservationRelation, what: string): void {
+  if (!rel.operator && !rel.owner) throw new DomainError('forbidden', `Only a platform operator or the node owner may ${what}.`);
+}
+
+/** The ids among `orgIds` that name no org. */
+export async function unknownOrgIds(db: DbOrTx, orgIds: readonly string[]): Promise<string[]> {
+  if (orgIds.length === 0) return [];
+  const rows = await db.select({ id: orgs.id }).from(orgs).where(inArray(orgs.id, [...orgIds]));
+  const known = new Set(rows.map((r) => r.id));
+  return sortByCodePoint(new Set(orgIds.filter((id) => !known.has(id))));
 }

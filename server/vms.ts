@@ -1,49 +1,141 @@
-import { and, arrayContains, asc, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, sql, type SQL } from 'drizzle-orm';
 import { z } from 'zod';
-import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import type { DbOrTx } from '@/db/client';
+import { nodes, vmTiers, vmUnits, vms } from '@/db/schema';
 import { findNode } from './access';
-import { isOperator, type Ctx } from './context';
-import { Id } from './ids';
+import { writeAuditEvent } from './audit';
+import { atLockTime, inTransaction, isOperator, type Ctx, type Principal } from './context';
+import { DomainError, notFound } from './errors';
+import { Id, sortUnitIds } from './ids';
+import { Limit, LimitNumber, decodeCursor, toPage } from './pagination';
 import { loadUnitPositions } from './reservation-view';
-import { toVmView, type VmView } from './vm-view';
+import { toVmView, type VmRow, type VmView } from './vm-view';
+
+/**
+ * SQL condition: the principal may see this VM's id and units (SPEC §2): the operator all;
+ * the node owner those on its nodes; a managing org those on units of a (non-cancelled)
+ * reservation it manages; everyone their own.
+ */
+export function vmVisibleTo(principal: Principal): SQL | undefined {
+  if (isOperator(principal)) return undefined;
+  return sql`(${vms.orgId} = ${principal.orgId}
+    or exists (select 1 from ${nodes} n where n.id = ${vms.nodeId} and n.owner_org_id = ${principal.orgId})
+    or exists (
+      select 1 from vm_units vu
+      join reservation_units ru on ru.node_id = vu.node_id and ru.unit_id = vu.unit_id and not ru.cancelled
+      join reservations r on r.id = ru.reservation_id
+      where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)))`;
+}
+
+async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[]): Promise<VmView[]> {
+  if (rows.length === 0) return [];
+  const units = await db.select({ vmId: vmUnits.vmId, unitId: vmUnits.unitId }).from(vmUnits).where(inArray(vmUnits.vmId, rows.map((v) => v.id)));
+  const positionsByNode = new Map<string, Map<string, number>>();
+  for (const nodeId of new Set(rows.map((v) => v.nodeId))) positionsByNode.set(nodeId, await loadUnitPositions(db, nodeId));
+  const unitsOf = new Map<string, string[]>();
+  for (const u of units) unitsOf.set(u.vmId, [...(unitsOf.get(u.vmId) ?? []), u.unitId]);
+  return rows.map((vm) => toVmView(principal, vm, unitsOf.get(vm.id) ?? [], positionsByNode.get(vm.nodeId) ?? new Map()));
+}
+
+export const ListVmsInput = z
+  .object({
+    nodeId: Id.optional(),
+    status: z.enum(['running', 'terminated']).optional(),
+    tier: z.enum(vmTiers).optional(),
+    limit: LimitNumber.optional(),
+    cursor: z.string().optional(),
+  })
+  .strict();
+export type ListVmsInput = z.infer<typeof ListVmsInput>;
+/** Query of `GET /v1/vms`. */
+export const ListVmsQuery = ListVmsInput.extend({ limit: Limit.optional() });
+
+/**
+ * The VMs the caller may see (SPEC §2), filtered by node, status and tier; by id, paginated.
+ * @returns `{ items: Vm[], nextCursor? }`
+ */
+export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput }): Promise<{ items: VmView[]; nextCursor?: string }> {
+  const limit = input.limit ?? 100;
+  const rows = await ctx.db
+    .select()
+    .from(vms)
+    .where(
+      and(
+        vmVisibleTo(ctx),
+        input.nodeId ? eq(vms.nodeId, input.nodeId) : undefined,
+        input.status ? eq(vms.status, input.status) : undefined,
+        input.tier ? eq(vms.tier, input.tier) : undefined,
+        input.cursor !== undefined ? gt(vms.id, decodeCursor(input.cursor)) : undefined,
+      ),
+    )
+    .orderBy(asc(vms.id))
+    .limit(limit + 1);
+  const page = toPage(rows, limit, (v) => v.id);
+  return { items: await toVmViews(ctx.db, ctx, page.items), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
 
 export const ListNodeVmsInput = z.object({ nodeId: Id, status: z.enum(['running', 'terminated']).optional() }).strict();
 export type ListNodeVmsInput = z.infer<typeof ListNodeVmsInput>;
 
 /**
- * The VMs on a node that the caller may see (SPEC §2 "see a VM's id and units"): all for the
- * operator and the node owner; for a managing org, those on units of reservations it manages;
- * for everyone, their own. Newest first; at most 500.
+ * The VMs on one node the caller may see, newest first, at most 500 (the node page).
  * @throws DomainError not_found for an unknown node.
  */
 export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<VmView[]> {
   const node = await findNode(ctx.db, input.nodeId, 'none');
-  const seesAll = isOperator(ctx) || node.ownerOrgId === ctx.orgId;
   const rows = await ctx.db
     .select()
     .from(vms)
-    .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined))
-    .orderBy(desc(vms.startedAt), asc(vms.id))
+    .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined, vmVisibleTo(ctx)))
+    .orderBy(sql`${vms.startedAt} desc`, asc(vms.id))
     .limit(500);
-  if (rows.length === 0) return [];
-  const [unitRows, managed, positions] = await Promise.all([
-    ctx.db
-      .select({ vmId: vmUnits.vmId, unitId: vmUnits.unitId })
-      .from(vmUnits)
-      .where(inArray(vmUnits.vmId, rows.map((v) => v.id))),
-    seesAll
-      ? Promise.resolve([])
-      : ctx.db
-          .select({ unitId: reservationUnits.unitId })
-          .from(reservationUnits)
-          .innerJoin(reservations, eq(reservations.id, reservationUnits.reservationId))
-          .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.cancelled, false), arrayContains(reservations.managingOrgIds, [ctx.orgId]))),
-    loadUnitPositions(ctx.db, node.id),
-  ]);
-  const unitsOf = new Map<string, string[]>();
-  for (const u of unitRows) unitsOf.set(u.vmId, [...(unitsOf.get(u.vmId) ?? []), u.unitId]);
-  const managedUnits = new Set(managed.map((m) => m.unitId));
-  return rows
-    .filter((vm) => seesAll || vm.orgId === ctx.orgId || (unitsOf.get(vm.id) ?? []).some((u) => managedUnits.has(u)))
-    .map((vm) => toVmView(ctx, vm, unitsOf.get(vm.id) ?? [], positions));
+  return toVmViews(ctx.db, ctx, rows);
+}
+
+export const GetVmInput = z.object({ vmId: Id }).strict();
+export type GetVmInput = z.infer<typeof GetVmInput>;
+
+/** One VM the caller may see. @throws DomainError not_found (unknown or invisible). */
+export async function getVm({ ctx, input }: { ctx: Ctx; input: GetVmInput }): Promise<VmView> {
+  const [vm] = await ctx.db.select().from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx)));
+  if (!vm) throw notFound(`VM "${input.vmId}"`);
+  const [view] = await toVmViews(ctx.db, ctx, [vm]);
+  return view!;
+}
+
+/**
+ * Terminates a VM (SPEC §5.3): its own org or the operator; owners and managing orgs evict
+ * through reclaim, the audited path, not by terminating a tenant's VM (§2). Ending a VM that
+ * has ended changes nothing.
+ * @returns the VM, terminated (reason `terminated`, or `reclaimed` if a reclaim ended it).
+ * @throws DomainError not_found (unknown or invisible), forbidden (visible but not its org).
+ */
+export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput }): Promise<VmView> {
+  return inTransaction(ctx, async (tx) => {
+    const [seen] = await tx.select({ nodeId: vms.nodeId }).from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx)));
+    if (!seen) throw notFound(`VM "${input.vmId}"`);
+    // Lock order: the node first, like every writer on it, then the VM.
+    const node = await findNode(tx, seen.nodeId, 'write');
+    const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+    const [vm] = await tx.select().from(vms).where(eq(vms.id, input.vmId)).for('no key update');
+    if (!vm) throw notFound(`VM "${input.vmId}"`);
+    if (!isOperator(ctx) && vm.orgId !== ctx.orgId) {
+      throw new DomainError('forbidden', 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.');
+    }
+    if (vm.status === 'terminated') {
+      const [view] = await toVmViews(tx, ctx, [vm]);
+      return view!;
+    }
+    const [ended] = await tx.update(vms).set({ status: 'terminated', terminatedAt: lctx.now, terminationReason: 'terminated' }).where(eq(vms.id, vm.id)).returning();
+    const freed = await tx.update(vmUnits).set({ running: false }).where(eq(vmUnits.vmId, vm.id)).returning({ unitId: vmUnits.unitId });
+    const positions = await loadUnitPositions(tx, node.id);
+    await writeAuditEvent(tx, lctx, {
+      action: 'vm.terminate',
+      nodeId: node.id,
+      reservationId: vm.reservationId ?? undefined,
+      unitIds: sortUnitIds(freed.map((f) => f.unitId), positions),
+      details: { vmId: vm.id, tier: vm.tier },
+    });
+    return toVmView(ctx, ended!, freed.map((f) => f.unitId), positions);
+  });
 }

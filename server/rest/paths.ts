@@ -5,3 +5,5 @@ import { Id } from '../ids';
 export const NodePath = z.object({ nodeId: Id });
 /** Path parameters of routes under a reservation (`{id}` is the reservation id). */
 export const ReservationPath = z.object({ nodeId: Id, id: Id });
+/** Path parameters of VM routes. */
+export const VmPath = z.object({ id: Id });

@@ -44,28 +44,31 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
 
 async function readBody(req: Request): Promise<string> {
+  const tooLarge = () => new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
+  if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw tooLarge();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  if (req.body) {
+    const reader = req.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > MAX_BODY_BYTES) {
+        await reader.cancel();
+        throw tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  // An empty body reads as `{}`: `POST …/cancel` needs none, and a missing required field is
+  // a 400 that names it rather than a 415.
+  if (total === 0) return '{}';
   const [type = '', ...params] = (req.headers.get('content-type') ?? '').split(';').map((p) => p.trim().toLowerCase());
   const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replaceAll('"', '');
   const encoding = (req.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8') || encoding !== 'identity') {
     throw new DomainError('unsupported_media_type', 'Send the request body as application/json in UTF-8, without Content-Encoding.');
-  }
-  const declared = Number(req.headers.get('content-length') ?? '0');
-  const tooLarge = () => new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  if (!req.body) return '';
-  const reader = req.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
-      throw tooLarge();
-    }
-    chunks.push(value);
   }
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
@@ -79,13 +82,16 @@ async function readBody(req: Request): Promise<string> {
  * that `/v1/nodes/a%2Db/…` and `/v1/nodes/a-b/…/` name the same resource.
  */
 function canonicalPath(pathname: string): string {
-  const segments = pathname.split('/').filter(Boolean).map((s) => {
-    try {
-      return decodeURIComponent(s);
-    } catch {
-      return s;
-    }
-  });
+  const segments = pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s);
+      } catch {
+        return s;
+      }
+    });
   return '/' + segments.join('/');
 }
 

@@ -1,4 +1,5 @@
 import { createCallerFactory, createTRPCRouter } from './init';
+import { auditRouter } from './routers/audit';
 import { nodesRouter } from './routers/nodes';
 import { reservationsRouter } from './routers/reservations';
 import { vmsRouter } from './routers/vms';
@@ -7,6 +8,7 @@ export const appRouter = createTRPCRouter({
   nodes: nodesRouter,
   reservations: reservationsRouter,
   vms: vmsRouter,
+  audit: auditRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,9 +1,19 @@
+import { cancelReservation, CancelReservationInput } from '../../cancel-reservation';
+import { createReservation, CreateReservationInput } from '../../create-reservation';
+import { reaffirm, ReaffirmInput } from '../../reaffirm';
 import { reclaim, ReclaimInput } from '../../reclaim';
+import { release, ReleaseInput } from '../../release';
 import { getReservation, GetReservationInput, listNodeReservations, ListNodeReservationsInput } from '../../reservations';
+import { updateReservation, UpdateReservationInput } from '../../update-reservation';
 import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const reservationsRouter = createTRPCRouter({
   get: protectedProcedure.input(GetReservationInput).query(({ ctx, input }) => getReservation({ ctx: ctx.verbCtx, input })),
   listForNode: protectedProcedure.input(ListNodeReservationsInput).query(({ ctx, input }) => listNodeReservations({ ctx: ctx.verbCtx, input })),
+  create: protectedProcedure.input(CreateReservationInput).mutation(({ ctx, input }) => createReservation({ ctx: ctx.verbCtx, input })),
+  update: protectedProcedure.input(UpdateReservationInput).mutation(({ ctx, input }) => updateReservation({ ctx: ctx.verbCtx, input })),
+  cancel: protectedProcedure.input(CancelReservationInput).mutation(({ ctx, input }) => cancelReservation({ ctx: ctx.verbCtx, input })),
+  release: protectedProcedure.input(ReleaseInput).mutation(({ ctx, input }) => release({ ctx: ctx.verbCtx, input })),
   reclaim: protectedProcedure.input(ReclaimInput).mutation(({ ctx, input }) => reclaim({ ctx: ctx.verbCtx, input })),
+  reaffirm: protectedProcedure.input(ReaffirmInput).mutation(({ ctx, input }) => reaffirm({ ctx: ctx.verbCtx, input })),
 });

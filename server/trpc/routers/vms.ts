@@ -1,6 +1,11 @@
-import { listNodeVms, ListNodeVmsInput } from '../../vms';
+import { placeVm, PlaceVmInput } from '../../place-vm';
+import { getVm, GetVmInput, listNodeVms, ListNodeVmsInput, listVms, ListVmsInput, terminateVm } from '../../vms';
 import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const vmsRouter = createTRPCRouter({
+  list: protectedProcedure.input(ListVmsInput).query(({ ctx, input }) => listVms({ ctx: ctx.verbCtx, input })),
   listForNode: protectedProcedure.input(ListNodeVmsInput).query(({ ctx, input }) => listNodeVms({ ctx: ctx.verbCtx, input })),
+  get: protectedProcedure.input(GetVmInput).query(({ ctx, input }) => getVm({ ctx: ctx.verbCtx, input })),
+  place: protectedProcedure.input(PlaceVmInput).mutation(({ ctx, input }) => placeVm({ ctx: ctx.verbCtx, input })),
+  terminate: protectedProcedure.input(GetVmInput).mutation(({ ctx, input }) => terminateVm({ ctx: ctx.verbCtx, input })),
 });

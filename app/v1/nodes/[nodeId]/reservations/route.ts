@@ -1,10 +1,16 @@
-import { listNodeReservations } from '@/server/reservations';
+import { CreateReservationBody, createReservation } from '@/server/create-reservation';
+import { ListNodeReservationsQuery, listNodeReservations } from '@/server/reservations';
 import { NodePath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
   GET: handler({
     params: NodePath,
-    handle: async ({ ctx, params }) => ({ items: (await listNodeReservations({ ctx, input: params })).map((r) => r.reservation) }),
+    query: ListNodeReservationsQuery,
+    handle: async ({ ctx, params, query }) => {
+      const page = await listNodeReservations({ ctx, input: { ...query, nodeId: params.nodeId } });
+      return { items: page.items.map((r) => r.reservation), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+    },
   }),
+  POST: handler({ params: NodePath, body: CreateReservationBody, status: 201, handle: ({ ctx, params, body }) => createReservation({ ctx, input: { ...body, nodeId: params.nodeId } }) }),
 });

@@ -1,0 +1,6 @@
+import { ListAuditQuery, listAuditEvents } from '@/server/audit-trail';
+import { handler, restRoute } from '@/server/rest/route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
+  GET: handler({ query: ListAuditQuery, handle: ({ ctx, query }) => listAuditEvents({ ctx, input: query }) }),
+});

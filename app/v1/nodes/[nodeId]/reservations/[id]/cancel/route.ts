@@ -1,0 +1,7 @@
+import { ReasonBody, cancelReservation } from '@/server/cancel-reservation';
+import { ReservationPath } from '@/server/rest/paths';
+import { handler, restRoute } from '@/server/rest/route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
+  POST: handler({ params: ReservationPath, body: ReasonBody, handle: ({ ctx, params, body }) => cancelReservation({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }) }),
+});

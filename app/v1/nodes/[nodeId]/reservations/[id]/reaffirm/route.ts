@@ -1,0 +1,8 @@
+import { ReasonBody } from '@/server/cancel-reservation';
+import { reaffirm } from '@/server/reaffirm';
+import { ReservationPath } from '@/server/rest/paths';
+import { handler, restRoute } from '@/server/rest/route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
+  POST: handler({ params: ReservationPath, body: ReasonBody, handle: ({ ctx, params, body }) => reaffirm({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }) }),
+});

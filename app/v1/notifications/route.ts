@@ -1,0 +1,6 @@
+import { ListNotificationsQuery, listNotifications } from '@/server/audit-trail';
+import { handler, restRoute } from '@/server/rest/route';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
+  GET: handler({ query: ListNotificationsQuery, handle: ({ ctx, query }) => listNotifications({ ctx, input: query }) }),
+});

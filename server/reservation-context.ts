@@ -1,0 +1,86 @@
+import { and, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Tx } from '@/db/client';
+import { reservationUnits, vmUnits, vms } from '@/db/schema';
+import { findNode, findVisibleReservation, type LockMode, type NodeRow, type ReservationRelation } from './access';
+import { atLockTime, isOperator, type Ctx } from './context';
+import { sortByCodePoint, sortUnitIds } from './ids';
+import { loadReservationUnits, loadUnitPositions, reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './reservation-view';
+
+/** An ISO 8601 UTC timestamp (`Z`), as a Date. */
+export const Timestamp = z.iso.datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' }).transform((s) => new Date(s));
+
+/** Everything a reservation verb works from, read under the locks of SPEC's fixed order. */
+export type ReservationScope = {
+  /** The context with the clock read once the node lock is held (Ctx.clock). */
+  ctx: Ctx;
+  node: NodeRow;
+  reservation: ReservationRow;
+  relation: ReservationRelation;
+  status: ReservationStatus;
+  units: ReservationUnitState[];
+  positions: Map<string, number>;
+};
+
+/**
+ * Locks the node then the reservation (write) or share-locks them (read), checks visibility
+ * (404) and loads the reservation's units and status.
+ * @throws DomainError not_found
+ */
+export async function openReservation(tx: Tx, ctx: Ctx, nodeId: string, reservationId: string, lock: LockMode): Promise<ReservationScope> {
+  const node = await findNode(tx, nodeId, lock);
+  const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+  const { reservation, relation } = await findVisibleReservation(tx, ctx, node, reservationId, lock);
+  const [byId, positions] = await Promise.all([loadReservationUnits(tx, [reservation.id]), loadUnitPositions(tx, node.id)]);
+  return { ctx: lctx, node, reservation, relation, status: reservationStatus(reservation, node.topologyGen, lctx.now), units: byId.get(reservation.id) ?? [], positions };
+}
+
+/**
+ * Units among `unitIds` that another non-cancelled reservation holds in an overlapping
+ * period. The exclusion constraint holds the same rule; this names the units for the 409.
+ */
+export async function overlappingUnits(
+  tx: Tx,
+  nodeId: string,
+  unitIds: readonly string[],
+  startsAt: Date,
+  endsAt: Date | null,
+  excludeReservationId?: string,
+): Promise<string[]> {
+  if (unitIds.length === 0) return [];
+  const rows = await tx
+    .select({ unitId: reservationUnits.unitId })
+    .from(reservationUnits)
+    .where(
+      and(
+        eq(reservationUnits.nodeId, nodeId),
+        inArray(reservationUnits.unitId, [...unitIds]),
+        eq(reservationUnits.cancelled, false),
+        excludeReservationId ? ne(reservationUnits.reservationId, excludeReservationId) : undefined,
+        or(isNull(reservationUnits.endsAt), gt(reservationUnits.endsAt, startsAt)),
+        endsAt ? lt(reservationUnits.startsAt, endsAt) : undefined,
+      ),
+    );
+  return [...new Set(rows.map((r) => r.unitId))];
+}
+
+/**
+ * Running VMs on any of `unitIds`, for `unit_occupied` (SPEC §5 Errors: `vmIds` lists only
+ * VMs the caller may see — the operator, the node owner, and the VM's own org).
+ * @returns null when none runs there.
+ */
+export async function runningOn(tx: Tx, ctx: Ctx, node: NodeRow, unitIds: readonly string[], positions: ReadonlyMap<string, number>, filter?: (vm: { orgId: string }) => boolean) {
+  if (unitIds.length === 0) return null;
+  const rows = await tx
+    .select({ unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })
+    .from(vmUnits)
+    .innerJoin(vms, eq(vms.id, vmUnits.vmId))
+    .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, [...unitIds])));
+  const hits = filter ? rows.filter(filter) : rows;
+  if (hits.length === 0) return null;
+  const seesAll = isOperator(ctx) || node.ownerOrgId === ctx.orgId;
+  return {
+    unitIds: sortUnitIds(new Set(hits.map((h) => h.unitId)), positions),
+    vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === ctx.orgId).map((h) => h.vmId))),
+  };
+}
