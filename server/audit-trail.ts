@@ -7,6 +7,14 @@ import { Id } from './ids';
 import { Limit, LimitNumber, decodeCursor, toPage } from './pagination';
 import { Timestamp } from './reservation-context';
 
+/** A cursor over an append-only sequence. @throws DomainError invalid_request */
+function decodeSeqCursor(cursor: string): number {
+  const key = decodeCursor(cursor);
+  const seq = /^\d{1,15}$/.test(key) ? Number(key) : NaN;
+  if (!Number.isSafeInteger(seq)) throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
+  return seq;
+}
+
 /** The audit event object (SPEC §5 Objects). */
 export type AuditEventView = {
   id: string;
@@ -46,11 +54,7 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
   const limit = input.limit ?? 100;
   const operator = isOperator(ctx);
   const me = ctx.orgId;
-  let after: number | undefined;
-  if (input.cursor !== undefined) {
-    after = Number(decodeCursor(input.cursor));
-    if (!Number.isSafeInteger(after)) throw new DomainError('invalid_request', 'The cursor is malformed.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
-  }
+  const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
   const visible = operator
     ? undefined
     : sql`(${auditEvents.actorOrgId} = ${me} or ${nodes.ownerOrgId} = ${me} or ${me} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
@@ -106,11 +110,11 @@ export const ListNotificationsQuery = ListNotificationsInput.extend({ limit: Lim
  */
 export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListNotificationsInput }): Promise<{ items: NotificationView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? Number(decodeCursor(input.cursor)) : undefined;
+  const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
   const rows = await ctx.db
     .select()
     .from(notifications)
-    .where(and(eq(notifications.orgId, ctx.orgId), after !== undefined && Number.isSafeInteger(after) ? lt(notifications.seq, after) : undefined))
+    .where(and(eq(notifications.orgId, ctx.orgId), after !== undefined ? lt(notifications.seq, after) : undefined))
     .orderBy(desc(notifications.seq))
     .limit(limit + 1);
   const page = toPage(rows, limit, (n) => String(n.seq));

@@ -263,5 +263,12 @@ describe('VMs, terminate, audit trail and notifications', () => {
     expect(second.items.map((e) => e.action)).toEqual(['reservation.release']);
     expect(second.nextCursor).toBeUndefined();
   });
+
+  it('refuses cursors it did not hand out, for audit and notifications alike', async () => {
+    const foreign = (await listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: {} })).nextCursor ?? Buffer.from(JSON.stringify({ k: 'n1' })).toString('base64url');
+    expect(await code(listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: { cursor: foreign } }))).toBe('invalid_request');
+    expect(await code(listNotifications({ ctx: ctxFor(db(), ORG.owner), input: { cursor: foreign } }))).toBe('invalid_request');
+    expect(await code(listNotifications({ ctx: ctxFor(db(), ORG.owner), input: { cursor: 'x' } }))).toBe('invalid_request');
+  });
 });
 

@@ -93,6 +93,8 @@ export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVms
 }
 
 export const GetVmInput = z.object({ vmId: Id }).strict();
+/** Body of `POST /v1/vms/{id}/terminate`: nothing (an empty body is fine). */
+export const TerminateVmBody = z.object({}).strict();
 export type GetVmInput = z.infer<typeof GetVmInput>;
 
 /** One VM the caller may see. @throws DomainError not_found (unknown or invisible). */

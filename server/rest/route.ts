@@ -17,7 +17,8 @@ const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
 
 const EmptyQuery = z.object({}).strict();
 const NoParams = z.object({});
-const IdempotencyKey = z.string().min(1, 'must be 1–255 characters').max(255, 'must be 1–255 characters');
+/** The `Idempotency-Key` header (SPEC §5 Idempotency: 1–255 characters). */
+export const IdempotencyKey = z.string().min(1, 'must be 1–255 characters').max(255, 'must be 1–255 characters');
 
 export type RestHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
   /** Path parameters; a value that does not parse is 404 (SPEC §5 Ids). */
@@ -111,11 +112,10 @@ function methodNotAllowed(allow: string): Response {
 function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler {
   return async (req, route) => {
     try {
-      const db = getDb();
       // SPEC §5 check order: 401 → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
       let principal: Omit<Ctx, 'db'> | null = null;
       if (h.auth !== 'none') {
-        const auth = await authenticateApiKey(db, req.headers.get('authorization'));
+        const auth = await authenticateApiKey(getDb(), req.headers.get('authorization'));
         if (!auth) throw new DomainError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
         if (auth.retryAfterSeconds !== undefined) {
           return problemResponse(new DomainError('rate_limited', `This API key has used its ${rateLimitPerMinute()} requests for this minute; retry in ${auth.retryAfterSeconds} s.`), {
@@ -144,9 +144,11 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       if (!params.success) throw new DomainError('not_found', 'No resource exists at this path.');
 
       const status = h.status ?? 200;
-      const execute = async (dbOrTx: DbOrTx): Promise<StoredResponse> => {
+      // Public routes (auth: 'none') get no principal and need no database: their handlers
+      // must not read ctx, which is why it is only typed, not built, for them.
+      const execute = async (dbOrTx: DbOrTx | null): Promise<StoredResponse> => {
         try {
-          const ctx = principal ? { ...principal, db: dbOrTx } : ({ db: dbOrTx } as Ctx);
+          const ctx = (principal && dbOrTx ? { ...principal, db: dbOrTx } : {}) as Ctx;
           const result = await h.handle({ ctx, params: params.data, query: query.data, body });
           return { status, body: JSON.stringify(result) };
         } catch (e) {
@@ -156,10 +158,10 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       };
       if (idemKey !== null && principal) {
         const scope = { orgId: principal.orgId, method: req.method, path: canonicalPath(url.pathname), key: idemKey };
-        const r = await runIdempotent(db, scope, requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)), principal.now, execute);
+        const r = await runIdempotent(getDb(), scope, requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)), principal.now, execute);
         return storedToResponse(r, r.replayed ? { 'idempotent-replayed': 'true' } : {});
       }
-      return storedToResponse(await execute(db));
+      return storedToResponse(await execute(principal ? getDb() : null));
     } catch (e) {
       if (e instanceof DomainError && e.httpStatus < 500) return problemResponse(e);
       return internalErrorResponse(e);

@@ -1,0 +1,602 @@
+/**
+ * SPEC §8 R4: every route × every kind of principal matches §2, over REST and tRPC alike.
+ *
+ * The cases are generated from two tables so that nothing is missed:
+ * - `expectations`: §2's permissions table, one row per action, one column per principal;
+ * - `routes`: every REST route (method + path) and every tRPC procedure, each mapped to the
+ *   §2 action it exercises, with a body that is valid and would succeed for an allowed
+ *   principal (so the only reason to fail is permission).
+ * Two coverage tests fail when a route file under app/v1 or a tRPC procedure has no row.
+ *
+ * A case whose expectation is a success of a mutating call runs on a fresh database. Every
+ * other case runs on a shared scene, which must be left exactly as it was (a denied call
+ * writes nothing, SPEC §5's check order puts 401/403/404 before any change); a call that did
+ * write fails and drops the shared scene, so one product bug cannot cascade into the next case.
+ */
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { TRPCError } from '@trpc/server';
+import { count, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as auditRoute from '@/app/v1/audit/route';
+import * as reservationCancelRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/cancel/route';
+import * as reservationReaffirmRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/reaffirm/route';
+import * as reservationReclaimRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/reclaim/route';
+import * as reservationReleaseRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/release/route';
+import * as reservationRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/route';
+import * as nodeReservationsRoute from '@/app/v1/nodes/[nodeId]/reservations/route';
+import * as nodeRoute from '@/app/v1/nodes/[nodeId]/route';
+import * as nodeTopologyRoute from '@/app/v1/nodes/[nodeId]/topology/route';
+import * as nodesRoute from '@/app/v1/nodes/route';
+import * as notificationsRoute from '@/app/v1/notifications/route';
+import * as vmTerminateRoute from '@/app/v1/vms/[id]/terminate/route';
+import * as vmRoute from '@/app/v1/vms/[id]/route';
+import * as vmsRoute from '@/app/v1/vms/route';
+import type { Db } from '@/db/client';
+import { createNode, createVm, gpuUnits } from '@/db/factories';
+import { apiKeys, auditEvents, nodeUnits, nodes, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { createTestDatabase, type TestDatabase } from '@/db/testing';
+import type { AuditEventView, NotificationView } from './audit-trail';
+import { issueApiKey } from './auth/api-keys';
+import type { Principal } from './context';
+import type { NodeView } from './nodes';
+import { placeVm } from './place-vm';
+import { reclaim } from './reclaim';
+import type { Reservation } from './reservation-view';
+import { callRoute, issueKeys } from './testing/rest';
+import { buildScene, ctxFor, ORG } from './testing/scene';
+import { changeTopology, registerNode } from './topology';
+import { appRouter, createCaller } from './trpc/root';
+import { updateReservation } from './update-reservation';
+import type { VmView } from './vm-view';
+
+// ── Principals ──────────────────────────────────────────────────────────────────────────
+
+/** §2's columns, in its order. */
+const columns = ['operator', 'owner', 'managing', 'audience', 'other', 'anonymous'] as const;
+type Column = (typeof columns)[number];
+type SignedIn = Exclude<Column, 'anonymous'>;
+/** A revoked API key is one more kind of principal, REST only (tRPC has console sessions). */
+type Kind = Column | 'revoked';
+const signedIn: readonly SignedIn[] = ['operator', 'owner', 'managing', 'audience', 'other'];
+
+/** The scene's org for each signed-in column (server/testing/scene.ts). */
+const orgOf: Record<SignedIn, string> = {
+  operator: ORG.platform,
+  owner: ORG.owner,
+  managing: ORG.managing,
+  audience: ORG.audience,
+  other: ORG.other,
+};
+
+// ── §2, as a table ──────────────────────────────────────────────────────────────────────
+
+type Outcome = 'ok' | 401 | 403 | 404;
+type Expectation = Record<Column, Outcome>;
+const row = (operator: Outcome, owner: Outcome, managing: Outcome, audience: Outcome, other: Outcome, anonymous: Outcome): Expectation => ({
+  operator,
+  owner,
+  managing,
+  audience,
+  other,
+  anonymous,
+});
+
+/**
+ * SPEC §2's table. Where §2 states a rule per column ("own nodes", "own VMs only", "the
+ * reservation's units"), the row is split by which VM is addressed, so each split has one
+ * outcome per column. Lists are "always 200" and assert their filtering in `checks` below:
+ * a list answers 200 and hides what the matching single-resource row would answer 404.
+ */
+// prettier-ignore
+const expectations = {
+  //                                                      operator owner managing audience other anonymous
+  'see node and its unit grid':                       row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'see a reservation':                                row('ok',    'ok',  'ok',    'ok',    404,   401),
+  'list reservations on a node (filtered)':           row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'create a reservation on the node':                 row('ok',    'ok',  403,     403,     403,   401),
+  'edit a reservation':                               row('ok',    'ok',  403,     403,     404,   401),
+  'cancel a reservation':                             row('ok',    'ok',  403,     403,     404,   401),
+  'release units':                                    row('ok',    'ok',  'ok',    403,     404,   401),
+  'reclaim units':                                    row('ok',    'ok',  'ok',    403,     404,   401),
+  're-affirm a needs-review reservation':             row('ok',    403,   403,     403,     404,   401),
+  'register a node':                                  row('ok',    403,   403,     403,     403,   401),
+  'change a node topology':                           row('ok',    403,   403,     403,     403,   401),
+  // §2's 403*: operator, owner and managing are not in this reservation's allowedOrgIds.
+  'place a reserved-tier VM on the reservation':      row(403,     403,   403,     'ok',    404,   401),
+  // §2's footnote: "unless that org is also in allowedOrgIds" (scene `wide-audience`).
+  'place a reserved-tier VM, also in allowedOrgIds':  row('ok',    'ok',  'ok',    'ok',    404,   401),
+  'place a spot VM on released or free units':        row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // "see a VM's id and units": yes | own nodes | the reservation's units | own VMs | own VMs.
+  'see a VM: a spot tenant’s, on the reservation':    row('ok',    'ok',  'ok',    404,     404,   401),
+  'see a VM: the audience’s, on the reservation':     row('ok',    'ok',  'ok',    'ok',    404,   401),
+  'see a VM: a tenant’s, outside the reservation':    row('ok',    'ok',  404,     404,     404,   401),
+  'see a VM: its own':                                row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'list VMs (filtered)':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // "terminate a VM": yes | own VMs only ×4. A VM the caller may see but not end is 403;
+  // one it may not see is 404 (§2: invisible resources answer 404, never 403).
+  'terminate a VM: a spot tenant’s':                  row('ok',    403,   403,     404,     404,   401),
+  'terminate a VM: the audience’s':                   row('ok',    403,   403,     'ok',    404,   401),
+  'terminate a VM: its own':                          row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'read the audit trail (filtered, always 200)':      row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'read notifications (the acting org’s)':            row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+} satisfies Record<string, Expectation>;
+type Action = keyof typeof expectations;
+
+function expectedFor(action: Action, kind: Kind): Outcome {
+  // A revoked key is no credential at all: 401 before anything else (SPEC §5 check order).
+  return kind === 'revoked' ? 401 : expectations[action][kind];
+}
+
+// ── Scenes ──────────────────────────────────────────────────────────────────────────────
+
+/**
+ * - `base`: buildScene (node n1, reservation r1, VMs vm-spot-a, vm-spot-b, vm-res, vm-od)
+ *   plus one spot VM `own-<kind>` per signed-in kind, on node n-own (owned by the platform,
+ *   so no other kind relates to it), and API keys: one per org and a revoked operator key.
+ * - `needs-review`: base, then the operator adds gpu-8 to n1, so r1 needs review.
+ * - `history`: base, then a few audited actions for the audit trail and notifications.
+ * - `wide-audience`: base, then the owner adds the platform, itself and the managing org to
+ *   r1's allowedOrgIds (§2's 403* footnote).
+ */
+type SceneName = 'base' | 'needs-review' | 'history' | 'wide-audience';
+type Scene = { name: SceneName; tdb: TestDatabase; keys: Record<string, string>; revokedKey: string };
+
+const ownVm = (kind: Kind) => (kind === 'anonymous' || kind === 'revoked' ? 'own-operator' : `own-${kind}`);
+const topologyPlusOne = [...gpuUnits(8), { id: 'gpu-8', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-2' }];
+/** The spot VM `other` places in the history scene (its id is generated). */
+let historyOtherVmId = '';
+
+async function makeScene(name: SceneName): Promise<Scene> {
+  const tdb = await createTestDatabase();
+  const db = tdb.db;
+  // The REST transport reads the clock from PostgreSQL, so the scene is built around now.
+  const now = new Date();
+  await buildScene(db, now);
+  await createNode(db, { id: 'n-own', ownerOrgId: ORG.platform, createdAt: now });
+  for (const [i, kind] of signedIn.entries()) {
+    await createVm(db, { id: ownVm(kind), nodeId: 'n-own', orgId: orgOf[kind], tier: 'spot', unitIds: [`gpu-${i}`], startedAt: now });
+  }
+  const keys = await issueKeys(db, Object.values(ORG));
+  // The operator's key: the one that would be allowed everything, had it not been revoked.
+  const revoked = await issueApiKey(db, { orgId: ORG.platform, name: 'revoked', now });
+  await db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, revoked.id));
+
+  if (name === 'needs-review') {
+    await changeTopology({ ctx: ctxFor(db, ORG.platform, now), input: { nodeId: 'n1', units: topologyPlusOne } });
+  }
+  if (name === 'wide-audience') {
+    const allowedOrgIds = [ORG.audience, ORG.managing, ORG.owner, ORG.platform];
+    await updateReservation({ ctx: ctxFor(db, ORG.owner, now), input: { nodeId: 'n1', reservationId: 'r1', allowedOrgIds } });
+  }
+  if (name === 'history') {
+    await registerNode({ ctx: ctxFor(db, ORG.platform, now), input: { id: 'n2', name: 'n2', ownerOrgId: ORG.owner, units: gpuUnits(2) } });
+    await updateReservation({ ctx: ctxFor(db, ORG.owner, now), input: { nodeId: 'n1', reservationId: 'r1', contractRef: 'C-2' } });
+    await placeVm({ ctx: ctxFor(db, ORG.audience, now), input: { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' } });
+    const spot = await placeVm({ ctx: ctxFor(db, ORG.other, now), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
+    historyOtherVmId = spot.id;
+    // Evicts vm-spot-a (org_tenant_a) and other's spot VM: each org gets a notification.
+    await reclaim({ ctx: ctxFor(db, ORG.managing, now), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-3'] } });
+  }
+  return { name, tdb, keys, revokedKey: revoked.secret };
+}
+
+const shared = new Map<SceneName, Scene>();
+async function sharedScene(name: SceneName): Promise<Scene> {
+  let s = shared.get(name);
+  if (!s) {
+    s = await makeScene(name);
+    shared.set(name, s);
+  }
+  return s;
+}
+async function dropShared(name: SceneName): Promise<void> {
+  await shared.get(name)?.tdb.close();
+  shared.delete(name);
+}
+
+/** Everything a verb may write, to prove that a call on a shared scene wrote nothing. */
+async function snapshot(db: Db): Promise<string> {
+  const parts = await Promise.all([
+    db.select().from(nodes).orderBy(nodes.id),
+    db.select().from(nodeUnits).orderBy(nodeUnits.nodeId, nodeUnits.position),
+    db.select().from(reservations).orderBy(reservations.id),
+    db.select().from(reservationUnits).orderBy(reservationUnits.reservationId, reservationUnits.unitId),
+    db.select().from(vms).orderBy(vms.id),
+    db.select().from(vmUnits).orderBy(vmUnits.vmId, vmUnits.unitId),
+    db.select({ n: count() }).from(auditEvents),
+    db.select({ n: count() }).from(notifications),
+  ]);
+  return JSON.stringify(parts);
+}
+
+// ── What each kind may see in the base scene (§2), for the filtered lists ───────────────
+
+const n1States: Record<string, string> = {
+  'gpu-0': 'spot-occupied',
+  'gpu-1': 'spot-occupied',
+  'gpu-2': 'spot-occupied',
+  'gpu-3': 'released',
+  'gpu-4': 'reserved-occupied',
+  'gpu-5': 'reserved',
+  'gpu-6': 'free',
+  'gpu-7': 'occupied',
+};
+const n1VmOnUnit: Record<string, string> = { 'gpu-0': 'vm-spot-a', 'gpu-1': 'vm-spot-a', 'gpu-2': 'vm-spot-b', 'gpu-4': 'vm-res', 'gpu-7': 'vm-od' };
+const r1Units = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'];
+const vmOrg: Record<string, string> = {
+  'vm-spot-a': ORG.tenantA,
+  'vm-spot-b': ORG.tenantB,
+  'vm-res': ORG.audience,
+  'vm-od': ORG.tenantB,
+  ...Object.fromEntries(signedIn.map((k) => [ownVm(k), orgOf[k]])),
+};
+const n1Vms = ['vm-od', 'vm-res', 'vm-spot-a', 'vm-spot-b'];
+/** "see a VM's id and units": yes | own nodes | the reservation's units | own VMs | own VMs. */
+const visibleVms: Record<SignedIn, string[]> = {
+  operator: Object.keys(vmOrg),
+  owner: [...n1Vms, ownVm('owner')],
+  managing: ['vm-res', 'vm-spot-a', 'vm-spot-b', ownVm('managing')],
+  audience: ['vm-res', ownVm('audience')],
+  other: [ownVm('other')],
+};
+const seesR1 = (kind: SignedIn) => kind !== 'other';
+const sorted = (ids: Iterable<string>) => [...ids].sort();
+
+// ── Checks of "ok" answers ──────────────────────────────────────────────────────────────
+
+type Check = (body: unknown, kind: SignedIn) => void;
+
+/** States for everyone; reservation ids to who may see r1; VM ids to who may see the VM. */
+function checkN1(node: NodeView | undefined, kind: SignedIn) {
+  expect(node, 'node n1 is listed').toBeDefined();
+  const units = node!.units;
+  expect(Object.fromEntries(units.map((u) => [u.id, u.state]))).toEqual(n1States);
+  for (const u of units) {
+    const expectRes = seesR1(kind) && r1Units.includes(u.id) ? 'r1' : undefined;
+    expect(u.reservationId, `${u.id}.reservationId`).toBe(expectRes);
+    const vm = n1VmOnUnit[u.id];
+    expect(u.vmId, `${u.id}.vmId`).toBe(vm && visibleVms[kind].includes(vm) ? vm : undefined);
+  }
+}
+
+/** "see which org owns a VM": the operator and the VM's own org only. */
+function checkVmOrg(vm: VmView, kind: SignedIn) {
+  const shown = kind === 'operator' || vmOrg[vm.id] === orgOf[kind];
+  expect(vm.orgId, `${vm.id}.orgId shown to ${kind}`).toBe(shown ? vmOrg[vm.id] : undefined);
+}
+
+function checkVmList(body: unknown, kind: SignedIn, only?: readonly string[]) {
+  const items = (Array.isArray(body) ? body : (body as { items: VmView[] }).items) as VmView[];
+  const expected = visibleVms[kind].filter((id) => !only || only.includes(id));
+  expect(sorted(items.map((v) => v.id))).toEqual(sorted(expected));
+  for (const vm of items) checkVmOrg(vm, kind);
+}
+
+/** §2: a reservation's own fields are shown in full to every principal that may see it. */
+function checkR1Fields(r: Reservation) {
+  expect(r).toMatchObject({ id: 'r1', allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing] });
+}
+
+function checkReservationList(body: unknown, kind: SignedIn) {
+  // REST answers Reservation objects; tRPC wraps each with the actions the console offers.
+  const items = (body as { items: (Reservation | { reservation: Reservation })[] }).items.map((i) => ('reservation' in i ? i.reservation : i));
+  expect(items.map((r) => r.id)).toEqual(seesR1(kind) ? ['r1'] : []);
+  for (const r of items) checkR1Fields(r);
+}
+
+/**
+ * The history scene's events, as `action/reservationId/actor`, per SPEC §2: the operator all;
+ * a node owner its nodes'; a managing org its reservations'; everyone its own actions.
+ * `actorOrgId` shows to the operator, to the actor itself, and when the actor is the
+ * platform, the node owner or a managing org; a tenant's own placements show without it.
+ */
+const auditSeen: Record<SignedIn, string[]> = {
+  operator: [`node.register/-/${ORG.platform}`, `reservation.update/r1/${ORG.owner}`, `vm.place/r1/${ORG.audience}`, `vm.place/-/${ORG.other}`, `reservation.reclaim/r1/${ORG.managing}`],
+  owner: [`node.register/-/${ORG.platform}`, `reservation.update/r1/${ORG.owner}`, 'vm.place/r1/hidden', 'vm.place/-/hidden', `reservation.reclaim/r1/${ORG.managing}`],
+  managing: [`reservation.update/r1/${ORG.owner}`, 'vm.place/r1/hidden', `reservation.reclaim/r1/${ORG.managing}`],
+  audience: [`vm.place/r1/${ORG.audience}`],
+  other: [`vm.place/-/${ORG.other}`],
+};
+
+function checkAudit(body: unknown, kind: SignedIn) {
+  const items = (body as { items: AuditEventView[] }).items;
+  const seen = items.map((e) => `${e.action}/${e.reservationId ?? '-'}/${e.actorOrgId ?? 'hidden'}`);
+  // A spot placement carries no reservation; whether "own reservations" covers a spot VM on
+  // units its reservation released is not settled by §2, so the managing org may or may not
+  // see it — but never with the tenant's identity.
+  const settled = kind === 'managing' ? seen.filter((s) => s !== 'vm.place/-/hidden') : seen;
+  expect(sorted(settled)).toEqual(sorted(auditSeen[kind]));
+}
+
+function checkNotifications(body: unknown, kind: SignedIn) {
+  const items = (body as { items: NotificationView[] }).items;
+  // Only `other` had a VM evicted (by the managing org's reclaim) among the kinds.
+  if (kind === 'other') {
+    expect(items).toHaveLength(1);
+    expect(JSON.stringify(items[0])).toContain(historyOtherVmId);
+  } else expect(items).toEqual([]);
+}
+
+const checks = {
+  nodeN1: ((body, kind) => checkN1(body as NodeView, kind)) satisfies Check,
+  nodeList: ((body, kind) => {
+    const items = (body as { items: NodeView[] }).items;
+    // Every signed-in principal sees every node (§2 "see node": yes ×5).
+    expect(items.map((n) => n.id)).toEqual(['n-own', 'n1']);
+    checkN1(items.find((n) => n.id === 'n1'), kind);
+  }) satisfies Check,
+  reservation: ((body) => checkR1Fields(body as Reservation)) satisfies Check,
+  reservationList: checkReservationList satisfies Check,
+  vm: ((body, kind) => checkVmOrg(body as VmView, kind)) satisfies Check,
+  vmList: ((body, kind) => checkVmList(body, kind)) satisfies Check,
+  n1VmList: ((body, kind) => checkVmList(body, kind, n1Vms)) satisfies Check,
+  placed: ((body, kind) => expect((body as VmView).orgId).toBe(orgOf[kind])) satisfies Check,
+  terminated: ((body, kind) => {
+    expect((body as VmView).status).toBe('terminated');
+    checkVmOrg(body as VmView, kind);
+  }) satisfies Check,
+  audit: checkAudit satisfies Check,
+  notifications: checkNotifications satisfies Check,
+};
+
+/**
+ * §2: "the org that owns a VM appears only to the operator and to that org, in every
+ * response". The spot tenants, and `other` (a tenant on n-own and in the history scene),
+ * must never be named to anyone else.
+ */
+function leakedOrgs(text: string, kind: Kind): string[] {
+  if (kind === 'operator') return [];
+  const secret = [ORG.tenantA, ORG.tenantB, ...(kind === 'other' ? [] : [ORG.other])];
+  return secret.filter((org) => text.includes(org));
+}
+
+// ── Routes: every REST route and tRPC procedure, mapped to its §2 action ────────────────
+
+type RouteHandler = Parameters<typeof callRoute>[0];
+type RouteModule = Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', RouteHandler>;
+/** Route modules by their directory under app/v1. */
+const routeModules = {
+  nodes: nodesRoute,
+  'nodes/[nodeId]': nodeRoute,
+  'nodes/[nodeId]/topology': nodeTopologyRoute,
+  'nodes/[nodeId]/reservations': nodeReservationsRoute,
+  'nodes/[nodeId]/reservations/[id]': reservationRoute,
+  'nodes/[nodeId]/reservations/[id]/cancel': reservationCancelRoute,
+  'nodes/[nodeId]/reservations/[id]/release': reservationReleaseRoute,
+  'nodes/[nodeId]/reservations/[id]/reclaim': reservationReclaimRoute,
+  'nodes/[nodeId]/reservations/[id]/reaffirm': reservationReaffirmRoute,
+  vms: vmsRoute,
+  'vms/[id]': vmRoute,
+  'vms/[id]/terminate': vmTerminateRoute,
+  audit: auditRoute,
+  notifications: notificationsRoute,
+} satisfies Record<string, RouteModule>;
+type RouteDir = keyof typeof routeModules;
+
+type PerKind<T> = T | ((kind: Kind) => T);
+const resolve = <T,>(v: PerKind<T>, kind: Kind): T => (typeof v === 'function' ? (v as (kind: Kind) => T)(kind) : v);
+
+type Common = {
+  action: Action;
+  /** The scene the call runs on; a denied call may share it (it must write nothing). */
+  scene: SceneName;
+  /** Whether a successful call writes; such successes get a fresh database each. */
+  mutates: boolean;
+  /** What an "ok" answer must hold, beyond success (the filtering of lists). */
+  check?: Check;
+  /** Tells two rows of one route apart (dry run, which VM). */
+  label?: string;
+};
+type RestRow = Common & {
+  transport: 'rest';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
+  route: RouteDir;
+  params?: PerKind<Record<string, string>>;
+  body?: PerKind<unknown>;
+  /** The success status (SPEC §5: 201 for creations). */
+  okStatus?: 200 | 201;
+};
+type TrpcRow = Common & { transport: 'trpc'; procedure: string; input: PerKind<unknown> };
+type MatrixRow = RestRow | TrpcRow;
+
+const r1 = { nodeId: 'n1', id: 'r1' };
+const r1Input = { nodeId: 'n1', reservationId: 'r1' };
+const registerBody = { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units: [{ id: 'gpu-0', model: 'H100-SXM5', memoryGiB: 80 }] };
+const createBody = { reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], contractRef: 'C-9' };
+const placeReserved = { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' };
+// gpu-3 is released by r1 and idle: the double-sell path.
+const placeSpot = { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' };
+const releaseBody = { unitIds: ['gpu-5'], reason: 'matrix' };
+const reclaimBody = { unitIds: ['gpu-0'], reason: 'matrix' };
+
+// prettier-ignore
+const routes: MatrixRow[] = [
+  // REST ──────────────────────────────────────────────────────────────────────────────
+  { transport: 'rest', method: 'GET', route: 'nodes', action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
+  { transport: 'rest', method: 'POST', route: 'nodes', body: registerBody, okStatus: 201, action: 'register a node', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'GET', route: 'nodes/[nodeId]', params: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
+  { transport: 'rest', method: 'PUT', route: 'nodes/[nodeId]/topology', params: { nodeId: 'n1' }, body: { units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'GET', route: 'nodes/[nodeId]/reservations', params: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations', params: { nodeId: 'n1' }, body: createBody, okStatus: 201, action: 'create a reservation on the node', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'GET', route: 'nodes/[nodeId]/reservations/[id]', params: r1, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
+  { transport: 'rest', method: 'PATCH', route: 'nodes/[nodeId]/reservations/[id]', params: r1, body: { contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/cancel', params: r1, body: { reason: 'matrix' }, action: 'cancel a reservation', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/release', params: r1, body: releaseBody, action: 'release units', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/release', params: r1, body: { ...releaseBody, dryRun: true }, label: 'dryRun', action: 'release units', scene: 'base', mutates: false },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/reclaim', params: r1, body: reclaimBody, action: 'reclaim units', scene: 'base', mutates: true },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/reclaim', params: r1, body: { ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
+  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/reaffirm', params: r1, body: { reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
+  { transport: 'rest', method: 'POST', route: 'vms', body: placeReserved, okStatus: 201, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
+  { transport: 'rest', method: 'POST', route: 'vms', body: placeReserved, okStatus: 201, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
+  { transport: 'rest', method: 'POST', route: 'vms', body: placeSpot, okStatus: 201, label: 'spot', action: 'place a spot VM on released or free units', scene: 'base', mutates: true, check: checks.placed },
+  { transport: 'rest', method: 'GET', route: 'vms', action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.vmList },
+  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: { id: 'vm-spot-a' }, label: 'vm-spot-a', action: 'see a VM: a spot tenant’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: { id: 'vm-res' }, label: 'vm-res', action: 'see a VM: the audience’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: { id: 'vm-od' }, label: 'vm-od', action: 'see a VM: a tenant’s, outside the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: (k) => ({ id: ownVm(k) }), label: 'own', action: 'see a VM: its own', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', method: 'POST', route: 'vms/[id]/terminate', params: { id: 'vm-spot-a' }, body: {}, label: 'vm-spot-a', action: 'terminate a VM: a spot tenant’s', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'rest', method: 'POST', route: 'vms/[id]/terminate', params: { id: 'vm-res' }, body: {}, label: 'vm-res', action: 'terminate a VM: the audience’s', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'rest', method: 'POST', route: 'vms/[id]/terminate', params: (k) => ({ id: ownVm(k) }), body: {}, label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'rest', method: 'GET', route: 'audit', action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
+  { transport: 'rest', method: 'GET', route: 'notifications', action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+
+  // tRPC ──────────────────────────────────────────────────────────────────────────────
+  { transport: 'trpc', procedure: 'nodes.get', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
+  { transport: 'trpc', procedure: 'nodes.list', input: {}, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
+  { transport: 'trpc', procedure: 'nodes.topologyHistory', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false },
+  { transport: 'trpc', procedure: 'nodes.register', input: registerBody, action: 'register a node', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'nodes.changeTopology', input: { nodeId: 'n1', units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'reservations.get', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
+  { transport: 'trpc', procedure: 'reservations.listForNode', input: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
+  { transport: 'trpc', procedure: 'reservations.create', input: { nodeId: 'n1', ...createBody }, action: 'create a reservation on the node', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'reservations.update', input: { ...r1Input, contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'reservations.cancel', input: { ...r1Input, reason: 'matrix' }, action: 'cancel a reservation', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'reservations.release', input: { ...r1Input, ...releaseBody }, action: 'release units', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'reservations.release', input: { ...r1Input, ...releaseBody, dryRun: true }, label: 'dryRun', action: 'release units', scene: 'base', mutates: false },
+  { transport: 'trpc', procedure: 'reservations.reclaim', input: { ...r1Input, ...reclaimBody }, action: 'reclaim units', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'reservations.reclaim', input: { ...r1Input, ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
+  { transport: 'trpc', procedure: 'reservations.reaffirm', input: { ...r1Input, reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
+  { transport: 'trpc', procedure: 'vms.list', input: {}, action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.vmList },
+  { transport: 'trpc', procedure: 'vms.listForNode', input: { nodeId: 'n1' }, action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.n1VmList },
+  { transport: 'trpc', procedure: 'vms.get', input: { vmId: 'vm-spot-a' }, label: 'vm-spot-a', action: 'see a VM: a spot tenant’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'trpc', procedure: 'vms.get', input: { vmId: 'vm-res' }, label: 'vm-res', action: 'see a VM: the audience’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'trpc', procedure: 'vms.get', input: { vmId: 'vm-od' }, label: 'vm-od', action: 'see a VM: a tenant’s, outside the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'trpc', procedure: 'vms.get', input: (k: Kind) => ({ vmId: ownVm(k) }), label: 'own', action: 'see a VM: its own', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'trpc', procedure: 'vms.place', input: placeReserved, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
+  { transport: 'trpc', procedure: 'vms.place', input: placeReserved, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
+  { transport: 'trpc', procedure: 'vms.place', input: placeSpot, label: 'spot', action: 'place a spot VM on released or free units', scene: 'base', mutates: true, check: checks.placed },
+  { transport: 'trpc', procedure: 'vms.terminate', input: { vmId: 'vm-spot-a' }, label: 'vm-spot-a', action: 'terminate a VM: a spot tenant’s', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'trpc', procedure: 'vms.terminate', input: { vmId: 'vm-res' }, label: 'vm-res', action: 'terminate a VM: the audience’s', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'trpc', procedure: 'vms.terminate', input: (k: Kind) => ({ vmId: ownVm(k) }), label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'trpc', procedure: 'audit.list', input: {}, action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
+  { transport: 'trpc', procedure: 'audit.notifications', input: {}, action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+];
+
+// ── Calling a route as a kind of principal ──────────────────────────────────────────────
+
+/** What came back: the outcome in the expectations' terms, and the rest for the checks. */
+type Answer = { outcome: Outcome | string; status?: number; body: unknown; text: string; problemCode?: unknown; contentType?: string | null };
+
+async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
+  const params = r.params ? resolve(r.params, kind) : {};
+  const urlPath = '/v1/' + r.route.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(params[k]!));
+  const key = kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scene.keys[orgOf[kind]];
+  // Route handlers take their pool from DATABASE_URL; several scenes are alive at once.
+  process.env.DATABASE_URL = scene.tdb.url;
+  const handler = (routeModules[r.route] as RouteModule)[r.method];
+  const res = await callRoute(handler, { method: r.method, path: urlPath, params, key, body: r.body === undefined ? undefined : resolve(r.body, kind) });
+  const outcome = res.status >= 200 && res.status < 300 ? 'ok' : [401, 403, 404].includes(res.status) ? (res.status as Outcome) : `${res.status} ${String(res.json?.code)}: ${String(res.json?.detail)}`;
+  return { outcome, status: res.status, body: res.json, text: res.text, problemCode: res.json?.code, contentType: res.headers.get('content-type') };
+}
+
+const trpcOutcome: Partial<Record<TRPCError['code'], Outcome>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404 };
+
+async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene): Promise<Answer> {
+  const principal: Principal | null = kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console' };
+  // No `now`: the procedure reads PostgreSQL's clock, as the console's transport does.
+  const caller = createCaller({ db: scene.tdb.db, principal });
+  const fn = r.procedure.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (input: unknown) => Promise<unknown>;
+  try {
+    const body = await fn(resolve(r.input, kind));
+    return { outcome: 'ok', body, text: JSON.stringify(body) ?? '' };
+  } catch (e) {
+    if (!(e instanceof TRPCError)) throw e;
+    return { outcome: trpcOutcome[e.code] ?? `${e.code}: ${e.message}`, body: undefined, text: e.message };
+  }
+}
+
+const rowName = (r: MatrixRow) =>
+  (r.transport === 'rest' ? `REST ${r.method} /v1/${r.route}` : `tRPC ${r.procedure}`) + (r.label ? ` (${r.label})` : '');
+const problemCodes: Partial<Record<Outcome, string>> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
+
+// ── The matrix ──────────────────────────────────────────────────────────────────────────
+
+let savedRateLimit: string | undefined;
+beforeAll(() => {
+  process.env.PLATFORM_ORG_ID = ORG.platform;
+  // The matrix measures permissions, not the per-key limiter (one key answers ~30 calls).
+  savedRateLimit = process.env.RATE_LIMIT_PER_MINUTE;
+  process.env.RATE_LIMIT_PER_MINUTE = '0';
+});
+afterAll(async () => {
+  if (savedRateLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
+  else process.env.RATE_LIMIT_PER_MINUTE = savedRateLimit;
+  for (const name of [...shared.keys()]) await dropShared(name);
+});
+
+describe('authorization matrix (SPEC §2 × §5 routes × tRPC procedures, §8 R4)', () => {
+  for (const r of routes) {
+    const kinds: readonly Kind[] = r.transport === 'rest' ? [...columns, 'revoked'] : columns;
+    describe(rowName(r), () => {
+      for (const kind of kinds) {
+        const expected = expectedFor(r.action, kind);
+        it(`${kind} → ${expected}  [${r.action}]`, async () => {
+          const fresh = r.mutates && expected === 'ok';
+          const scene = fresh ? await makeScene(r.scene) : await sharedScene(r.scene);
+          try {
+            const before = fresh ? '' : await snapshot(scene.tdb.db);
+            const answer = r.transport === 'rest' ? await callRest(r, kind, scene) : await callTrpc(r, kind, scene);
+            const wrote = !fresh && (await snapshot(scene.tdb.db)) !== before;
+            if (wrote) await dropShared(r.scene);
+
+            expect(answer.outcome, `${rowName(r)} as ${kind}`).toBe(expected);
+            expect(wrote, 'a call that is denied, or only reads, writes nothing').toBe(false);
+            expect(leakedOrgs(answer.text, kind), 'org ids this principal may not learn').toEqual([]);
+            if (r.transport === 'rest' && expected !== 'ok') {
+              expect(answer.contentType).toBe('application/problem+json');
+              expect(answer.problemCode).toBe(problemCodes[expected]);
+            }
+            if (expected === 'ok' && kind !== 'anonymous' && kind !== 'revoked') {
+              if (r.transport === 'rest') expect(answer.status).toBe(r.okStatus ?? 200);
+              r.check?.(answer.body, kind);
+            }
+          } finally {
+            if (fresh) await scene.tdb.close();
+          }
+        });
+      }
+    });
+  }
+});
+
+// ── Coverage: a route or procedure without a row fails here ─────────────────────────────
+
+describe('the matrix covers every route and procedure', () => {
+  it('has a row for every method of every route file under app/v1', async () => {
+    const v1 = path.join(import.meta.dirname, '..', 'app', 'v1');
+    const dirs = readdirSync(v1, { recursive: true, encoding: 'utf8' })
+      .filter((f) => path.basename(f) === 'route.ts')
+      .map((f) => path.dirname(f).split(path.sep).join('/'))
+      // The catch-all and bare /v1 answer 404 to everything; the OpenAPI document is public.
+      .filter((d) => d !== '.' && d !== '[...path]' && !d.startsWith('openapi.json'))
+      .sort();
+    expect(dirs).toEqual(Object.keys(routeModules).sort());
+
+    const missing: string[] = [];
+    for (const dir of dirs as RouteDir[]) {
+      const res = await (routeModules[dir] as RouteModule).OPTIONS(new Request(`http://localhost/v1/${dir}`, { method: 'OPTIONS' }), { params: Promise.resolve({}) });
+      const declared = (res.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
+      expect(declared.length, `${dir} declares methods`).toBeGreaterThan(0);
+      for (const m of declared) if (!routes.some((r) => r.transport === 'rest' && r.route === dir && r.method === m)) missing.push(`${m} /v1/${dir}`);
+    }
+    expect(missing, 'REST routes without a matrix row').toEqual([]);
+  });
+
+  it('has a row for every tRPC procedure, and no row for a procedure that does not exist', () => {
+    const procedures = Object.keys(appRouter._def.procedures).sort();
+    const covered = new Set(routes.flatMap((r) => (r.transport === 'trpc' ? [r.procedure] : [])));
+    expect(procedures.filter((p) => !covered.has(p)), 'procedures without a matrix row').toEqual([]);
+    expect([...covered].filter((p) => !procedures.includes(p)), 'rows naming no procedure').toEqual([]);
+  });
+
+  it('exercises every action of the expectations table on both transports', () => {
+    for (const transport of ['rest', 'trpc'] as const) {
+      const used = new Set(routes.filter((r) => r.transport === transport).map((r) => r.action));
+      expect(Object.keys(expectations).filter((a) => !used.has(a as Action)), `actions without a ${transport} row`).toEqual([]);
+    }
+  });
+});

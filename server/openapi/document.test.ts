@@ -1,0 +1,240 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { compileErrors, validate } from '@readme/openapi-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { createTestDatabase, type TestDatabase } from '@/db/testing';
+import { callRoute, issueKeys } from '@/server/testing/rest';
+import { buildScene, ORG } from '@/server/testing/scene';
+import { OPENAPI_PATH, buildOpenApiDocument, routes } from './document';
+import { Problem, reclaimOnlyFields } from './schemas';
+
+type RouteHandler = Parameters<typeof callRoute>[0];
+type RouteModule = Partial<Record<string, RouteHandler>>;
+
+const appV1 = path.resolve(import.meta.dirname, '../../app/v1');
+const probedMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+
+/** The seed's Response fields (seeds/reclaim-endpoint.txt), copied by hand: the contract is fixed. */
+const seedResponseFields = [
+  'allowedOrgIds',
+  'contractRef',
+  'createdAt',
+  'endsAt',
+  'id',
+  'managingOrgIds',
+  'nodeId',
+  'reason',
+  'releasedUnitIds',
+  'reservedUnitIds',
+  'skipped',
+  'startsAt',
+  'status',
+  'terminated',
+  'topologyGen',
+  'updatedAt',
+  'wouldSkip',
+  'wouldTerminate',
+];
+
+/** Every `route.ts` under app/v1 but the bare /v1 and the catch-all, as OpenAPI path templates. */
+function routeFiles(): { file: string; path: string; params: Record<string, string> }[] {
+  const out: { file: string; path: string; params: Record<string, string> }[] = [];
+  for (const entry of readdirSync(appV1, { recursive: true, withFileTypes: true })) {
+    if (!entry.isFile() || entry.name !== 'route.ts') continue;
+    const dir = path.relative(appV1, entry.parentPath);
+    if (dir === '') continue;
+    const segments = dir.split(path.sep);
+    if (segments.some((s) => s.startsWith('[...'))) continue;
+    const params: Record<string, string> = {};
+    const template = segments.map((s) => {
+      const m = /^\[(\w+)\]$/.exec(s);
+      if (!m) return s;
+      params[m[1]!] = `sample-${m[1]}`;
+      return `{${m[1]}}`;
+    });
+    out.push({ file: path.join(entry.parentPath, entry.name), path: `/v1/${template.join('/')}`, params });
+  }
+  return out.sort((a, b) => a.path.localeCompare(b.path));
+}
+
+let tdb: TestDatabase;
+
+beforeAll(async () => {
+  // Route handlers open DATABASE_URL even to answer 401; this points it at a private database.
+  tdb = await createTestDatabase();
+});
+afterAll(async () => tdb?.close());
+
+describe('GET /v1/openapi.json', () => {
+  const doc = buildOpenApiDocument();
+
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(doc.openapi).toBe('3.1.0');
+    // validate() dereferences in place; keep the built document untouched.
+    const result = await validate(structuredClone(doc) as Parameters<typeof validate>[0]);
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true);
+    expect(result.warnings).toEqual([]);
+  });
+
+  it('documents exactly the path+method pairs that the route files under app/v1 answer', async () => {
+    const answered: string[] = [];
+    for (const route of routeFiles()) {
+      const mod = (await import(route.file)) as RouteModule;
+      const urlPath = route.path.replace(/\{(\w+)\}/g, (_, name: string) => route.params[name]!);
+      const declared: string[] = [];
+      for (const method of probedMethods) {
+        const fn = mod[method];
+        expect(fn, `${route.file} exports ${method}`).toBeTypeOf('function');
+        const res = await callRoute(fn!, { method, path: urlPath, params: route.params });
+        // No credentials: a declared method answers 401 (or 200 for the public document);
+        // anything else answers 405.
+        if (res.status === 405) continue;
+        expect([200, 401], `${method} ${route.path}`).toContain(res.status);
+        declared.push(method);
+      }
+      const options = await callRoute(mod.OPTIONS!, { method: 'OPTIONS', path: urlPath, params: route.params });
+      const allow = (options.headers.get('allow') ?? '').split(',').map((m) => m.trim());
+      expect(allow.filter((m) => m !== 'HEAD' && m !== 'OPTIONS').sort(), `Allow of ${route.path}`).toEqual([...declared].sort());
+      answered.push(...declared.map((m) => `${m} ${route.path}`));
+    }
+    const documented = Object.entries(doc.paths ?? {}).flatMap(([p, item]) =>
+      Object.keys(item)
+        .filter((k) => ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'].includes(k))
+        .map((m) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(documented.sort()).toEqual(answered.sort());
+    expect(answered).toContain('POST /v1/nodes/{nodeId}/reservations/{id}/reclaim');
+  });
+
+  it('serves the document without credentials, the same one buildOpenApiDocument() builds', async () => {
+    const { GET } = (await import('@/app/v1/openapi.json/route')) as Record<string, RouteHandler>;
+    const res = await callRoute(GET!, { path: OPENAPI_PATH });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('application/json');
+    expect(res.json).toEqual(JSON.parse(JSON.stringify(doc)));
+  });
+
+  it('requires bearer auth on every operation but its own, and an Idempotency-Key parameter on every mutation', () => {
+    expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
+    expect(doc.security).toEqual([{ bearerAuth: [] }]);
+    for (const [p, item] of Object.entries(doc.paths ?? {})) {
+      for (const [method, op] of Object.entries(item) as [string, { security?: unknown[]; parameters?: { $ref?: string }[]; responses: Record<string, unknown> }][]) {
+        if (p === OPENAPI_PATH) expect(op.security).toEqual([]);
+        else {
+          expect(op.security, `${method} ${p}`).toBeUndefined();
+          expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['400', '401', '429']));
+        }
+        const idem = (op.parameters ?? []).some((x) => x.$ref === '#/components/parameters/IdempotencyKey');
+        expect(idem, `${method} ${p} Idempotency-Key`).toBe(method !== 'get');
+      }
+    }
+    expect(doc.components?.parameters?.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
+  });
+
+  it('declares the success status each route declares', () => {
+    const created = Object.entries(doc.paths ?? {}).flatMap(([p, item]) =>
+      Object.entries(item as Record<string, { responses: Record<string, unknown> }>)
+        .filter(([, op]) => '201' in op.responses)
+        .map(([m]) => `${m.toUpperCase()} ${p}`),
+    );
+    expect(created.sort()).toEqual(['POST /v1/nodes', 'POST /v1/nodes/{nodeId}/reservations', 'POST /v1/vms']);
+  });
+
+  it('documents the reclaim body, expectedTerminate marked as this API’s extension', () => {
+    const op = doc.paths?.['/v1/nodes/{nodeId}/reservations/{id}/reclaim']?.post;
+    const body = (op?.requestBody as { required: boolean; content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; required: string[] } }> }) ?? null;
+    expect(body?.required).toBe(true);
+    const schema = body!.content['application/json']!.schema;
+    expect(Object.keys(schema.properties).sort()).toEqual(['dryRun', 'expectedTerminate', 'reason', 'unitIds']);
+    expect(schema.required).toEqual(['unitIds']);
+    expect(schema.properties.expectedTerminate).toMatchObject({ type: 'array', 'x-extension': true, description: expect.stringContaining('Extension') });
+    expect(schema.properties.dryRun).toMatchObject({ type: 'boolean', description: expect.stringContaining('change nothing') });
+    expect(schema.properties.reason).toMatchObject({ description: 'Recorded in the audit trail.' });
+  });
+
+  it('gives Reservation exactly the seed’s fields, and the reclaim answer the reclaim-only ones by dryRun', () => {
+    type ObjectSchema = { properties: Record<string, { description?: string }>; required: string[]; additionalProperties: boolean };
+    const schemas = doc.components?.schemas as Record<string, ObjectSchema>;
+    const reservation = schemas.Reservation!;
+    expect(Object.keys(reservation.properties).sort()).toEqual(seedResponseFields.filter((f) => !(reclaimOnlyFields as readonly string[]).includes(f)));
+    expect(reservation.additionalProperties).toBe(false);
+    // Optional strings are omitted when unset (SPEC §5); everything else is always present.
+    expect(seedResponseFields.filter((f) => !reservation.required.includes(f))).toEqual(['contractRef', 'endsAt', 'reason', 'skipped', 'terminated', 'wouldSkip', 'wouldTerminate']);
+    expect(reservation.properties.endsAt?.description).toBe('Absent = open-ended until cancelled');
+
+    expect(doc.components?.schemas?.ReclaimResponse).toEqual({ anyOf: [{ $ref: '#/components/schemas/ReclaimApplied' }, { $ref: '#/components/schemas/ReclaimDryRun' }] });
+    const applied = schemas.ReclaimApplied!;
+    const dryRun = schemas.ReclaimDryRun!;
+    expect([...new Set([...Object.keys(applied.properties), ...Object.keys(dryRun.properties)])].sort()).toEqual(seedResponseFields);
+    expect(applied.required).toEqual(expect.arrayContaining(['terminated', 'skipped']));
+    expect(Object.keys(applied.properties)).not.toContain('wouldTerminate');
+    expect(dryRun.required).toEqual(expect.arrayContaining(['wouldTerminate', 'wouldSkip']));
+    expect(Object.keys(dryRun.properties)).not.toContain('terminated');
+    expect(applied.properties.terminated?.description).toContain('Reclaim only: spot VM ids terminated');
+  });
+
+  it('lists every error code of errorTable in Problem, and answers errors as problem+json', () => {
+    const problem = doc.components?.schemas?.Problem as { properties: { code: { enum: string[] } } };
+    expect(problem.properties.code.enum).toEqual(expect.arrayContaining(['invalid_request', 'eviction_set_changed', 'idempotency_key_reused', 'rate_limited']));
+    for (const item of Object.values(doc.paths ?? {})) {
+      for (const op of Object.values(item) as { responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }[]) {
+        for (const [status, res] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          if (res.$ref) expect(res.$ref).toMatch(/^#\/components\/responses\//);
+          else expect(Object.keys(res.content ?? {})).toEqual(['application/problem+json']);
+        }
+      }
+    }
+  });
+});
+
+describe('live answers match the documented response schemas', () => {
+  let keys: Record<string, string>;
+
+  beforeAll(async () => {
+    process.env.PLATFORM_ORG_ID = ORG.platform;
+    await buildScene(tdb.db, new Date());
+    keys = await issueKeys(tdb.db, Object.values(ORG));
+  });
+
+  async function check(method: 'GET' | 'POST', template: string, params: Record<string, string>, opts: { key: string; body?: unknown; status?: number }) {
+    const route = routes.find((r) => r.path === template && r.method === method.toLowerCase());
+    expect(route, `${method} ${template} is documented`).toBeDefined();
+    const file = path.join(appV1, ...template.replace(/^\/v1\//, '').split('/').map((s) => s.replace(/^\{(\w+)\}$/, '[$1]')), 'route.ts');
+    const mod = (await import(file)) as RouteModule;
+    const urlPath = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
+    const res = await callRoute(mod[method]!, { method, path: urlPath, params, key: opts.key, body: opts.body });
+    const status = opts.status ?? route!.status;
+    expect(res.status, res.text).toBe(status);
+    const schema: z.ZodType = status < 400 ? route!.response : Problem;
+    const parsed = schema.safeParse(res.json);
+    expect(parsed.success, parsed.success ? '' : `${method} ${urlPath}: ${parsed.error.message}`).toBe(true);
+    return res.json;
+  }
+
+  it('nodes, reservations, reclaim (dry and real), VMs, audit, notifications and problems', async () => {
+    const operator = keys[ORG.platform]!;
+    const reservation = { nodeId: 'n1', id: 'r1' };
+    await check('GET', '/v1/nodes', {}, { key: operator });
+    await check('GET', '/v1/nodes/{nodeId}', { nodeId: 'n1' }, { key: operator });
+    await check('GET', '/v1/nodes/{nodeId}/reservations', { nodeId: 'n1' }, { key: operator });
+    await check('GET', '/v1/nodes/{nodeId}/reservations/{id}', reservation, { key: operator });
+    const dry = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, { key: operator, body: { unitIds: ['gpu-0', 'gpu-4'], dryRun: true } });
+    expect(dry).toHaveProperty('wouldTerminate');
+    const real = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, { key: operator, body: { unitIds: ['gpu-0', 'gpu-4'], reason: 'maintenance' } });
+    expect(real).toHaveProperty('terminated');
+    await check('GET', '/v1/vms', {}, { key: operator });
+    await check('GET', '/v1/vms/{id}', { id: 'vm-spot-a' }, { key: operator });
+    await check('GET', '/v1/audit', {}, { key: operator });
+    await check('GET', '/v1/notifications', {}, { key: keys[ORG.tenantA]! });
+    const conflict = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, {
+      key: operator,
+      body: { unitIds: ['gpu-2'], expectedTerminate: ['vm-nope'] },
+      status: 409,
+    });
+    expect(conflict).toMatchObject({ code: 'eviction_set_changed', terminate: ['vm-spot-b'] });
+    await check('GET', '/v1/nodes/{nodeId}', { nodeId: 'nope' }, { key: operator, status: 404 });
+    await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, { key: operator, body: { unitIds: [] }, status: 400 });
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * Zod schemas of the public REST API's RESPONSE objects (SPEC §5 Objects, Errors, Lists;
+ * seeds/reclaim-endpoint.txt). They exist only to be rendered into /v1/openapi.json: the verbs
+ * build their answers as plain TypeScript objects, so every schema here is pinned to the type
+ * the verb returns by a compile-time check at the bottom of this file, which fails `tsc` as
+ * soon as either side gains, loses or re-types a field.
+ *
+ * Objects are strict (`additionalProperties: false`): the answers carry exactly these fields, and
+ * document.test.ts parses live answers with these schemas to prove it.
+ *
+ * Request schemas are NOT here: the document uses the very schemas the routes validate with.
+ */
+import { z } from 'zod';
+import { auditActions, vmTiers } from '@/db/schema';
+import type { AuditEventView, NotificationView } from '../audit-trail';
+import { errorTable, type Problem as ProblemType } from '../errors';
+import type { NodeView } from '../nodes';
+import type { ReclaimResult } from '../reclaim';
+import { reservationStatuses, type Reservation as ReservationType, type ReservationStatus } from '../reservation-view';
+import { unitStates, type UnitView } from '../unit-states';
+import type { VmView } from '../vm-view';
+
+// SPEC §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
+const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);
+const Ids = z.array(Id);
+const Timestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and `Z`.' });
+const UnitIds = Ids.meta({ description: "Unit ids, in the node's unit order." });
+const SortedIds = (description: string) => Ids.meta({ description: `${description} Sorted by code point.` });
+
+/** The Reservation object: exactly the seed's Response fields less the four reclaim-only ones. */
+export const Reservation = z
+  .strictObject({
+    id: Id,
+    nodeId: Id,
+    status: z.enum(reservationStatuses).meta({
+      description:
+        "needs-review means the node's GPU topology changed under the reservation: it grants nothing (and withholds its units from everyone) until an operator re-affirms it.",
+    }),
+    reservedUnitIds: UnitIds,
+    releasedUnitIds: Ids.meta({
+      description:
+        "The subset of reservedUnitIds currently on the spot market (double sell). Still this reservation's capacity, sellable to anyone at tier=spot only, and reclaimable at any time.",
+    }),
+    allowedOrgIds: SortedIds('The audience: orgs that may place workloads on the reserved units.'),
+    managingOrgIds: SortedIds(
+      "Orgs that may release these units to the market, reclaim them, and terminate the spot workloads on them, on the node owner's behalf. Being in the audience does not confer this.",
+    ),
+    contractRef: z.string().optional().meta({ description: 'Omitted when unset, never null.' }),
+    startsAt: Timestamp,
+    endsAt: Timestamp.optional().meta({ description: 'Absent = open-ended until cancelled' }),
+    reason: z.string().optional().meta({ description: 'The reason given with the latest change that gave one. Omitted when unset, never null.' }),
+    topologyGen: z.int().min(0).meta({ description: 'Node topology generation this reservation was written against' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Reservation', description: 'A reservation (SPEC §5 Objects; seeds/reclaim-endpoint.txt).' });
+
+/** Field names of the seed's Response that only a reclaim answers with. */
+export const reclaimOnlyFields = ['terminated', 'skipped', 'wouldTerminate', 'wouldSkip'] as const;
+
+const Terminated = SortedIds('Reclaim only: spot VM ids terminated to free the reclaimed units.');
+const Skipped = SortedIds('Reclaim only: VM ids left running because they are not spot.');
+const WouldTerminate = SortedIds('Reclaim dry run only: the spot VM ids this call would terminate.');
+const WouldSkip = SortedIds('Reclaim dry run only: VM ids that would be left running.');
+
+// Two variants rather than one object with four optional arrays: on a real run
+// `terminated`/`skipped` are always present and the dry-run pair absent, and vice versa (SPEC §5.1).
+const ReclaimApplied = Reservation.extend({ terminated: Terminated, skipped: Skipped }).meta({ id: 'ReclaimApplied', description: 'Answer of a real reclaim: the reservation after the change, with `terminated` and `skipped`.' });
+const ReclaimDryRun = Reservation.extend({ wouldTerminate: WouldTerminate, wouldSkip: WouldSkip }).meta({ id: 'ReclaimDryRun', description: 'Answer of a dry run (`dryRun: true`): the unchanged reservation, with `wouldTerminate` and `wouldSkip`.' });
+
+/** The reclaim answer: the seed's Response, one variant per `dryRun`. */
+export const ReclaimResponse = z.union([ReclaimApplied, ReclaimDryRun]).meta({ id: 'ReclaimResponse' });
+
+/** One GPU unit of a node, in its SPEC §3 state. */
+export const Unit = z
+  .strictObject({
+    id: Id,
+    state: z.enum(unitStates).meta({ description: 'SPEC §3 unit state.' }),
+    model: z.string().optional(),
+    memoryGiB: z.int().min(1).optional(),
+    nvlinkDomain: z.string().optional(),
+    reservationId: Id.optional().meta({ description: 'The reservation holding the unit (or, for a free unit, the next one), only where the caller may see it.' }),
+    vmId: Id.optional().meta({ description: 'The VM running on the unit, only where the caller may see it.' }),
+  })
+  .meta({ id: 'Unit' });
+
+/** The Node object, with its units and per-state counts. */
+export const Node = z
+  .strictObject({
+    id: Id,
+    name: z.string(),
+    ownerOrgId: Id,
+    topologyGen: z.int().min(0).meta({ description: 'Goes up by one each time the unit list changes.' }),
+    units: z.array(Unit).meta({ description: 'The units in display order.' }),
+    counts: z.strictObject(Object.fromEntries(unitStates.map((s) => [s, z.int().min(0)])) as Record<(typeof unitStates)[number], z.ZodInt>).meta({
+      description: 'Number of units in each state; every state is present.',
+    }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: 'Node' });
+
+/** The VM object. */
+export const Vm = z
+  .strictObject({
+    id: Id,
+    nodeId: Id,
+    unitIds: UnitIds,
+    tier: z.enum(vmTiers),
+    status: z.enum(['running', 'terminated']),
+    orgId: Id.optional().meta({ description: "The VM's org; only for a platform operator and the VM's own org." }),
+    reservationId: Id.optional(),
+    startedAt: Timestamp,
+    terminatedAt: Timestamp.optional(),
+    terminationReason: z.enum(['reclaimed', 'terminated']).optional(),
+  })
+  .meta({ id: 'Vm' });
+
+const Details = z.record(z.string(), z.unknown());
+
+/** One audit trail event. */
+export const AuditEvent = z
+  .strictObject({
+    id: z.string(),
+    at: Timestamp,
+    action: z.enum(auditActions),
+    actorOrgId: Id.optional().meta({ description: 'The acting org, where the caller may see it (SPEC §2).' }),
+    via: z.enum(['console', 'api']),
+    nodeId: Id,
+    reservationId: Id.optional(),
+    unitIds: UnitIds,
+    reason: z.string().optional(),
+    details: Details.meta({ description: 'Action-specific facts; for a reclaim `terminated` and `skipped`.' }),
+  })
+  .meta({ id: 'AuditEvent' });
+
+/** One notification to the acting org. */
+export const Notification = z
+  .strictObject({
+    id: z.string(),
+    at: Timestamp,
+    kind: z.enum(['vm.reclaimed']),
+    message: z.string(),
+    details: Details,
+  })
+  .meta({ id: 'Notification' });
+
+const errorCodes = Object.keys(errorTable) as [keyof typeof errorTable, ...(keyof typeof errorTable)[]];
+
+/** RFC 9457 problem details with this API's `code` and extra fields (SPEC §5 Errors). */
+export const Problem = z
+  .strictObject({
+    type: z.string().meta({ format: 'uri' }),
+    title: z.string(),
+    status: z.int().min(400).max(599).meta({ description: 'The HTTP status code (RFC 9457).' }),
+    detail: z.string().meta({ description: 'A sentence a person can act on.' }),
+    code: z.enum(errorCodes),
+    errors: z
+      .array(z.strictObject({ path: z.string(), message: z.string() }))
+      .optional()
+      .meta({ description: 'invalid_request: each offending field, e.g. `body.unitIds.0`.' }),
+    reservationStatus: z.enum(reservationStatuses).optional().meta({
+      description:
+        "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. SPEC §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",
+    }),
+    terminate: Ids.optional().meta({ description: 'eviction_set_changed: the VM ids a reclaim would terminate now.' }),
+    unitIds: Ids.optional().meta({
+      description: 'unit_occupied, unit_unavailable, reservation_overlap, unit_missing, unit_not_in_reservation, unknown_unit: the units concerned.',
+    }),
+    vmIds: Ids.optional().meta({ description: 'unit_occupied: the VMs on those units that the caller may see.' }),
+    orgIds: Ids.optional().meta({ description: 'unknown_org: the orgs that do not exist.' }),
+  })
+  .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
+
+/**
+ * A cursor-paginated list `{ items, nextCursor? }` (SPEC §5 Lists).
+ * @returns a schema registered as component `id`.
+ */
+export function pageOf<T extends z.ZodType>(item: T, id: string) {
+  return z
+    .strictObject({
+      items: z.array(item),
+      nextCursor: z.string().optional().meta({ description: 'Opaque; pass it as `cursor` for the next page. Absent on the last page.' }),
+    })
+    .meta({ id });
+}
+
+export const NodePage = pageOf(Node, 'NodePage');
+export const ReservationPage = pageOf(Reservation, 'ReservationPage');
+export const VmPage = pageOf(Vm, 'VmPage');
+export const AuditEventPage = pageOf(AuditEvent, 'AuditEventPage');
+export const NotificationPage = pageOf(Notification, 'NotificationPage');
+
+// ---- Drift checks: each schema's parsed type is exactly the type its verb returns. ----
+
+/** `true` when A and B accept the same values and name the same keys (so an optional field
+ * on one side only, which plain mutual assignability lets through, fails too). */
+type Exact<A, B> = [A] extends [B] ? ([B] extends [A] ? SameKeys<A, B> : false) : false;
+type SameKeys<A, B> = [KeysOf<A>] extends [KeysOf<B>] ? ([KeysOf<B>] extends [KeysOf<A>] ? true : false) : false;
+// Distributes over unions, so a union's keys are those of all its members.
+type KeysOf<T> = T extends unknown ? keyof T : never;
+type Assert<T extends true> = T;
+type Page<T> = { items: T[]; nextCursor?: string };
+
+// ProblemExtras types `reservationStatus` as string; what the verbs put there is always a
+// reservation status, which is what the document promises.
+type ProblemOnWire = Omit<ProblemType, 'reservationStatus'> & { reservationStatus?: ReservationStatus };
+
+export type _DriftChecks = [
+  Assert<Exact<z.infer<typeof Reservation>, ReservationType>>,
+  // ReclaimResult has all four reclaim fields optional; the schema says which pair is present.
+  Assert<Exact<z.infer<typeof ReclaimApplied>, ReservationType & Required<Pick<ReclaimResult, 'terminated' | 'skipped'>>>>,
+  Assert<Exact<z.infer<typeof ReclaimDryRun>, ReservationType & Required<Pick<ReclaimResult, 'wouldTerminate' | 'wouldSkip'>>>>,
+  Assert<[z.infer<typeof ReclaimResponse>] extends [ReclaimResult] ? true : false>,
+  Assert<SameKeys<z.infer<typeof ReclaimResponse>, ReclaimResult>>,
+  Assert<Exact<z.infer<typeof Unit>, UnitView>>,
+  Assert<Exact<z.infer<typeof Node>, NodeView>>,
+  Assert<Exact<z.infer<typeof Node>['counts'], NodeView['counts']>>,
+  Assert<Exact<z.infer<typeof Vm>, VmView>>,
+  Assert<Exact<z.infer<typeof AuditEvent>, AuditEventView>>,
+  Assert<Exact<z.infer<typeof Notification>, NotificationView>>,
+  Assert<Exact<z.infer<typeof Problem>, ProblemOnWire>>,
+  Assert<ProblemOnWire extends ProblemType ? true : false>,
+  Assert<Exact<z.infer<typeof NodePage>, Page<NodeView>>>,
+  Assert<Exact<z.infer<typeof ReservationPage>, Page<ReservationType>>>,
+  Assert<Exact<z.infer<typeof VmPage>, Page<VmView>>>,
+  Assert<Exact<z.infer<typeof AuditEventPage>, Page<AuditEventView>>>,
+  Assert<Exact<z.infer<typeof NotificationPage>, Page<NotificationView>>>,
+];
