@@ -36,7 +36,7 @@ test('the README flow: preview, then reclaim with expectedTerminate; audit and n
   const events = await sql`select action, actor_org_id, via, unit_ids, reason, details from audit_events where reservation_id = 'res-nimbus-02'`;
   expect(events).toHaveLength(1);
   expect(events[0]).toMatchObject({ action: 'reservation.reclaim', actor_org_id: 'org_helix', via: 'api', reason: 'Nimbus needs its GPUs back' });
-  const notes = await sql`select org_id, details->>'vmId' as vm from notifications order by vm`;
+  const notes = await sql`select org_id, details->>'vmId' as vm from notifications where details->>'nodeId' = 'acme-h100-02' order by vm`;
   expect(notes.map((n) => [n.org_id, n.vm])).toEqual([
     ['org_orbit', 'vm-orbit-eval-02'],
     ['org_orbit', 'vm-orbit-train-02'],

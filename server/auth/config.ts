@@ -20,6 +20,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
   session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
   pages: { signIn: '/sign-in' },
+  // A wrong password is an answer, not a server error: keep it out of the error log.
+  logger: {
+    error(error) {
+      if (error instanceof CredentialsSignin || error.name === 'CredentialsSignin') return;
+      console.error('[auth]', error);
+    },
+  },
   providers: [
     Credentials({
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
