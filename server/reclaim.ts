@@ -1,12 +1,13 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
 import { notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
-import { findNode, findVisibleReservation, mayManageMarket } from './access';
+import { mayManageMarket } from './access';
 import { writeAuditEvent } from './audit';
-import { atLockTime, inTransaction, type Ctx } from './context';
+import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, newId, sortByCodePoint, sortUnitIds } from './ids';
-import { loadReservationUnits, loadUnitPositions, reservationStatus, toReservation, type Reservation } from './reservation-view';
+import { openReservation } from './reservation-context';
+import { toReservation, type Reservation } from './reservation-view';
 
 /** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (seeds/reclaim-endpoint.txt). */
 export const ReclaimBody = z
@@ -48,10 +49,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
   const dryRun = input.dryRun ?? false;
   return inTransaction(ctx, async (tx) => {
     // Step 1: 404 before 403; a dry run only needs a stable picture, not exclusivity.
-    const lock = dryRun ? 'read' : 'write';
-    const node = await findNode(tx, input.nodeId, lock);
-    const lctx = atLockTime(ctx, node.lockedAt);
-    const { reservation, relation } = await findVisibleReservation(tx, ctx, node, input.reservationId, lock);
+    const { ctx: lctx, node, reservation, relation, status, units, positions } = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
     if (!mayManageMarket(relation)) {
       throw new DomainError(
         'forbidden',
@@ -60,7 +58,6 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     }
 
     // Step 2.
-    const status = reservationStatus(reservation, node.topologyGen, lctx.now);
     if (status === 'cancelled' || status === 'expired') {
       throw new DomainError('reservation_not_reclaimable', `Reservation "${reservation.id}" is ${status}; only pending, active or needs-review reservations can be reclaimed.`, {
         reservationStatus: status,
@@ -68,7 +65,6 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     }
 
     // Step 3.
-    const [units, positions] = await Promise.all([loadReservationUnits(tx, [reservation.id]).then((m) => m.get(reservation.id) ?? []), loadUnitPositions(tx, node.id)]);
     const reserved = new Set(units.map((u) => u.unitId));
     const strays = input.unitIds.filter((u) => !reserved.has(u));
     if (strays.length > 0) {
