@@ -99,6 +99,7 @@ export function NodeView({ nodeId }: { nodeId: string }) {
             units={units}
             selection={canReclaimAny ? selection : undefined}
             onToggle={canReclaimAny ? (id, range) => setSelection(range ? selectRange(selection, order, id) : toggleUnit(selection, id)) : undefined}
+            onSelect={canReclaimAny ? setSelection : undefined}
           />
           {canReclaimAny && (
             <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">

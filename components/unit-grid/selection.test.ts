@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { unitStates } from '@/server/unit-states';
-import { emptySelection, moveFocus, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit } from './selection';
+import { emptySelection, moveFocus, orderedSelection, pruneSelection, selectBox, selectRange, selectWhere, toggleUnit } from './selection';
 import { unitStyles } from './unit-styles';
 
 const order = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5', 'gpu-6', 'gpu-7'];
@@ -35,6 +35,14 @@ describe('grid selection', () => {
   it('drops units that left the node', () => {
     const sel = selectRange(toggleUnit(emptySelection, 'gpu-5'), order, 'gpu-7');
     expect(orderedSelection(pruneSelection(sel, order.slice(0, 6)), order)).toEqual(['gpu-5']);
+  });
+
+  it('drag selects the box between two cells, added to what was selected', () => {
+    const base = toggleUnit(emptySelection, 'gpu-7');
+    // 4 columns: gpu-1 (row 0, col 1) to gpu-6 (row 1, col 2) spans cols 1–2 of both rows.
+    expect(orderedSelection(selectBox(base, order, 4, 1, 6), order)).toEqual(['gpu-1', 'gpu-2', 'gpu-5', 'gpu-6', 'gpu-7']);
+    expect(orderedSelection(selectBox(emptySelection, order, 4, 6, 1), order)).toEqual(['gpu-1', 'gpu-2', 'gpu-5', 'gpu-6']);
+    expect(orderedSelection(selectBox(emptySelection, order, 8, 2, 2), order)).toEqual(['gpu-2']);
   });
 
   it('arrow keys move focus within the grid', () => {

@@ -50,3 +50,18 @@ export function moveFocus(index: number, key: string, count: number, columns: nu
 export function orderedSelection(sel: Selection, order: readonly string[]): string[] {
   return order.filter((id) => sel.selected.has(id));
 }
+
+/**
+ * Drag: the units inside the box spanned by two cells of a grid `columns` wide, added to
+ * `base` (the selection when the drag began).
+ */
+export function selectBox(base: Selection, order: readonly string[], columns: number, from: number, to: number): Selection {
+  const [r1, c1, r2, c2] = [Math.floor(from / columns), from % columns, Math.floor(to / columns), to % columns];
+  const selected = new Set(base.selected);
+  order.forEach((id, i) => {
+    const r = Math.floor(i / columns);
+    const c = i % columns;
+    if (r >= Math.min(r1, r2) && r <= Math.max(r1, r2) && c >= Math.min(c1, c2) && c <= Math.max(c1, c2)) selected.add(id);
+  });
+  return { selected, anchor: order[to] ?? base.anchor };
+}

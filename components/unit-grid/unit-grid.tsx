@@ -1,8 +1,8 @@
 'use client';
 
-import { useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import type { UnitView } from '@/server/unit-states';
-import { moveFocus, type Selection } from './selection';
+import { moveFocus, selectBox, type Selection } from './selection';
 import { unitStyles } from './unit-styles';
 
 const COLUMNS = 8;
@@ -15,19 +15,45 @@ export function describeUnit(u: UnitView): string {
 
 /**
  * The node's units coloured by state (SPEC §3), with a letter cue per state. Click toggles,
- * shift-click selects a range, arrow keys move focus and space toggles (SPEC §6).
+ * shift-click selects a range, drag selects a box, arrow keys move focus and space toggles
+ * (SPEC §6).
  * Selection state lives with the caller; the grid reports clicks.
  */
 export function UnitGrid(props: {
   units: UnitView[];
   selection?: Selection;
   onToggle?: (unitId: string, range: boolean) => void;
-  size?: 'md' | 'lg';
+  /** Drag across cells: the new selection (the box added to the selection at drag start). */
+  onSelect?: (selection: Selection) => void;
 }) {
-  const { units, selection, onToggle } = props;
+  const { units, selection, onToggle, onSelect } = props;
   const [active, setActive] = useState<UnitView | null>(null);
   const cells = useRef<(HTMLButtonElement | null)[]>([]);
+  const drag = useRef<{ from: number; base: Selection; moved: boolean } | null>(null);
   const selectable = Boolean(onToggle);
+  const columns = Math.min(COLUMNS, Math.max(units.length, 1));
+  const order = units.map((u) => u.id);
+
+  useEffect(() => {
+    const end = () => {
+      // Let the click that ends a drag know it was a drag (see onClick).
+      setTimeout(() => (drag.current = null), 0);
+    };
+    window.addEventListener('pointerup', end);
+    return () => window.removeEventListener('pointerup', end);
+  }, []);
+
+  function onPointerDown(e: PointerEvent, index: number) {
+    if (!selectable || e.button !== 0 || e.shiftKey || !selection) return;
+    drag.current = { from: index, base: selection, moved: false };
+  }
+
+  function onPointerEnter(index: number) {
+    const d = drag.current;
+    if (!d || !onSelect) return;
+    if (index !== d.from) d.moved = true;
+    if (d.moved) onSelect(selectBox(d.base, order, columns, d.from, index));
+  }
 
   function onKeyDown(e: KeyboardEvent, index: number) {
     const next = moveFocus(index, e.key, units.length, COLUMNS);
@@ -38,12 +64,13 @@ export function UnitGrid(props: {
   }
 
   function onClick(e: MouseEvent, unitId: string) {
+    if (drag.current?.moved) return;
     onToggle?.(unitId, e.shiftKey);
   }
 
   return (
     <div>
-      <div role="group" aria-label="GPU units" className="grid gap-2" style={{ gridTemplateColumns: `repeat(${Math.min(COLUMNS, Math.max(units.length, 1))}, minmax(0, 1fr))` }}>
+      <div role="group" aria-label="GPU units" className="grid touch-none gap-2" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
         {units.map((u, i) => {
           const style = unitStyles[u.state];
           const selected = selection?.selected.has(u.id) ?? false;
@@ -61,6 +88,8 @@ export function UnitGrid(props: {
               title={describeUnit(u)}
               onClick={(e) => onClick(e, u.id)}
               onKeyDown={(e) => onKeyDown(e, i)}
+              onPointerDown={(e) => onPointerDown(e, i)}
+              onPointerEnter={() => onPointerEnter(i)}
               onMouseEnter={() => setActive(u)}
               onMouseLeave={() => setActive(null)}
               onFocus={() => setActive(u)}
@@ -81,7 +110,7 @@ export function UnitGrid(props: {
         })}
       </div>
       <p className="mt-2 h-5 truncate text-xs text-slate-600" aria-live="polite" data-testid="unit-details">
-        {active ? describeUnit(active) : selectable ? 'Click to select units; shift-click selects a range; arrow keys and space work too.' : ''}
+        {active ? describeUnit(active) : selectable ? 'Click to select units; shift-click selects a range; drag selects a box; arrow keys and space work too.' : ''}
       </p>
     </div>
   );

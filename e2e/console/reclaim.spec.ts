@@ -104,3 +104,26 @@ test('signing out returns to the sign-in page; pages need a session', async ({ p
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
 });
+
+test('the grid selects by drag and by keyboard', async ({ page }) => {
+  await signIn(page, 'mark@helix.example');
+  await page.goto('/nodes/acme-h100-03');
+  await expect(page.locator('[data-unit-id]')).toHaveCount(8);
+  // Drag from gpu-1 to gpu-3: a box over one row.
+  const from = await unit(page, 'gpu-1').boundingBox();
+  const to = await unit(page, 'gpu-3').boundingBox();
+  await page.mouse.move(from!.x + from!.width / 2, from!.y + from!.height / 2);
+  await page.mouse.down();
+  await page.mouse.move(to!.x + to!.width / 2, to!.y + to!.height / 2, { steps: 8 });
+  await page.mouse.up();
+  for (const id of ['gpu-1', 'gpu-2', 'gpu-3']) await expect(unit(page, id)).toHaveAttribute('aria-pressed', 'true');
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('aria-pressed', 'false');
+  await expect(unit(page, 'gpu-4')).toHaveAttribute('aria-pressed', 'false');
+  // Keyboard: focus gpu-4, arrow right to gpu-5, space toggles it.
+  await unit(page, 'gpu-4').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(unit(page, 'gpu-5')).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(unit(page, 'gpu-5')).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('unit-details')).toContainText('gpu-5');
+});
