@@ -5,7 +5,7 @@ import Link from 'next/link';
 import { useState } from 'react';
 import { errorMessage } from './problem';
 import { useTRPC } from './trpc-provider';
-import { MiniGrid } from './unit-grid/unit-grid';
+import { MiniGrid, UnitLegend } from './unit-grid/unit-grid';
 import { unitStyles } from './unit-grid/unit-styles';
 
 const PAGE_SIZE = 10;
@@ -95,6 +95,9 @@ export function FleetTable() {
             )}
           </tbody>
         </table>
+      </div>
+      <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
+        <UnitLegend />
       </div>
       <div className="flex items-center justify-between text-sm">
         <span className="text-slate-600">Page {page + 1}</span>

@@ -193,7 +193,13 @@ export function NodeView({ nodeId }: { nodeId: string }) {
                   <td className="py-2 pr-4 font-mono">{vm.id}</td>
                   <td className="py-2 pr-4">{vm.tier}</td>
                   <td className="py-2 pr-4 font-mono">{vm.unitIds.join(', ')}</td>
-                  <td className="py-2 pr-4 font-mono text-slate-600">{vm.orgId ?? '—'}</td>
+                  <td className="py-2 pr-4 font-mono text-slate-600">
+                    {vm.orgId ?? (
+                      <span className="font-sans text-xs italic text-slate-400" title="Another tenant’s identity is private">
+                        another org
+                      </span>
+                    )}
+                  </td>
                   <td className="py-2 text-slate-600" title={formatDateTime(vm.startedAt)}>
                     {formatRelative(vm.startedAt)}
                   </td>

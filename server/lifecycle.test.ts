@@ -1,7 +1,7 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createDb } from '@/db/client';
-import { createReservation as seedReservation, gpuUnits } from '@/db/factories';
+import { createReservation as seedReservation, createVm, gpuUnits } from '@/db/factories';
 import { auditEvents, reservations } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { listAuditEvents, listNotifications } from './audit-trail';
@@ -116,6 +116,11 @@ describe('create and edit (SPEC §5)', () => {
     expect(await create({ reservedUnitIds: ['gpu-42'] })).toBe('unknown_unit');
     expect(await create({ allowedOrgIds: ['org_nope'] })).toBe('unknown_org');
     expect(await create({ id: 'r1' })).toBe('already_exists');
+    // Timestamps before 1970 never reach PostgreSQL (year 0 is invalid there; years < 100 read back wrong).
+    const { CreateReservationBody } = await import('./create-reservation');
+    for (const startsAt of ['0000-01-01T00:00:00Z', '0049-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '2026-13-45T00:00:00Z', '2026-12-01T00:00:00+02:00']) {
+      expect(CreateReservationBody.safeParse({ reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt }).success, startsAt).toBe(false);
+    }
   });
 
   it('holds the no-overlap rule in PostgreSQL under concurrent creation (two connections)', async () => {
@@ -139,6 +144,7 @@ describe('create and edit (SPEC §5)', () => {
     expect(edited).not.toHaveProperty('endsAt');
     expect(edited).not.toHaveProperty('contractRef');
     expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-6'] } }))).toBe('unit_not_in_reservation');
+    expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', endsAt: hours(0.5) } }))).toBe('invalid_request');
     // gpu-4 runs the audience's reserved VM: it cannot leave.
     expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'] } }))).toBe('unit_occupied');
     const shrunk = await updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-1', 'gpu-2', 'gpu-4', 'gpu-5'] } });
@@ -223,6 +229,19 @@ describe('VMs, terminate, audit trail and notifications', () => {
     const again = await terminateVm({ ctx: ctxFor(db(), ORG.tenantA, hours(2)), input: { vmId: 'vm-spot-a' } });
     expect(again.terminatedAt).toBe(hours(1).toISOString());
     expect((await states())[0]).toBe('released');
+  });
+
+  it('a managing org sees VMs on its reservation’s units only while the reservation held them', async () => {
+    // vm-old ran on gpu-6 and ended before r-next (managed by org_managing) begins on it.
+    await seedReservation(db(), { id: 'r-next', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(10) });
+    await createVm(db(), { id: 'vm-old', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: hours(-9), terminatedAt: hours(-8) });
+    await createVm(db(), { id: 'vm-now', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-6'], startedAt: hours(-1) });
+    const seen = async (now: Date) => (await listVms({ ctx: ctxFor(db(), ORG.managing, now), input: { nodeId: 'n1' } })).items.map((v) => v.id);
+    expect(await seen(T0)).not.toContain('vm-old');
+    expect(await seen(T0)).not.toContain('vm-now');
+    // Once r-next holds gpu-6, the VM still running there is on its units.
+    expect(await seen(hours(11))).toContain('vm-now');
+    expect(await seen(hours(11))).not.toContain('vm-old');
   });
 
   it('lists only the VMs a caller may see, and hides other tenants’ identity', async () => {

@@ -167,6 +167,12 @@ describe('reservation status (SPEC §5.1 step 2)', () => {
     await createReservation(db(), { id: 'r-pending', nodeId: 'n1', unitIds: ['gpu-6'], releasedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(48) });
     const pending = await reclaim({ ctx: ctxFor(db(), ORG.owner), input: { nodeId: 'n1', reservationId: 'r-pending', unitIds: ['gpu-6'] } });
     expect(pending).toMatchObject({ status: 'pending', releasedUnitIds: [], terminated: [] });
+    // A pending reservation holds nothing yet: the spot VMs on its future units are another
+    // holder's, so it evicts no one (r1 is active on gpu-0 … gpu-5; r-later starts tomorrow).
+    await createReservation(db(), { id: 'r-later', nodeId: 'n1', unitIds: ['gpu-7'], releasedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.other], startsAt: hours(24) });
+    const later = await reclaim({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', reservationId: 'r-later', unitIds: ['gpu-7'] } });
+    expect(later).toMatchObject({ status: 'pending', releasedUnitIds: [], terminated: [], skipped: [] });
+    expect((await db().select().from(vms).where(eq(vms.id, 'vm-od')))[0]?.status).toBe('running');
 
     await db().update(nodes).set({ topologyGen: 2 }).where(eq(nodes.id, 'n1'));
     const review = await reclaim({ ctx: ctxFor(db(), ORG.platform), input: input({ unitIds: ['gpu-2'] }) });

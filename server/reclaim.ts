@@ -44,6 +44,8 @@ export type ReclaimResult = Reservation & { terminated?: string[]; skipped?: str
  *
  * Locks: node, reservation, then the affected VMs by id (see server/access.ts). A reclaim
  * that changes nothing writes nothing, not even `updatedAt` (SPEC §5.1 "idempotent").
+ * A pending reservation terminates and skips nothing: it does not hold its units yet, and
+ * the VMs on them are another holder's (a narrowing of SPEC §5.1 step 4, noted on issue 2).
  */
 export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput }): Promise<ReclaimResult> {
   const dryRun = input.dryRun ?? false;
@@ -84,7 +86,10 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
       .from(vms)
       .where(and(inArray(vms.id, onUnits), eq(vms.status, 'running')))
       .orderBy(asc(vms.id));
-    const affected = await (dryRun ? vmQuery : vmQuery.for('no key update'));
+    // A pending reservation holds its units only from startsAt: the VMs on them now run on
+    // someone else's capacity (another reservation's released units, or free ones), so its
+    // reclaim only takes units off its own future market and evicts no one.
+    const affected = status === 'pending' ? [] : await (dryRun ? vmQuery : vmQuery.for('no key update'));
     const toTerminate = affected.filter((v) => v.tier === 'spot');
     const terminate = sortByCodePoint(toTerminate.map((v) => v.id));
     const skipped = sortByCodePoint(affected.filter((v) => v.tier !== 'spot').map((v) => v.id));

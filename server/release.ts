@@ -43,7 +43,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
       throw new DomainError('unit_not_in_reservation', `Units ${unitIds.join(', ')} are not in reservation "${r.id}".`, { unitIds });
     }
     const entering = input.unitIds.filter((u) => !held.get(u)!.released);
-    const busy = await runningOn(tx, s.ctx, node, entering, positions);
+    const busy = await runningOn(tx, s.ctx, node, entering, positions, { managing: s.relation.managing });
     if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs; only idle units can be released.`, busy);
 
     const named = new Set(input.unitIds);

@@ -7,8 +7,15 @@ import { atLockTime, isOperator, type Ctx } from './context';
 import { sortByCodePoint, sortUnitIds } from './ids';
 import { loadReservationUnits, loadUnitPositions, reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './reservation-view';
 
-/** An ISO 8601 UTC timestamp (`Z`), as a Date. */
-export const Timestamp = z.iso.datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' }).transform((s) => new Date(s));
+/**
+ * An ISO 8601 UTC timestamp (`Z`, four-digit year) from 1970 on, as a Date. Earlier years are no
+ * reservation's business, and the driver reads years below 100 back with JavaScript's
+ * two-digit-year rule (0049 → 2049), so they never reach PostgreSQL.
+ */
+export const Timestamp = z
+  .iso.datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' })
+  .refine((s) => s >= '1970', 'must be in 1970 or later')
+  .transform((s) => new Date(s));
 
 /** Everything a reservation verb works from, read under the locks of SPEC's fixed order. */
 export type ReservationScope = {
@@ -66,10 +73,19 @@ export async function overlappingUnits(
 
 /**
  * Running VMs on any of `unitIds`, for `unit_occupied` (SPEC §5 Errors: `vmIds` lists only
- * VMs the caller may see — the operator, the node owner, and the VM's own org).
+ * VMs the caller may see — the operator, the node owner, a managing org of the reservation
+ * the units belong to (`opts.managing`), and the VM's own org).
  * @returns null when none runs there.
  */
-export async function runningOn(tx: Tx, ctx: Ctx, node: NodeRow, unitIds: readonly string[], positions: ReadonlyMap<string, number>, filter?: (vm: { orgId: string }) => boolean) {
+export async function runningOn(
+  tx: Tx,
+  ctx: Ctx,
+  node: NodeRow,
+  unitIds: readonly string[],
+  positions: ReadonlyMap<string, number>,
+  opts: { filter?: (vm: { orgId: string }) => boolean; managing?: boolean } = {},
+) {
+  const { filter } = opts;
   if (unitIds.length === 0) return null;
   const rows = await tx
     .select({ unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })
@@ -78,7 +94,8 @@ export async function runningOn(tx: Tx, ctx: Ctx, node: NodeRow, unitIds: readon
     .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, [...unitIds])));
   const hits = filter ? rows.filter(filter) : rows;
   if (hits.length === 0) return null;
-  const seesAll = isOperator(ctx) || node.ownerOrgId === ctx.orgId;
+  // A managing org sees the VMs on its reservation's units (SPEC §2), which these are.
+  const seesAll = isOperator(ctx) || node.ownerOrgId === ctx.orgId || opts.managing === true;
   return {
     unitIds: sortUnitIds(new Set(hits.map((h) => h.unitId)), positions),
     vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === ctx.orgId).map((h) => h.vmId))),

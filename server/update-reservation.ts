@@ -49,6 +49,10 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     if (input.endsAt && input.endsAt <= r.startsAt) {
       throw new DomainError('invalid_request', 'endsAt must be after the reservation’s startsAt.', { errors: [{ path: 'body.endsAt', message: 'must be after startsAt' }] });
     }
+    // As on create: an end in the past would rewrite history; cancel ends a reservation now.
+    if (input.endsAt && input.endsAt <= s.ctx.now) {
+      throw new DomainError('invalid_request', 'endsAt must be in the future; to end a reservation now, cancel it.', { errors: [{ path: 'body.endsAt', message: 'must be in the future' }] });
+    }
     const held = new Set(s.units.map((u) => u.unitId));
     if (input.reservedUnitIds) {
       const gained = input.reservedUnitIds.filter((u) => !held.has(u));
@@ -63,7 +67,7 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     const keep = new Set(input.reservedUnitIds ?? held);
     const removed = [...held].filter((u) => !keep.has(u));
     const audience = new Set(input.allowedOrgIds ?? r.allowedOrgIds);
-    const busy = await runningOn(tx, s.ctx, node, removed, positions, (vm) => audience.has(vm.orgId) || r.allowedOrgIds.includes(vm.orgId));
+    const busy = await runningOn(tx, s.ctx, node, removed, positions, { filter: (vm) => audience.has(vm.orgId) || r.allowedOrgIds.includes(vm.orgId) });
     if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs of the reservation’s audience; they must end before the units leave the reservation.`, busy);
 
     const endsAt = input.endsAt === undefined ? r.endsAt : input.endsAt;

@@ -13,10 +13,11 @@ import { toVmView, type VmRow, type VmView } from './vm-view';
 
 /**
  * SQL condition: the principal may see this VM's id and units (SPEC §2): the operator all;
- * the node owner those on its nodes; a managing org those on units of a (non-cancelled)
- * reservation it manages; everyone their own.
+ * the node owner those on its nodes; a managing org those that ran on a unit of a
+ * (non-cancelled) reservation it manages while that reservation held it — the VM's run
+ * [startedAt, terminatedAt or now) meets the period [startsAt, endsAt); everyone their own.
  */
-export function vmVisibleTo(principal: Principal): SQL | undefined {
+export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
   if (isOperator(principal)) return undefined;
   return sql`(${vms.orgId} = ${principal.orgId}
     or exists (select 1 from ${nodes} n where n.id = ${vms.nodeId} and n.owner_org_id = ${principal.orgId})
@@ -24,7 +25,9 @@ export function vmVisibleTo(principal: Principal): SQL | undefined {
       select 1 from vm_units vu
       join reservation_units ru on ru.node_id = vu.node_id and ru.unit_id = vu.unit_id and not ru.cancelled
       join reservations r on r.id = ru.reservation_id
-      where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)))`;
+      where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)
+        and ru.starts_at < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
+        and (ru.ends_at is null or ru.ends_at > ${vms.startedAt})))`;
 }
 
 async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[]): Promise<VmView[]> {
@@ -61,7 +64,7 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
     .from(vms)
     .where(
       and(
-        vmVisibleTo(ctx),
+        vmVisibleTo(ctx, ctx.now),
         input.nodeId ? eq(vms.nodeId, input.nodeId) : undefined,
         input.status ? eq(vms.status, input.status) : undefined,
         input.tier ? eq(vms.tier, input.tier) : undefined,
@@ -86,7 +89,7 @@ export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVms
   const rows = await ctx.db
     .select()
     .from(vms)
-    .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined, vmVisibleTo(ctx)))
+    .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined, vmVisibleTo(ctx, ctx.now)))
     .orderBy(sql`${vms.startedAt} desc`, asc(vms.id))
     .limit(500);
   return toVmViews(ctx.db, ctx, rows);
@@ -99,7 +102,7 @@ export type GetVmInput = z.infer<typeof GetVmInput>;
 
 /** One VM the caller may see. @throws DomainError not_found (unknown or invisible). */
 export async function getVm({ ctx, input }: { ctx: Ctx; input: GetVmInput }): Promise<VmView> {
-  const [vm] = await ctx.db.select().from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx)));
+  const [vm] = await ctx.db.select().from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx, ctx.now)));
   if (!vm) throw notFound(`VM "${input.vmId}"`);
   const [view] = await toVmViews(ctx.db, ctx, [vm]);
   return view!;
@@ -114,7 +117,7 @@ export async function getVm({ ctx, input }: { ctx: Ctx; input: GetVmInput }): Pr
  */
 export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput }): Promise<VmView> {
   return inTransaction(ctx, async (tx) => {
-    const [seen] = await tx.select({ nodeId: vms.nodeId }).from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx)));
+    const [seen] = await tx.select({ nodeId: vms.nodeId }).from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx, ctx.now)));
     if (!seen) throw notFound(`VM "${input.vmId}"`);
     // Lock order: the node first, like every writer on it, then the VM.
     const node = await findNode(tx, seen.nodeId, 'write');

@@ -1,5 +1,7 @@
 import Link from 'next/link';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
+import { PATHNAME_HEADER } from '@/proxy';
 import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/actions';
 import { OrgSwitcher } from '@/components/org-switcher';
@@ -9,7 +11,10 @@ import { isOperator } from '@/server/context';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await getConsoleSession();
-  if (!session) redirect('/sign-in');
+  if (!session) {
+    const asked = (await headers()).get(PATHNAME_HEADER) ?? '/';
+    redirect(asked === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(asked)}`);
+  }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
   return (
     <TrpcProvider>

@@ -30,6 +30,8 @@ export function UnitGrid(props: {
   const [active, setActive] = useState<UnitView | null>(null);
   const cells = useRef<(HTMLButtonElement | null)[]>([]);
   const drag = useRef<{ from: number; base: Selection; moved: boolean } | null>(null);
+  // Roving tabindex: the grid is one Tab stop; arrow keys move within it.
+  const [tabStop, setTabStop] = useState(0);
   const selectable = Boolean(onToggle);
   const columns = Math.min(COLUMNS, Math.max(units.length, 1));
   const order = units.map((u) => u.id);
@@ -59,6 +61,7 @@ export function UnitGrid(props: {
     const next = moveFocus(index, e.key, units.length, COLUMNS);
     if (next !== index) {
       e.preventDefault();
+      setTabStop(next);
       cells.current[next]?.focus();
     }
   }
@@ -92,12 +95,16 @@ export function UnitGrid(props: {
               onPointerEnter={() => onPointerEnter(i)}
               onMouseEnter={() => setActive(u)}
               onMouseLeave={() => setActive(null)}
-              onFocus={() => setActive(u)}
+              tabIndex={i === Math.min(tabStop, units.length - 1) ? 0 : -1}
+              onFocus={() => {
+                setActive(u);
+                setTabStop(i);
+              }}
               onBlur={() => setActive(null)}
               className={[
                 'relative flex h-20 flex-col items-center justify-center rounded-md border-2 font-mono text-xs transition select-none',
                 style.cell,
-                selectable ? 'cursor-pointer hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600' : 'cursor-default focus-visible:outline focus-visible:outline-2 focus-visible:outline-indigo-600',
+                selectable ? 'cursor-pointer hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900' : 'cursor-default focus-visible:outline focus-visible:outline-2 focus-visible:outline-slate-900',
                 selected ? 'ring-4 ring-indigo-500 ring-offset-2' : '',
               ].join(' ')}
               style={style.pattern === 'stripes' ? stripes : undefined}

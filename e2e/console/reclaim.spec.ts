@@ -103,6 +103,12 @@ test('signing out returns to the sign-in page; pages need a session', async ({ p
   await page.getByLabel('Password').fill('wrong');
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByText('That email and password do not match an account.')).toBeVisible();
+  // Signing in returns to the page that was asked for.
+  await page.getByLabel('Email').fill('alice@acme.example');
+  await page.getByLabel('Password').fill('demo-password');
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(page).toHaveURL(/\/nodes\/acme-h100-01$/);
+  await expect(page.locator('[data-unit-id]')).toHaveCount(8);
 });
 
 test('the grid selects by drag and by keyboard', async ({ page }) => {
