@@ -146,8 +146,8 @@ export function MiniGrid({ units }: { units: UnitView[] }) {
       {units.map((u) => {
         const s = unitStyles[u.state];
         return (
-          <span key={u.id} title={`${u.id}: ${s.label}`} className={`inline-flex h-5 w-5 items-center justify-center rounded-sm border font-mono text-[9px] font-bold ${s.cell}`} style={s.pattern === 'stripes' ? stripes : undefined}>
-            {s.glyph.replace('●', '')}
+          <span key={u.id} title={`${u.id}: ${s.label}`} className={`inline-flex h-5 w-6 items-center justify-center rounded-sm border font-mono text-[9px] font-bold tracking-tighter ${s.cell}`} style={s.pattern === 'stripes' ? stripes : undefined}>
+            {s.glyph}
           </span>
         );
       })}
