@@ -56,6 +56,16 @@ export function mayManageMarket(rel: ReservationRelation): boolean {
 }
 
 /**
+ * Release and reclaim (SPEC §2): "being in the audience does not confer" them.
+ * @throws DomainError forbidden
+ */
+export function requireMarketManager(rel: ReservationRelation, verb: 'release' | 'reclaim'): void {
+  if (!mayManageMarket(rel)) {
+    throw new DomainError('forbidden', `Only a platform operator, the node owner or a managing org may ${verb} units; being in the audience does not confer it.`);
+  }
+}
+
+/**
  * Finds a reservation under `node` that the principal may see, optionally locking it.
  * A reservation addressed under the wrong node, or invisible to the caller, is 404 (SPEC §2).
  * @throws DomainError not_found

@@ -1,12 +1,12 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { reservationUnits, reservations } from '@/db/schema';
+import { reservationUnits } from '@/db/schema';
 import { requireReservationOwner } from './access';
 import { writeAuditEvent } from './audit';
 import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, freeText, sortUnitIds } from './ids';
-import { openReservation } from './reservation-context';
+import { openReservation, saveReservation } from './reservation-context';
 import { toReservation, type Reservation } from './reservation-view';
 
 /** Body of cancel and re-affirm: `{ reason? }` (SPEC §5). */
@@ -28,11 +28,7 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
     if (s.status === 'cancelled' || s.status === 'expired') {
       throw new DomainError('reservation_not_active', `Reservation "${s.reservation.id}" is already ${s.status}.`, { reservationStatus: s.status });
     }
-    const [updated] = await tx
-      .update(reservations)
-      .set({ cancelledAt: s.ctx.now, updatedAt: s.ctx.now, ...(input.reason ? { reason: input.reason } : {}) })
-      .where(eq(reservations.id, s.reservation.id))
-      .returning();
+    const updated = await saveReservation(tx, s, input.reason, { cancelledAt: s.ctx.now });
     // Cancelled rows leave the exclusion constraint, so the units can be reserved again.
     await tx.update(reservationUnits).set({ cancelled: true }).where(eq(reservationUnits.reservationId, s.reservation.id));
     await writeAuditEvent(tx, s.ctx, {
@@ -43,6 +39,6 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
       reason: input.reason || undefined,
       details: { previousStatus: s.status },
     });
-    return toReservation(updated!, s.units, s.positions, s.node.topologyGen, s.ctx.now);
+    return toReservation(updated, s.units, s.positions, s.node.topologyGen, s.ctx.now);
   });
 }

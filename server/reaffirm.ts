@@ -1,12 +1,10 @@
-import { eq } from 'drizzle-orm';
-import { reservations } from '@/db/schema';
 import { requireOperator } from './access';
 import { writeAuditEvent } from './audit';
 import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, sortUnitIds } from './ids';
 import { ReasonBody } from './cancel-reservation';
-import { openReservation } from './reservation-context';
+import { openReservation, saveReservation } from './reservation-context';
 import { reservationStatus, toReservation, type Reservation } from './reservation-view';
 import type { z } from 'zod';
 
@@ -35,19 +33,15 @@ export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput 
       const unitIds = sortUnitIds(missing, positions);
       throw new DomainError('unit_missing', `Units ${unitIds.join(', ')} are no longer on node "${node.id}"; remove them from the reservation (PATCH reservedUnitIds) before re-affirming.`, { unitIds });
     }
-    const [updated] = await tx
-      .update(reservations)
-      .set({ topologyGen: node.topologyGen, updatedAt: s.ctx.now, ...(input.reason ? { reason: input.reason } : {}) })
-      .where(eq(reservations.id, r.id))
-      .returning();
+    const updated = await saveReservation(tx, s, input.reason, { topologyGen: node.topologyGen });
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.reaffirm',
       nodeId: node.id,
       reservationId: r.id,
       unitIds: sortUnitIds(s.units.map((u) => u.unitId), positions),
       reason: input.reason || undefined,
-      details: { fromGen: r.topologyGen, toGen: node.topologyGen, status: reservationStatus(updated!, node.topologyGen, s.ctx.now) },
+      details: { fromGen: r.topologyGen, toGen: node.topologyGen, status: reservationStatus(updated, node.topologyGen, s.ctx.now) },
     });
-    return toReservation(updated!, s.units, positions, node.topologyGen, s.ctx.now);
+    return toReservation(updated, s.units, positions, node.topologyGen, s.ctx.now);
   });
 }

@@ -1,12 +1,12 @@
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
-import { mayManageMarket } from './access';
+import { notifications, reservationUnits, vmUnits, vms } from '@/db/schema';
+import { requireMarketManager } from './access';
 import { writeAuditEvent } from './audit';
 import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, newId, sortByCodePoint, sortUnitIds } from './ids';
-import { openReservation } from './reservation-context';
+import { openReservation, saveReservation } from './reservation-context';
 import { toReservation, type Reservation } from './reservation-view';
 
 /** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (seeds/reclaim-endpoint.txt). */
@@ -52,12 +52,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
   return inTransaction(ctx, async (tx) => {
     // Step 1: 404 before 403; a dry run only needs a stable picture, not exclusivity.
     const { ctx: lctx, node, reservation, relation, status, units, positions } = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
-    if (!mayManageMarket(relation)) {
-      throw new DomainError(
-        'forbidden',
-        'Only a platform operator, the node owner or a managing org may reclaim units; being in the audience does not confer it.',
-      );
-    }
+    requireMarketManager(relation, 'reclaim');
 
     // Step 2.
     if (status === 'cancelled' || status === 'expired') {
@@ -133,11 +128,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
         .set({ released: false })
         .where(and(eq(reservationUnits.reservationId, reservation.id), inArray(reservationUnits.unitId, leaving)));
     }
-    const [updated] = await tx
-      .update(reservations)
-      .set({ updatedAt: lctx.now, ...(input.reason ? { reason: input.reason } : {}) })
-      .where(eq(reservations.id, reservation.id))
-      .returning();
+    const updated = await saveReservation(tx, { ctx: lctx, reservation }, input.reason);
 
     const unitIds = sortUnitIds(input.unitIds, positions);
     await writeAuditEvent(tx, lctx, {
@@ -165,7 +156,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     }
 
     const after = units.map((u) => (named.has(u.unitId) ? { ...u, released: false } : u));
-    return { ...toReservation(updated ?? reservation, after, positions, node.topologyGen, lctx.now), terminated: terminate, skipped };
+    return { ...toReservation(updated, after, positions, node.topologyGen, lctx.now), terminated: terminate, skipped };
   });
 }
 

@@ -1,12 +1,12 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import { z } from 'zod';
-import { reservationUnits, reservations } from '@/db/schema';
-import { mayManageMarket } from './access';
+import { reservationUnits } from '@/db/schema';
+import { requireMarketManager } from './access';
 import { writeAuditEvent } from './audit';
 import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, sortUnitIds } from './ids';
-import { openReservation, runningOn } from './reservation-context';
+import { openReservation, runningOn, saveReservation } from './reservation-context';
 import { toReservation, type Reservation } from './reservation-view';
 
 /** Body of `POST …/release` (SPEC §5.2). */
@@ -27,9 +27,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
   return inTransaction(ctx, async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
     const { node, reservation: r, positions } = s;
-    if (!mayManageMarket(s.relation)) {
-      throw new DomainError('forbidden', 'Only a platform operator, the node owner or a managing org may release units; being in the audience does not confer it.');
-    }
+    requireMarketManager(s.relation, 'release');
     if (s.status === 'needs-review') {
       throw new DomainError('reservation_needs_review', `Reservation "${r.id}" needs review after a topology change; an operator must re-affirm it before units can be released.`, { reservationStatus: s.status });
     }
@@ -55,11 +53,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
       .update(reservationUnits)
       .set({ released: true })
       .where(and(eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, entering)));
-    const [updated] = await tx
-      .update(reservations)
-      .set({ updatedAt: s.ctx.now, ...(input.reason ? { reason: input.reason } : {}) })
-      .where(eq(reservations.id, r.id))
-      .returning();
+    const updated = await saveReservation(tx, s, input.reason);
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.release',
       nodeId: node.id,
@@ -68,6 +62,6 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
       reason: input.reason || undefined,
       details: { released: sortUnitIds(entering, positions) },
     });
-    return toReservation(updated!, after, positions, node.topologyGen, s.ctx.now);
+    return toReservation(updated, after, positions, node.topologyGen, s.ctx.now);
   });
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Tx } from '@/db/client';
-import { reservationUnits, vmUnits, vms } from '@/db/schema';
+import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { findNode, findVisibleReservation, type LockMode, type NodeRow, type ReservationRelation } from './access';
 import { atLockTime, isOperator, type Ctx } from './context';
 import { sortByCodePoint, sortUnitIds } from './ids';
@@ -100,4 +100,18 @@ export async function runningOn(
     unitIds: sortUnitIds(new Set(hits.map((h) => h.unitId)), positions),
     vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === ctx.orgId).map((h) => h.vmId))),
   };
+}
+
+/**
+ * Writes a change to a reservation's row: `updatedAt` = now, the change's reason when it gave
+ * one (SPEC §5: a Reservation's `reason` is the latest change's that gave one), plus `set`.
+ * @returns the row after the change.
+ */
+export async function saveReservation(tx: Tx, scope: Pick<ReservationScope, 'ctx' | 'reservation'>, reason: string | undefined, set: Partial<typeof reservations.$inferInsert> = {}): Promise<ReservationRow> {
+  const [row] = await tx
+    .update(reservations)
+    .set({ ...set, updatedAt: scope.ctx.now, ...(reason ? { reason } : {}) })
+    .where(eq(reservations.id, scope.reservation.id))
+    .returning();
+  return row!;
 }
