@@ -4,9 +4,8 @@ import { reservationUnits } from '@/db/schema';
 import { requireReservationOwner } from './access';
 import { writeAuditEvent } from './audit';
 import { inTransaction, type Ctx } from './context';
-import { DomainError } from './errors';
 import { Id, freeText, sortUnitIds } from './ids';
-import { openReservation, saveReservation } from './reservation-context';
+import { openReservation, requireNotEnded, saveReservation } from './reservation-context';
 import { toReservation, type Reservation } from './reservation-view';
 
 /** Body of cancel and re-affirm: `{ reason? }` (SPEC §5). */
@@ -25,9 +24,7 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
   return inTransaction(ctx, async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
     requireReservationOwner(s.relation, 'cancel this reservation');
-    if (s.status === 'cancelled' || s.status === 'expired') {
-      throw new DomainError('reservation_not_active', `Reservation "${s.reservation.id}" is already ${s.status}.`, { reservationStatus: s.status });
-    }
+    requireNotEnded(s, 'it cannot be cancelled again');
     const updated = await saveReservation(tx, s, input.reason, { cancelledAt: s.ctx.now });
     // Cancelled rows leave the exclusion constraint, so the units can be reserved again.
     await tx.update(reservationUnits).set({ cancelled: true }).where(eq(reservationUnits.reservationId, s.reservation.id));

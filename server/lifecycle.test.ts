@@ -1,9 +1,8 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { createDb } from '@/db/client';
 import { createReservation as seedReservation, createVm, gpuUnits } from '@/db/factories';
 import { auditEvents, reservations } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { listAuditEvents, listNotifications } from './audit-trail';
 import { cancelReservation } from './cancel-reservation';
 import { createReservation } from './create-reservation';
@@ -14,19 +13,14 @@ import { reaffirm } from './reaffirm';
 import { reclaim } from './reclaim';
 import { release } from './release';
 import { getReservation } from './reservations';
-import { buildScene, ctxFor, hours, ORG, T0 } from './testing/scene';
+import { useFreshScene } from './testing/fresh-scene';
+import { ctxFor, hours, ORG, T0 } from './testing/scene';
 import { changeTopology, registerNode } from './topology';
 import { updateReservation } from './update-reservation';
 import { getVm, listVms, terminateVm } from './vms';
 
-let tdb: TestDatabase;
-const db = () => tdb.db;
-beforeEach(async () => {
-  await tdb?.close();
-  tdb = await createTestDatabase();
-  await buildScene(db());
-});
-afterAll(async () => tdb?.close());
+const scene = useFreshScene();
+const db = () => scene().db;
 
 async function code(p: Promise<unknown>): Promise<string> {
   try {
@@ -124,7 +118,7 @@ describe('create and edit (SPEC §5)', () => {
   });
 
   it('holds the no-overlap rule in PostgreSQL under concurrent creation (two connections)', async () => {
-    const second = createDb(tdb.url, { max: 2 });
+    const second = createDb(scene().url, { max: 2 });
     try {
       const input = { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(1) };
       const outcomes = await Promise.all([

@@ -2,9 +2,10 @@ import { z } from 'zod';
 import { vmUnits, vms, vmTiers } from '@/db/schema';
 import { findNode, findVisibleReservation } from './access';
 import { writeAuditEvent } from './audit';
-import { atLockTime, inTransaction, isOperator, type Ctx } from './context';
+import { atLockTime, inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, newId, sortByCodePoint, sortUnitIds } from './ids';
+import { occupiedUnits } from './reservation-context';
 import { reservationStatus } from './reservation-view';
 import { computeUnitViews, loadUnitInputs } from './unit-states';
 import { toVmView, type VmView } from './vm-view';
@@ -67,12 +68,8 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
     }
 
     const named = new Set(input.unitIds);
-    const running = (inputs.running.get(node.id) ?? []).filter((r) => named.has(r.unitId));
-    if (running.length > 0) {
-      const unitIds = sortUnitIds(running.map((r) => r.unitId), positions);
-      const vmIds = sortByCodePoint(new Set(running.filter((r) => isOperator(ctx) || node.ownerOrgId === ctx.orgId || r.orgId === ctx.orgId).map((r) => r.vmId)));
-      throw new DomainError('unit_occupied', `Units ${unitIds.join(', ')} already run a VM.`, { unitIds, vmIds });
-    }
+    const busy = occupiedUnits(ctx, node, (inputs.running.get(node.id) ?? []).filter((r) => named.has(r.unitId)), positions, false);
+    if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} already run a VM.`, busy);
 
     const views = computeUnitViews(ctx, node, nodeUnits, inputs.holds.get(node.id) ?? [], [], lctx.now);
     const holds = new Map((inputs.holds.get(node.id) ?? []).filter((h) => h.startsAt <= lctx.now).map((h) => [h.unitId, h]));

@@ -4,7 +4,7 @@ import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, sortUnitIds } from './ids';
 import { ReasonBody } from './cancel-reservation';
-import { openReservation, saveReservation } from './reservation-context';
+import { openReservation, requireNotEnded, saveReservation } from './reservation-context';
 import { reservationStatus, toReservation, type Reservation } from './reservation-view';
 import type { z } from 'zod';
 
@@ -24,9 +24,7 @@ export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput 
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
     const { node, reservation: r, positions } = s;
     requireOperator(ctx, 're-affirm reservations');
-    if (s.status === 'cancelled' || s.status === 'expired') {
-      throw new DomainError('reservation_not_active', `Reservation "${r.id}" is ${s.status}; there is nothing to re-affirm.`, { reservationStatus: s.status });
-    }
+    requireNotEnded(s, 'there is nothing to re-affirm');
     if (r.topologyGen === node.topologyGen) return toReservation(r, s.units, positions, node.topologyGen, s.ctx.now);
     const missing = s.units.map((u) => u.unitId).filter((u) => !positions.has(u));
     if (missing.length) {

@@ -1,23 +1,14 @@
-import { afterAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { createReservation, createVm } from '@/db/factories';
 import { auditEvents, nodes, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { DomainError } from './errors';
 import { reclaim, type ReclaimInput } from './reclaim';
-import { buildScene, ctxFor, hours, ORG, T0 } from './testing/scene';
+import { useFreshScene } from './testing/fresh-scene';
+import { ctxFor, hours, ORG, T0 } from './testing/scene';
 
-let tdb: TestDatabase;
-const db = () => tdb.db;
-
-beforeEach(async () => {
-  await tdb?.close();
-  tdb = await createTestDatabase();
-  await buildScene(db());
-});
-afterAll(async () => {
-  await tdb?.close();
-});
+const scene = useFreshScene();
+const db = () => scene().db;
 
 const input = (over: Partial<ReclaimInput> = {}): ReclaimInput => ({ nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-2', 'gpu-4'], ...over });
 

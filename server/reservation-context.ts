@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Tx } from '@/db/client';
 import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { findNode, findVisibleReservation, type LockMode, type NodeRow, type ReservationRelation } from './access';
-import { atLockTime, isOperator, type Ctx } from './context';
+import { atLockTime, isOperator, type Ctx, type Principal } from './context';
+import { DomainError } from './errors';
 import { sortByCodePoint, sortUnitIds } from './ids';
 import { loadReservationUnits, loadUnitPositions, reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './reservation-view';
 
@@ -72,9 +73,7 @@ export async function overlappingUnits(
 }
 
 /**
- * Running VMs on any of `unitIds`, for `unit_occupied` (SPEC §5 Errors: `vmIds` lists only
- * VMs the caller may see — the operator, the node owner, a managing org of the reservation
- * the units belong to (`opts.managing`), and the VM's own org).
+ * Running VMs on any of `unitIds`, as `unit_occupied` extras (see `occupiedUnits`).
  * @returns null when none runs there.
  */
 export async function runningOn(
@@ -92,14 +91,39 @@ export async function runningOn(
     .from(vmUnits)
     .innerJoin(vms, eq(vms.id, vmUnits.vmId))
     .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, [...unitIds])));
-  const hits = filter ? rows.filter(filter) : rows;
+  return occupiedUnits(ctx, node, filter ? rows.filter(filter) : rows, positions, opts.managing === true);
+}
+
+/**
+ * The `unit_occupied` extras for running VMs found on named units: the units in node order,
+ * and the VM ids the caller may see — the operator, the node owner, a managing org of the
+ * reservation the units belong to (`managing`), and the VM's own org (SPEC §5 Errors, §2).
+ * @returns null when no VM runs there.
+ */
+export function occupiedUnits(
+  principal: Principal,
+  node: NodeRow,
+  hits: readonly { unitId: string; vmId: string; orgId: string }[],
+  positions: ReadonlyMap<string, number>,
+  managing: boolean,
+): { unitIds: string[]; vmIds: string[] } | null {
   if (hits.length === 0) return null;
-  // A managing org sees the VMs on its reservation's units (SPEC §2), which these are.
-  const seesAll = isOperator(ctx) || node.ownerOrgId === ctx.orgId || opts.managing === true;
+  const seesAll = isOperator(principal) || node.ownerOrgId === principal.orgId || managing;
   return {
     unitIds: sortUnitIds(new Set(hits.map((h) => h.unitId)), positions),
-    vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === ctx.orgId).map((h) => h.vmId))),
+    vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === principal.orgId).map((h) => h.vmId))),
   };
+}
+
+/**
+ * Editing, cancelling and re-affirming need a reservation that has not ended.
+ * @param what completes "Reservation X is cancelled; …", e.g. "it can no longer be edited".
+ * @throws DomainError reservation_not_active (cancelled or expired), with its status.
+ */
+export function requireNotEnded(s: Pick<ReservationScope, 'reservation' | 'status'>, what: string): void {
+  if (s.status === 'cancelled' || s.status === 'expired') {
+    throw new DomainError('reservation_not_active', `Reservation "${s.reservation.id}" is ${s.status}; ${what}.`, { reservationStatus: s.status });
+  }
 }
 
 /**

@@ -6,7 +6,7 @@ import { writeAuditEvent } from './audit';
 import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, sortByCodePoint, sortUnitIds } from './ids';
-import { Timestamp, openReservation, overlappingUnits, runningOn } from './reservation-context';
+import { Timestamp, openReservation, overlappingUnits, requireNotEnded, runningOn } from './reservation-context';
 import { toReservation, type Reservation } from './reservation-view';
 
 const OrgIdList = z.array(Id).max(256).refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
@@ -43,9 +43,7 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
     const { node, reservation: r, positions } = s;
     requireReservationOwner(s.relation, 'edit this reservation');
-    if (s.status === 'cancelled' || s.status === 'expired') {
-      throw new DomainError('reservation_not_active', `Reservation "${r.id}" is ${s.status}; it can no longer be edited.`, { reservationStatus: s.status });
-    }
+    requireNotEnded(s, 'it can no longer be edited');
     if (input.endsAt && input.endsAt <= r.startsAt) {
       throw new DomainError('invalid_request', 'endsAt must be after the reservation’s startsAt.', { errors: [{ path: 'body.endsAt', message: 'must be after startsAt' }] });
     }

@@ -1,25 +1,21 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { eq, sql } from 'drizzle-orm';
 import { auditEvents, idempotencyRecords, reservations, vms } from '@/db/schema';
-import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { createCaller } from '@/server/trpc/root';
-import { buildScene, ORG } from '@/server/testing/scene';
+import { useFreshScene } from '@/server/testing/fresh-scene';
+import { ORG } from '@/server/testing/scene';
 import { callRoute, issueKeys } from '@/server/testing/rest';
 import { POST, GET } from './route';
 
-let tdb: TestDatabase;
+const scene = useFreshScene(() => new Date());
 let keys: Record<string, string>;
 const path = '/v1/nodes/n1/reservations/r1/reclaim';
 const params = { nodeId: 'n1', id: 'r1' };
 const post = (body: unknown, over: Partial<Parameters<typeof callRoute>[1]> = {}) => callRoute(POST, { method: 'POST', path, params, key: keys[ORG.owner], body, ...over });
 
 beforeEach(async () => {
-  await tdb?.close();
-  tdb = await createTestDatabase();
-  await buildScene(tdb.db, new Date());
-  keys = await issueKeys(tdb.db, Object.values(ORG));
+  keys = await issueKeys(scene().db, Object.values(ORG));
 });
-afterAll(async () => tdb?.close());
 beforeAll(() => {
   process.env.PLATFORM_ORG_ID = ORG.platform;
 });
@@ -43,7 +39,7 @@ describe('POST …/reclaim: the published contract', () => {
   });
 
   it('a real run answers terminated/skipped only, and omits unset optional strings', async () => {
-    await tdb.db.update(reservations).set({ contractRef: null, endsAt: null }).where(eq(reservations.id, 'r1'));
+    await scene().db.update(reservations).set({ contractRef: null, endsAt: null }).where(eq(reservations.id, 'r1'));
     const res = await post({ unitIds: ['gpu-0'] });
     expect(res.status).toBe(200);
     expect(Object.keys(res.json).sort()).toEqual([...reservationFields.filter((f) => f !== 'contractRef' && f !== 'endsAt'), 'skipped', 'terminated'].sort());
@@ -54,18 +50,18 @@ describe('POST …/reclaim: the published contract', () => {
   it('the dry run over REST equals the dry run over tRPC for the same principal', async () => {
     const body = { unitIds: ['gpu-4', 'gpu-2', 'gpu-0'], dryRun: true };
     const rest = await post(body);
-    const [{ now }] = (await tdb.db.execute(`select now() as now` as never)) as unknown as [{ now: string }];
-    const caller = createCaller({ db: tdb.db, principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' }, now: new Date(now) });
+    const [row] = await scene().db.execute<{ now: string }>(sql`select now() as now`);
+    const caller = createCaller({ db: scene().db, principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' }, now: new Date(row!.now) });
     const viaTrpc = await caller.reservations.reclaim({ nodeId: 'n1', reservationId: 'r1', ...body });
     expect(viaTrpc).toEqual(rest.json);
   });
 
   it('tRPC maps domain errors through the same table, with the problem attached', async () => {
-    const caller = createCaller({ db: tdb.db, principal: { orgId: ORG.audience, actor: { kind: 'user', userId: 'u' }, via: 'console' } });
+    const caller = createCaller({ db: scene().db, principal: { orgId: ORG.audience, actor: { kind: 'user', userId: 'u' }, via: 'console' } });
     await expect(caller.reservations.reclaim({ nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'] })).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    const owner = createCaller({ db: tdb.db, principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' } });
+    const owner = createCaller({ db: scene().db, principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' } });
     await expect(owner.reservations.reclaim({ nodeId: 'n1', reservationId: 'r1', unitIds: ['x'] })).rejects.toMatchObject({ code: 'UNPROCESSABLE_CONTENT' });
-    const anonymous = createCaller({ db: tdb.db, principal: null });
+    const anonymous = createCaller({ db: scene().db, principal: null });
     await expect(anonymous.reservations.reclaim({ nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'] })).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
   });
 });
@@ -111,7 +107,7 @@ describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
     const res = await post(undefined, { rawBody: '{"unitIds":["gpu-0"],"dryRun":true,"dryRun":false}', headers: { 'content-type': 'application/json' } });
     expectProblem(res, 400, 'invalid_request');
     expect(res.json.errors).toEqual([{ path: 'body.dryRun', message: 'is given more than once' }]);
-    expect(await tdb.db.select().from(auditEvents)).toHaveLength(0);
+    expect(await scene().db.select().from(auditEvents)).toHaveLength(0);
   });
 
   it('415 for compressed bodies and charsets other than UTF-8', async () => {
@@ -145,7 +141,7 @@ describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
   });
 
   it('409 reservation_not_reclaimable carries the reservation status', async () => {
-    await tdb.db.update(reservations).set({ cancelledAt: new Date('2026-01-01T00:00:00Z') }).where(eq(reservations.id, 'r1'));
+    await scene().db.update(reservations).set({ cancelledAt: new Date('2026-01-01T00:00:00Z') }).where(eq(reservations.id, 'r1'));
     const res = await post({ unitIds: ['gpu-0'] });
     expectProblem(res, 409, 'reservation_not_reclaimable');
     expect(res.json.reservationStatus).toBe('cancelled');
@@ -195,7 +191,7 @@ describe('Idempotency-Key (SPEC §5)', () => {
     expect(first.status).toBe(200);
     expect(second.text).toBe(first.text);
     expect(second.headers.get('idempotent-replayed')).toBe('true');
-    expect(await tdb.db.select().from(auditEvents)).toHaveLength(1);
+    expect(await scene().db.select().from(auditEvents)).toHaveLength(1);
   });
 
   it('stores and replays errors too (below 500)', async () => {
@@ -222,8 +218,8 @@ describe('Idempotency-Key (SPEC §5)', () => {
     const held = new Promise<void>((r) => (release = r));
     let locked!: () => void;
     const isLocked = new Promise<void>((r) => (locked = r));
-    const holder = tdb.db.transaction(async (tx) => {
-      await tx.execute(`select 1 from nodes where id = 'n1' for update` as never);
+    const holder = scene().db.transaction(async (tx) => {
+      await tx.execute(sql`select 1 from nodes where id = 'n1' for update`);
       locked();
       await held;
     });
@@ -235,7 +231,7 @@ describe('Idempotency-Key (SPEC §5)', () => {
     await holder;
     expectProblem(dup, 409, 'idempotency_in_progress');
     expect((await first).status).toBe(200);
-    expect(await tdb.db.select().from(vms).where(eq(vms.status, 'terminated'))).toHaveLength(1);
+    expect(await scene().db.select().from(vms).where(eq(vms.status, 'terminated'))).toHaveLength(1);
   });
 
   it('scopes keys to the resource, however its path is spelled', async () => {
@@ -251,7 +247,7 @@ describe('Idempotency-Key (SPEC §5)', () => {
 
   it('400 for a key longer than 255 characters', async () => {
     expectProblem(await post({ unitIds: ['gpu-0'] }, { headers: { 'idempotency-key': 'k'.repeat(256) } }), 400, 'invalid_request');
-    expect(await tdb.db.select().from(idempotencyRecords)).toHaveLength(0);
+    expect(await scene().db.select().from(idempotencyRecords)).toHaveLength(0);
   });
 });
 
