@@ -65,7 +65,7 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
     .select({ e: auditEvents, actorShown })
     .from(auditEvents)
     .leftJoin(nodes, eq(nodes.id, auditEvents.nodeId))
-    .leftJoin(reservations, eq(reservations.id, auditEvents.reservationId))
+    .leftJoin(reservations, and(eq(reservations.nodeId, auditEvents.nodeId), eq(reservations.id, auditEvents.reservationId)))
     .where(
       and(
         visible,

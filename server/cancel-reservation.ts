@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { reservationUnits } from '@/db/schema';
 import { requireReservationOwner } from './access';
@@ -27,7 +27,7 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
     requireNotEnded(s, 'it cannot be cancelled again');
     const updated = await saveReservation(tx, s, input.reason, { cancelledAt: s.ctx.now });
     // Cancelled rows leave the exclusion constraint, so the units can be reserved again.
-    await tx.update(reservationUnits).set({ cancelled: true }).where(eq(reservationUnits.reservationId, s.reservation.id));
+    await tx.update(reservationUnits).set({ cancelled: true }).where(and(eq(reservationUnits.nodeId, s.node.id), eq(reservationUnits.reservationId, s.reservation.id)));
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.cancel',
       nodeId: s.node.id,

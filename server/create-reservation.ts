@@ -93,7 +93,7 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
       .onConflictDoNothing()
       .returning();
     const row = inserted[0];
-    if (!row) throw new DomainError('already_exists', `A reservation "${id}" already exists; choose another id or omit it.`);
+    if (!row) throw new DomainError('already_exists', `A reservation "${id}" already exists on node "${node.id}"; choose another id or omit it.`);
     await tx.insert(reservationUnits).values(input.reservedUnitIds.map((unitId) => ({ reservationId: id, nodeId: node.id, unitId, startsAt, endsAt, cancelled: false, released: false })));
     const unitIds = sortUnitIds(input.reservedUnitIds, positions);
     await writeAuditEvent(tx, lctx, {

@@ -55,13 +55,16 @@ export class DomainError extends Error {
   readonly code: ErrorCode;
   readonly detail: string;
   readonly extras: ProblemExtras;
+  /** Seconds a client should wait before retrying (429, 503): both transports send it as `Retry-After`. */
+  readonly retryAfterSeconds?: number;
 
-  constructor(code: ErrorCode, detail: string, extras: ProblemExtras = {}) {
+  constructor(code: ErrorCode, detail: string, extras: ProblemExtras = {}, opts: { retryAfterSeconds?: number } = {}) {
     super(detail);
     this.name = 'DomainError';
     this.code = code;
     this.detail = detail;
     this.extras = extras;
+    if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = opts.retryAfterSeconds;
   }
 
   get httpStatus(): number {

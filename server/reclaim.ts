@@ -7,7 +7,7 @@ import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, newId, sortByCodePoint, sortUnitIds } from './ids';
 import { openReservation, saveReservation } from './reservation-context';
-import { toReservation, type Reservation } from './reservation-view';
+import { holdsNow, toReservation, type Reservation } from './reservation-view';
 
 /** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (seeds/reclaim-endpoint.txt). */
 export const ReclaimBody = z
@@ -44,8 +44,9 @@ export type ReclaimResult = Reservation & { terminated?: string[]; skipped?: str
  *
  * Locks: node, reservation, then the affected VMs by id (see server/access.ts). A reclaim
  * that changes nothing writes nothing, not even `updatedAt` (SPEC §5.1 "idempotent").
- * A pending reservation terminates and skips nothing: it does not hold its units yet, and
- * the VMs on them are another holder's (a narrowing of SPEC §5.1 step 4, noted on issue 2).
+ * A reservation that does not hold its units now (before or after its period, whatever its
+ * status — pending or needs-review) terminates and skips nothing: the VMs on them run on
+ * another holder's capacity (a narrowing of SPEC §5.1 step 4, see `holdsNow`).
  */
 export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput }): Promise<ReclaimResult> {
   const dryRun = input.dryRun ?? false;
@@ -81,10 +82,11 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
       .from(vms)
       .where(and(inArray(vms.id, onUnits), eq(vms.status, 'running')))
       .orderBy(asc(vms.id));
-    // A pending reservation holds its units only from startsAt: the VMs on them now run on
-    // someone else's capacity (another reservation's released units, or free ones), so its
-    // reclaim only takes units off its own future market and evicts no one.
-    const affected = status === 'pending' ? [] : await (dryRun ? vmQuery : vmQuery.for('no key update'));
+    // A reservation evicts only from units it holds now (holdsNow), whatever its status: before
+    // its period the VMs on its units run on someone else's capacity (another reservation's
+    // released units, or free ones) — also when a topology change made it needs-review, which
+    // outranks pending — so its reclaim only takes units off its own future market.
+    const affected = holdsNow(reservation, lctx.now) ? await (dryRun ? vmQuery : vmQuery.for('no key update')) : [];
     const toTerminate = affected.filter((v) => v.tier === 'spot');
     const terminate = sortByCodePoint(toTerminate.map((v) => v.id));
     const skipped = sortByCodePoint(affected.filter((v) => v.tier !== 'spot').map((v) => v.id));
@@ -126,7 +128,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
       await tx
         .update(reservationUnits)
         .set({ released: false })
-        .where(and(eq(reservationUnits.reservationId, reservation.id), inArray(reservationUnits.unitId, leaving)));
+        .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, reservation.id), inArray(reservationUnits.unitId, leaving)));
     }
     const updated = await saveReservation(tx, { ctx: lctx, reservation }, input.reason);
 

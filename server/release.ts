@@ -52,7 +52,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
     await tx
       .update(reservationUnits)
       .set({ released: true })
-      .where(and(eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, entering)));
+      .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, entering)));
     const updated = await saveReservation(tx, s, input.reason);
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.release',

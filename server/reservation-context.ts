@@ -39,7 +39,7 @@ export async function openReservation(tx: Tx, ctx: Ctx, nodeId: string, reservat
   const node = await findNode(tx, nodeId, lock);
   const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
   const { reservation, relation } = await findVisibleReservation(tx, ctx, node, reservationId, lock);
-  const [byId, positions] = await Promise.all([loadReservationUnits(tx, [reservation.id]), loadUnitPositions(tx, node.id)]);
+  const [byId, positions] = await Promise.all([loadReservationUnits(tx, node.id, [reservation.id]), loadUnitPositions(tx, node.id)]);
   return { ctx: lctx, node, reservation, relation, status: reservationStatus(reservation, node.topologyGen, lctx.now), units: byId.get(reservation.id) ?? [], positions };
 }
 
@@ -135,7 +135,7 @@ export async function saveReservation(tx: Tx, scope: Pick<ReservationScope, 'ctx
   const [row] = await tx
     .update(reservations)
     .set({ ...set, updatedAt: scope.ctx.now, ...(reason ? { reason } : {}) })
-    .where(eq(reservations.id, scope.reservation.id))
+    .where(and(eq(reservations.nodeId, scope.reservation.nodeId), eq(reservations.id, scope.reservation.id)))
     .returning();
   return row!;
 }

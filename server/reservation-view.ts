@@ -1,4 +1,4 @@
-import { asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { nodeUnits, reservationUnits, type reservations } from '@/db/schema';
 import { sortByCodePoint, sortUnitIds } from './ids';
@@ -23,6 +23,18 @@ export function reservationStatus(
   if (r.topologyGen < nodeTopologyGen) return 'needs-review';
   if (now.getTime() < r.startsAt.getTime()) return 'pending';
   return 'active';
+}
+
+/**
+ * Whether the reservation holds its units at `now`: not cancelled, and its half-open period
+ * `[startsAt, endsAt)` covers `now` — whatever its status says (a needs-review reservation
+ * outranks pending, yet holds nothing before its start). Every verb that acts on the VMs
+ * running on a reservation's units (reclaim's evictions, PATCH's occupied check) asks this,
+ * never the status: before or after its period the VMs there run on someone else's capacity.
+ */
+export function holdsNow(r: Pick<ReservationRow, 'cancelledAt' | 'startsAt' | 'endsAt'>, now: Date): boolean {
+  const t = now.getTime();
+  return !r.cancelledAt && r.startsAt.getTime() <= t && (!r.endsAt || t < r.endsAt.getTime());
 }
 
 /** The Reservation object of the published contract (seeds/reclaim-endpoint.txt), minus the
@@ -88,14 +100,14 @@ export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map
   return new Map(rows.map((u) => [u.unitId, u.position]));
 }
 
-/** Unit rows of the given reservations, grouped by reservation id. */
-export async function loadReservationUnits(db: DbOrTx, reservationIds: string[]): Promise<Map<string, ReservationUnitState[]>> {
+/** Unit rows of the given reservations on one node (ids are unique per node), grouped by reservation id. */
+export async function loadReservationUnits(db: DbOrTx, nodeId: string, reservationIds: string[]): Promise<Map<string, ReservationUnitState[]>> {
   const byReservation = new Map<string, ReservationUnitState[]>(reservationIds.map((id) => [id, []]));
   if (reservationIds.length === 0) return byReservation;
   const rows = await db
     .select({ reservationId: reservationUnits.reservationId, unitId: reservationUnits.unitId, released: reservationUnits.released })
     .from(reservationUnits)
-    .where(reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds));
+    .where(and(eq(reservationUnits.nodeId, nodeId), reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds)));
   for (const row of rows) byReservation.get(row.reservationId)?.push({ unitId: row.unitId, released: row.released });
   return byReservation;
 }

@@ -18,7 +18,7 @@ export type GetReservationInput = z.infer<typeof GetReservationInput>;
 export async function getReservation({ ctx, input }: { ctx: Ctx; input: GetReservationInput }): Promise<Reservation> {
   const node = await findNode(ctx.db, input.nodeId, 'none');
   const { reservation } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
-  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, [reservation.id]), loadUnitPositions(ctx.db, node.id)]);
+  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, [reservation.id]), loadUnitPositions(ctx.db, node.id)]);
   return toReservation(reservation, units.get(reservation.id) ?? [], positions, node.topologyGen, ctx.now);
 }
 
@@ -57,7 +57,7 @@ export async function listNodeReservations({
     .limit(limit + 1);
   const page = toPage(rows, limit, (r) => r.id);
   const visible = page.items.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
-  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
+  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
   const items = visible.map(({ r, rel }) => {
     const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
     const open = reservation.status !== 'cancelled' && reservation.status !== 'expired';

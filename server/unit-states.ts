@@ -121,7 +121,7 @@ export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
         managingOrgIds: reservations.managingOrgIds,
       })
       .from(reservationUnits)
-      .innerJoin(reservations, eq(reservations.id, reservationUnits.reservationId))
+      .innerJoin(reservations, and(eq(reservations.nodeId, reservationUnits.nodeId), eq(reservations.id, reservationUnits.reservationId)))
       .where(and(inArray(reservationUnits.nodeId, nodeIds), eq(reservationUnits.cancelled, false), or(isNull(reservationUnits.endsAt), gt(reservationUnits.endsAt, now)))),
     db
       .select({ nodeId: vmUnits.nodeId, unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })

@@ -7,7 +7,7 @@ import { inTransaction, type Ctx } from './context';
 import { DomainError } from './errors';
 import { Id, distinctIds, freeText, sortByCodePoint, sortUnitIds } from './ids';
 import { Timestamp, openReservation, overlappingUnits, requireNotEnded, runningOn } from './reservation-context';
-import { toReservation, type Reservation } from './reservation-view';
+import { holdsNow, toReservation, type Reservation } from './reservation-view';
 
 const OrgIdList = z.array(Id).max(256).refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
 
@@ -65,7 +65,9 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     const keep = new Set(input.reservedUnitIds ?? held);
     const removed = [...held].filter((u) => !keep.has(u));
     const audience = new Set(input.allowedOrgIds ?? r.allowedOrgIds);
-    const busy = await runningOn(tx, s.ctx, node, removed, positions, { filter: (vm) => audience.has(vm.orgId) || r.allowedOrgIds.includes(vm.orgId) });
+    // Only a reservation that holds its units now has the audience's VMs on them; before its
+    // period they run on other capacity and the shrink does not touch them (holdsNow).
+    const busy = holdsNow(r, s.ctx.now) ? await runningOn(tx, s.ctx, node, removed, positions, { filter: (vm) => audience.has(vm.orgId) || r.allowedOrgIds.includes(vm.orgId) }) : null;
     if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs of the reservation’s audience; they must end before the units leave the reservation.`, busy);
 
     const endsAt = input.endsAt === undefined ? r.endsAt : input.endsAt;
@@ -92,10 +94,10 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     const [updated] = await tx
       .update(reservations)
       .set({ allowedOrgIds: allowed, managingOrgIds: managing, endsAt, contractRef, updatedAt: s.ctx.now, ...(input.reason ? { reason: input.reason } : {}) })
-      .where(eq(reservations.id, r.id))
+      .where(and(eq(reservations.nodeId, node.id), eq(reservations.id, r.id)))
       .returning();
-    if (removed.length) await tx.delete(reservationUnits).where(and(eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, removed)));
-    if ('endsAt' in changes) await tx.update(reservationUnits).set({ endsAt }).where(and(eq(reservationUnits.reservationId, r.id), notInArray(reservationUnits.unitId, removed.length ? removed : [''])));
+    if (removed.length) await tx.delete(reservationUnits).where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, removed)));
+    if ('endsAt' in changes) await tx.update(reservationUnits).set({ endsAt }).where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), notInArray(reservationUnits.unitId, removed.length ? removed : [''])));
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.update',
       nodeId: node.id,

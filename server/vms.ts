@@ -24,7 +24,7 @@ export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
     or exists (
       select 1 from vm_units vu
       join reservation_units ru on ru.node_id = vu.node_id and ru.unit_id = vu.unit_id and not ru.cancelled
-      join reservations r on r.id = ru.reservation_id
+      join reservations r on r.node_id = ru.node_id and r.id = ru.reservation_id
       where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)
         and ru.starts_at < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
         and (ru.ends_at is null or ru.ends_at > ${vms.startedAt})))`;

@@ -1,15 +1,18 @@
-import { boolean, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { nodes } from './nodes';
 
 /**
  * A reservation of some of a node's units for an audience. Status is never stored: it is
  * derived at request time from `cancelledAt`, the period and `topologyGen` (SPEC §4).
  * Org id lists are kept sorted by code point so equal states give equal bodies.
+ * Ids are unique per node, not globally: a reservation is always addressed under its node, and
+ * a global key would let a 409 on create reveal that an invisible reservation exists on some
+ * other node (SPEC §2: invisible resources are 404, their existence never leaks).
  */
 export const reservations = pgTable(
   'reservations',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     nodeId: text('node_id').notNull().references(() => nodes.id),
     allowedOrgIds: text('allowed_org_ids').array().notNull(),
     managingOrgIds: text('managing_org_ids').array().notNull(),
@@ -22,7 +25,7 @@ export const reservations = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [index('reservations_node_idx').on(t.nodeId)],
+  (t) => [primaryKey({ columns: [t.nodeId, t.id] })],
 );
 
 /**
@@ -35,7 +38,7 @@ export const reservations = pgTable(
 export const reservationUnits = pgTable(
   'reservation_units',
   {
-    reservationId: text('reservation_id').notNull().references(() => reservations.id, { onDelete: 'cascade' }),
+    reservationId: text('reservation_id').notNull(),
     nodeId: text('node_id').notNull().references(() => nodes.id),
     unitId: text('unit_id').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true, precision: 3 }).notNull(),
@@ -43,5 +46,9 @@ export const reservationUnits = pgTable(
     cancelled: boolean('cancelled').notNull().default(false),
     released: boolean('released').notNull().default(false),
   },
-  (t) => [primaryKey({ columns: [t.reservationId, t.unitId] }), index('reservation_units_node_unit_idx').on(t.nodeId, t.unitId)],
+  (t) => [
+    primaryKey({ columns: [t.nodeId, t.reservationId, t.unitId] }),
+    foreignKey({ columns: [t.nodeId, t.reservationId], foreignColumns: [reservations.nodeId, reservations.id] }).onDelete('cascade'),
+    index('reservation_units_node_unit_idx').on(t.nodeId, t.unitId),
+  ],
 );

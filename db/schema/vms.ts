@@ -1,4 +1,4 @@
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, foreignKey, index, pgTable, primaryKey, text, timestamp, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { nodes } from './nodes';
 import { orgs } from './orgs';
@@ -15,13 +15,18 @@ export const vms = pgTable(
     nodeId: text('node_id').notNull().references(() => nodes.id),
     orgId: text('org_id').notNull().references(() => orgs.id),
     tier: text('tier', { enum: vmTiers }).notNull(),
-    reservationId: text('reservation_id').references(() => reservations.id),
+    /** With nodeId, names the reservation (ids are unique per node). */
+    reservationId: text('reservation_id'),
     status: text('status', { enum: ['running', 'terminated'] }).notNull().default('running'),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
     terminatedAt: timestamp('terminated_at', { withTimezone: true, precision: 3 }),
     terminationReason: text('termination_reason', { enum: ['reclaimed', 'terminated'] }),
   },
-  (t) => [index('vms_node_idx').on(t.nodeId, t.status), index('vms_org_idx').on(t.orgId)],
+  (t) => [
+    index('vms_node_idx').on(t.nodeId, t.status),
+    index('vms_org_idx').on(t.orgId),
+    foreignKey({ columns: [t.nodeId, t.reservationId], foreignColumns: [reservations.nodeId, reservations.id] }),
+  ],
 );
 
 /**

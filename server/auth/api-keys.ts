@@ -4,6 +4,7 @@ import type { DbOrTx } from '@/db/client';
 import { apiKeys } from '@/db/schema';
 import type { Principal } from '../context';
 import { newId } from '../ids';
+import { rateLimitPerMinute, secondsLeftInMinute } from './rate-limit';
 
 const SECRET_PREFIX = 'gpuk_';
 
@@ -29,13 +30,6 @@ export async function issueApiKey(db: DbOrTx, input: { orgId: string; name: stri
     createdAt: input.now,
   });
   return { id, secret };
-}
-
-/** Requests per key per minute; 0 turns the limit off (SPEC §8 R5). */
-export function rateLimitPerMinute(): number {
-  const raw = process.env.RATE_LIMIT_PER_MINUTE;
-  const n = raw === undefined || raw === '' ? 600 : Number(raw);
-  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : 600;
 }
 
 export type ApiKeyAuth = {
@@ -79,7 +73,7 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
     await db.execute(sql`delete from rate_limit_windows where key_id = ${row.id} and window_start < date_trunc('minute', now()) - interval '5 minutes'`);
   }
   if (row.used !== null && row.used > limit) {
-    return { principal, now, retryAfterSeconds: Math.max(1, 60 - now.getUTCSeconds()) };
+    return { principal, now, retryAfterSeconds: secondsLeftInMinute(now) };
   }
   return { principal, now };
 }

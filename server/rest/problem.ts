@@ -16,6 +16,7 @@ export function problemResponse(err: DomainError, extra: Record<string, string> 
       'content-type': 'application/problem+json',
       'cache-control': 'no-store',
       ...(err.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer realm="gpu-reservations"' } : {}),
+      ...(err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {}),
       ...extra,
     },
   });

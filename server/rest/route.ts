@@ -1,14 +1,14 @@
 import { z } from 'zod';
 import { getDb, type DbOrTx } from '@/db/client';
-import { authenticateApiKey, rateLimitPerMinute } from '../auth/api-keys';
+import { authenticateApiKey } from '../auth/api-keys';
+import { rateLimited } from '../auth/rate-limit';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
+import { readCappedBody } from './body';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
 import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse } from './problem';
 
-/** SPEC §5 Requests: bodies are at most 64 KiB. */
-export const MAX_BODY_BYTES = 64 * 1024;
 
 const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
 type HttpMethod = (typeof httpMethods)[number];
@@ -45,26 +45,10 @@ type NextRouteContext = { params: Promise<Record<string, string | string[] | und
 type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
 
 async function readBody(req: Request): Promise<string> {
-  const tooLarge = () => new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`);
-  if (Number(req.headers.get('content-length') ?? '0') > MAX_BODY_BYTES) throw tooLarge();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  if (req.body) {
-    const reader = req.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > MAX_BODY_BYTES) {
-        await reader.cancel();
-        throw tooLarge();
-      }
-      chunks.push(value);
-    }
-  }
+  const bytes = await readCappedBody(req);
   // An empty body reads as `{}`: `POST …/cancel` needs none, and a missing required field is
   // a 400 that names it rather than a 415.
-  if (total === 0) return '{}';
+  if (bytes.byteLength === 0) return '{}';
   const [type = '', ...params] = (req.headers.get('content-type') ?? '').split(';').map((p) => p.trim().toLowerCase());
   const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replaceAll('"', '');
   const encoding = (req.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
@@ -72,7 +56,7 @@ async function readBody(req: Request): Promise<string> {
     throw new DomainError('unsupported_media_type', 'Send the request body as application/json in UTF-8, without Content-Encoding.');
   }
   try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks));
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {
     throw new DomainError('invalid_request', 'The request body is not valid UTF-8.', { errors: [{ path: 'body', message: 'is not valid UTF-8' }] });
   }
@@ -118,9 +102,7 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
         const auth = await authenticateApiKey(getDb(), req.headers.get('authorization'));
         if (!auth) throw new DomainError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
         if (auth.retryAfterSeconds !== undefined) {
-          return problemResponse(new DomainError('rate_limited', `This API key has used its ${rateLimitPerMinute()} requests for this minute; retry in ${auth.retryAfterSeconds} s.`), {
-            'retry-after': String(auth.retryAfterSeconds),
-          });
+          return problemResponse(rateLimited('This API key', auth.retryAfterSeconds));
         }
         principal = { ...auth.principal, now: auth.now, clock: 'database' };
       }

@@ -1,0 +1,46 @@
+import { sql } from 'drizzle-orm';
+import type { DbOrTx } from '@/db/client';
+import { DomainError } from '../errors';
+
+/** Requests per principal (API key, or console user) per minute; 0 turns the limit off (SPEC §8 R5). */
+export function rateLimitPerMinute(): number {
+  const raw = process.env.RATE_LIMIT_PER_MINUTE;
+  const n = raw === undefined || raw === '' ? 600 : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : 600;
+}
+
+/** Seconds until the current one-minute window ends, at least 1. */
+export function secondsLeftInMinute(now: Date): number {
+  return Math.max(1, 60 - now.getUTCSeconds());
+}
+
+/** The 429 for a principal that used up its minute. */
+export function rateLimited(who: string, retryAfterSeconds: number): DomainError {
+  return new DomainError('rate_limited', `${who} has used its ${rateLimitPerMinute()} requests for this minute; retry in ${retryAfterSeconds} s.`, {}, { retryAfterSeconds });
+}
+
+/**
+ * Counts `calls` requests of a console user against the per-minute limit, in PostgreSQL so
+ * that every app instance counts against the same window (rate_limit_windows, shared with API
+ * keys under their own ids). A tRPC batch counts each call it carries: batching must not be a
+ * way around the limit.
+ * @returns nothing when within the limit.
+ * @throws DomainError rate_limited with Retry-After.
+ */
+export async function countConsoleRequests(db: DbOrTx, userId: string, calls: number): Promise<void> {
+  const limit = rateLimitPerMinute();
+  if (limit === 0) return;
+  // Namespaced so a user id can never share a window with an API key id.
+  const subject = `user:${userId}`;
+  const rows = await db.execute<{ count: number; now: string | Date }>(sql`
+    insert into rate_limit_windows (key_id, window_start, count)
+    values (${subject}, date_trunc('minute', now()), ${calls})
+    on conflict (key_id, window_start) do update set count = rate_limit_windows.count + excluded.count
+    returning count, now() as now`);
+  const row = rows[0]!;
+  if (row.count === calls) {
+    // First request of a new window: forget this user's old windows.
+    await db.execute(sql`delete from rate_limit_windows where key_id = ${subject} and window_start < date_trunc('minute', now()) - interval '5 minutes'`);
+  }
+  if (row.count > limit) throw rateLimited('This console session', secondsLeftInMinute(new Date(row.now)));
+}
