@@ -9,6 +9,7 @@ export default tseslint.config(
   {
     rules: {
       '@typescript-eslint/consistent-type-definitions': ['error', 'type'],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
@@ -18,7 +19,22 @@ export default tseslint.config(
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
   },
   {
-    // Arrows point one way (STYLE.md): pages, routes and components never touch db/.
+    // Arrows point one way (docs/architecture.md): app → server → db. db/ is the bottom layer.
+    files: ['db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@/server', '@/server/*', '**/server/*', '@/app', '@/app/*', '@/components', '@/components/*'], message: 'db/ imports nothing from server/, app/ or components/: hand it what it needs (see db/seed.ts SeedCredentials).' }] }],
+    },
+  },
+  {
+    // The domain knows no transport or page; tests may drive the route files they test.
+    files: ['server/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [{ group: ['@/app', '@/app/*', '**/app/*', '@/components', '@/components/*'], message: 'server/ never imports app/ or components/: a verb never knows which transport called it.' }] }],
+    },
+  },
+  {
+    // Arrows point one way (docs/architecture.md): pages, routes and components never touch db/.
     files: ['app/**/*.ts', 'app/**/*.tsx', 'components/**/*.ts', 'components/**/*.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {

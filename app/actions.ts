@@ -1,10 +1,10 @@
 'use server';
 
+import { signIn, signOut } from '@/server/auth/config';
+import { ACTING_ORG_COOKIE, getConsoleSession } from '@/server/auth/console-principal';
 import { AuthError } from 'next-auth';
 import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
-import { signIn, signOut } from '@/server/auth/config';
-import { ACTING_ORG_COOKIE, getConsoleSession } from '@/server/auth/console-principal';
 
 /** Sign-in form action: email + password; back to the form with an error on failure. */
 export async function signInAction(formData: FormData): Promise<void> {

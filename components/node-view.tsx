@@ -1,10 +1,9 @@
 'use client';
 
+import type { Reservation, ReservationAction } from '@/server/reservations/view';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
-import type { Reservation } from '@/server/reservation-view';
-import type { ReservationAction } from '@/server/reservations';
 import { formatDateTime, formatRelative } from './format';
 import { errorMessage } from './problem';
 import { ReclaimDialog } from './reclaim-dialog';

@@ -1,8 +1,8 @@
 'use client';
 
+import { switchOrgAction } from '@/app/actions';
 import { usePathname } from 'next/navigation';
 import { useRef } from 'react';
-import { switchOrgAction } from '@/app/actions';
 
 /** Picks the acting org among the user's orgs; the server remembers it in a cookie. */
 export function OrgSwitcher({ orgs, actingOrgId }: { orgs: { id: string; name: string }[]; actingOrgId: string }) {

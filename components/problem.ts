@@ -1,5 +1,5 @@
-import { TRPCClientError } from '@trpc/client';
 import type { Problem } from '@/server/errors';
+import { TRPCClientError } from '@trpc/client';
 
 /** The problem+json body a tRPC error carries (server/trpc/init.ts errorFormatter), if any. */
 export function problemOf(error: unknown): Problem | null {

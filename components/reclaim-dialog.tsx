@@ -1,9 +1,9 @@
 'use client';
 
+import type { ReclaimResult } from '@/server/reservations/view';
+import type { VmView } from '@/server/vms/view';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ReclaimResult } from '@/server/reclaim';
-import type { VmView } from '@/server/vm-view';
 import { formatDateTime, formatRelative, reclaimLabel } from './format';
 import { errorMessage, problemOf } from './problem';
 import { useTRPC } from './trpc-provider';

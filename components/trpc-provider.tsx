@@ -1,11 +1,11 @@
 'use client';
 
+import type { AppRouter } from '@/server/trpc/root';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
 import superjson from 'superjson';
-import type { AppRouter } from '@/server/trpc/root';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
 

@@ -6,12 +6,12 @@
 import type { DbOrTx } from './client';
 import { memberships, nodeTopologies, nodeUnits, nodes, orgs, reservationUnits, reservations, users, vmUnits, vms, type TopologyUnit, type VmTier } from './schema';
 
-export async function createOrg(db: DbOrTx, o: { id: string; name?: string }) {
+export async function insertOrg(db: DbOrTx, o: { id: string; name?: string }) {
   await db.insert(orgs).values({ id: o.id, name: o.name ?? o.id });
   return o.id;
 }
 
-export async function createUser(db: DbOrTx, u: { id: string; email: string; name: string; passwordHash: string; orgIds: string[] }) {
+export async function insertUser(db: DbOrTx, u: { id: string; email: string; name: string; passwordHash: string; orgIds: string[] }) {
   await db.insert(users).values({ id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash });
   if (u.orgIds.length) await db.insert(memberships).values(u.orgIds.map((orgId) => ({ userId: u.id, orgId })));
   return u.id;
@@ -26,7 +26,7 @@ export function gpuUnits(n = 8, model = 'H100-SXM5'): TopologyUnit[] {
  * A node and its units. With `topologyGen` > 1 the history holds the current unit list for
  * every generation (enough for tests that only need the number).
  */
-export async function createNode(
+export async function insertNode(
   db: DbOrTx,
   n: { id: string; name?: string; ownerOrgId: string; units?: TopologyUnit[]; topologyGen?: number; createdAt?: Date },
 ) {
@@ -41,7 +41,7 @@ export async function createNode(
   return n.id;
 }
 
-export async function createReservation(
+export async function insertReservation(
   db: DbOrTx,
   r: {
     id: string;
@@ -89,7 +89,7 @@ export async function createReservation(
   return r.id;
 }
 
-export async function createVm(
+export async function insertVm(
   db: DbOrTx,
   v: { id: string; nodeId: string; orgId: string; tier: VmTier; unitIds: string[]; reservationId?: string; startedAt: Date; terminatedAt?: Date },
 ) {

@@ -5,10 +5,8 @@
  * Times are relative to `now` so the demo looks the same whenever it is seeded.
  */
 import { sql } from 'drizzle-orm';
-import { issueApiKey } from '@/server/auth/api-keys';
-import { hashPassword } from '@/server/auth/password';
-import type { Db } from './client';
-import { createNode, createOrg, createReservation, createUser, createVm, gpuUnits } from './factories';
+import type { Db, DbOrTx } from './client';
+import { gpuUnits, insertNode, insertOrg, insertReservation, insertUser, insertVm } from './factories';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -47,21 +45,30 @@ export async function isEmpty(db: Db): Promise<boolean> {
 }
 
 /**
- * Writes the demo fleet into an empty database.
+ * What the seed needs from the domain, handed in so that db/ imports nothing from server/:
+ * the hash of DEMO_PASSWORD, and a way to issue an API key (random, stored hashed).
+ */
+export type SeedCredentials = {
+  passwordHash: string;
+  issueApiKey: (tx: DbOrTx, input: { orgId: string; name: string; now: Date }) => Promise<{ secret: string }>;
+};
+
+/**
+ * Writes the demo fleet into an empty database (server/demo.ts supplies the credentials).
  * @returns the dev API key of every demo org, `{ orgId: secret }`.
  */
-export async function seedDemo(db: Db, now: Date): Promise<Record<string, string>> {
+export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials): Promise<Record<string, string>> {
   const at = (hours: number) => new Date(now.getTime() + hours * 3_600_000);
   const day = 24;
-  const passwordHash = await hashPassword(DEMO_PASSWORD);
+  const { passwordHash, issueApiKey } = credentials;
 
   return db.transaction(async (tx) => {
-    for (const o of DEMO_ORGS) await createOrg(tx, o);
-    for (const u of DEMO_USERS) await createUser(tx, { id: u.id, email: u.email, name: u.name, passwordHash, orgIds: [...u.orgIds] });
+    for (const o of DEMO_ORGS) await insertOrg(tx, o);
+    for (const u of DEMO_USERS) await insertUser(tx, { id: u.id, email: u.email, name: u.name, passwordHash, orgIds: [...u.orgIds] });
 
     // acme-h100-01: every unit state of SPEC §3, at topologyGen 2.
-    await createNode(tx, { id: 'acme-h100-01', name: 'Acme H100 #01 (fra-1)', ownerOrgId: 'org_acme', topologyGen: 2, createdAt: at(-60 * day) });
-    await createReservation(tx, {
+    await insertNode(tx, { id: 'acme-h100-01', name: 'Acme H100 #01 (fra-1)', ownerOrgId: 'org_acme', topologyGen: 2, createdAt: at(-60 * day) });
+    await insertReservation(tx, {
       id: 'res-nimbus-01',
       nodeId: 'acme-h100-01',
       unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4'],
@@ -74,7 +81,7 @@ export async function seedDemo(db: Db, now: Date): Promise<Record<string, string
       topologyGen: 2,
       reason: 'Q4 training capacity',
     });
-    await createReservation(tx, {
+    await insertReservation(tx, {
       id: 'res-nimbus-01-review',
       nodeId: 'acme-h100-01',
       unitIds: ['gpu-6'],
@@ -84,9 +91,9 @@ export async function seedDemo(db: Db, now: Date): Promise<Record<string, string
       topologyGen: 1,
       reason: 'Inference pool',
     });
-    await createReservation(tx, { id: 'res-zephyr-01-pending', nodeId: 'acme-h100-01', unitIds: ['gpu-7'], allowedOrgIds: ['org_zephyr'], startsAt: at(3 * day), endsAt: at(10 * day), topologyGen: 2 });
-    await createReservation(tx, { id: 'res-quark-01-expired', nodeId: 'acme-h100-01', unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], allowedOrgIds: ['org_quark'], startsAt: at(-40 * day), endsAt: at(-8 * day) });
-    await createReservation(tx, {
+    await insertReservation(tx, { id: 'res-zephyr-01-pending', nodeId: 'acme-h100-01', unitIds: ['gpu-7'], allowedOrgIds: ['org_zephyr'], startsAt: at(3 * day), endsAt: at(10 * day), topologyGen: 2 });
+    await insertReservation(tx, { id: 'res-quark-01-expired', nodeId: 'acme-h100-01', unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], allowedOrgIds: ['org_quark'], startsAt: at(-40 * day), endsAt: at(-8 * day) });
+    await insertReservation(tx, {
       id: 'res-orbit-01-cancelled',
       nodeId: 'acme-h100-01',
       unitIds: ['gpu-5', 'gpu-6', 'gpu-7'],
@@ -97,14 +104,14 @@ export async function seedDemo(db: Db, now: Date): Promise<Record<string, string
       createdAt: at(-9 * day),
       reason: 'Customer withdrew',
     });
-    await createVm(tx, { id: 'vm-orbit-train-01', nodeId: 'acme-h100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: at(-5) });
-    await createVm(tx, { id: 'vm-nimbus-infer-01', nodeId: 'acme-h100-01', orgId: 'org_nimbus', tier: 'reserved', reservationId: 'res-nimbus-01', unitIds: ['gpu-3'], startedAt: at(-50) });
-    await createVm(tx, { id: 'vm-quark-batch-01', nodeId: 'acme-h100-01', orgId: 'org_quark', tier: 'on-demand', unitIds: ['gpu-5'], startedAt: at(-20) });
-    await createVm(tx, { id: 'vm-orbit-old-01', nodeId: 'acme-h100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-2'], startedAt: at(-30), terminatedAt: at(-26) });
+    await insertVm(tx, { id: 'vm-orbit-train-01', nodeId: 'acme-h100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: at(-5) });
+    await insertVm(tx, { id: 'vm-nimbus-infer-01', nodeId: 'acme-h100-01', orgId: 'org_nimbus', tier: 'reserved', reservationId: 'res-nimbus-01', unitIds: ['gpu-3'], startedAt: at(-50) });
+    await insertVm(tx, { id: 'vm-quark-batch-01', nodeId: 'acme-h100-01', orgId: 'org_quark', tier: 'on-demand', unitIds: ['gpu-5'], startedAt: at(-20) });
+    await insertVm(tx, { id: 'vm-orbit-old-01', nodeId: 'acme-h100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-2'], startedAt: at(-30), terminatedAt: at(-26) });
 
     // acme-h100-02: the reclaim showcase — 4 spot VMs on released units, one reserved VM.
-    await createNode(tx, { id: 'acme-h100-02', name: 'Acme H100 #02 (fra-1)', ownerOrgId: 'org_acme', createdAt: at(-60 * day) });
-    await createReservation(tx, {
+    await insertNode(tx, { id: 'acme-h100-02', name: 'Acme H100 #02 (fra-1)', ownerOrgId: 'org_acme', createdAt: at(-60 * day) });
+    await insertReservation(tx, {
       id: 'res-nimbus-02',
       nodeId: 'acme-h100-02',
       unitIds: gpuUnits().map((u) => u.id),
@@ -115,15 +122,15 @@ export async function seedDemo(db: Db, now: Date): Promise<Record<string, string
       startsAt: at(-3 * day),
       endsAt: at(60 * day),
     });
-    await createVm(tx, { id: 'vm-orbit-train-02', nodeId: 'acme-h100-02', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: at(-9) });
-    await createVm(tx, { id: 'vm-quark-sweep-02', nodeId: 'acme-h100-02', orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-2'], startedAt: at(-7) });
-    await createVm(tx, { id: 'vm-orbit-eval-02', nodeId: 'acme-h100-02', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-3'], startedAt: at(-4) });
-    await createVm(tx, { id: 'vm-zephyr-render-02', nodeId: 'acme-h100-02', orgId: 'org_zephyr', tier: 'spot', unitIds: ['gpu-4'], startedAt: at(-2) });
-    await createVm(tx, { id: 'vm-nimbus-infer-02', nodeId: 'acme-h100-02', orgId: 'org_nimbus', tier: 'reserved', reservationId: 'res-nimbus-02', unitIds: ['gpu-6'], startedAt: at(-30) });
+    await insertVm(tx, { id: 'vm-orbit-train-02', nodeId: 'acme-h100-02', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: at(-9) });
+    await insertVm(tx, { id: 'vm-quark-sweep-02', nodeId: 'acme-h100-02', orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-2'], startedAt: at(-7) });
+    await insertVm(tx, { id: 'vm-orbit-eval-02', nodeId: 'acme-h100-02', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-3'], startedAt: at(-4) });
+    await insertVm(tx, { id: 'vm-zephyr-render-02', nodeId: 'acme-h100-02', orgId: 'org_zephyr', tier: 'spot', unitIds: ['gpu-4'], startedAt: at(-2) });
+    await insertVm(tx, { id: 'vm-nimbus-infer-02', nodeId: 'acme-h100-02', orgId: 'org_nimbus', tier: 'reserved', reservationId: 'res-nimbus-02', unitIds: ['gpu-6'], startedAt: at(-30) });
 
     // Borealis: a reservation without managing orgs, and a pending one.
-    await createNode(tx, { id: 'borealis-a100-01', name: 'Borealis A100 #01 (osl-2)', ownerOrgId: 'org_borealis', units: gpuUnits(8, 'A100-SXM4'), createdAt: at(-90 * day) });
-    await createReservation(tx, {
+    await insertNode(tx, { id: 'borealis-a100-01', name: 'Borealis A100 #01 (osl-2)', ownerOrgId: 'org_borealis', units: gpuUnits(8, 'A100-SXM4'), createdAt: at(-90 * day) });
+    await insertReservation(tx, {
       id: 'res-zephyr-11',
       nodeId: 'borealis-a100-01',
       unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'],
@@ -132,21 +139,21 @@ export async function seedDemo(db: Db, now: Date): Promise<Record<string, string
       startsAt: at(-2 * day),
       endsAt: at(12 * day),
     });
-    await createVm(tx, { id: 'vm-orbit-train-11', nodeId: 'borealis-a100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-2', 'gpu-3'], startedAt: at(-6) });
-    await createVm(tx, { id: 'vm-zephyr-render-11', nodeId: 'borealis-a100-01', orgId: 'org_zephyr', tier: 'reserved', reservationId: 'res-zephyr-11', unitIds: ['gpu-0'], startedAt: at(-40) });
-    await createVm(tx, { id: 'vm-quark-spot-11', nodeId: 'borealis-a100-01', orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-6'], startedAt: at(-1) });
-    await createNode(tx, { id: 'borealis-a100-02', name: 'Borealis A100 #02 (osl-2)', ownerOrgId: 'org_borealis', units: gpuUnits(8, 'A100-SXM4'), createdAt: at(-90 * day) });
-    await createReservation(tx, { id: 'res-nimbus-12', nodeId: 'borealis-a100-02', unitIds: gpuUnits().map((u) => u.id), allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'], startsAt: at(2 * day) });
+    await insertVm(tx, { id: 'vm-orbit-train-11', nodeId: 'borealis-a100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-2', 'gpu-3'], startedAt: at(-6) });
+    await insertVm(tx, { id: 'vm-zephyr-render-11', nodeId: 'borealis-a100-01', orgId: 'org_zephyr', tier: 'reserved', reservationId: 'res-zephyr-11', unitIds: ['gpu-0'], startedAt: at(-40) });
+    await insertVm(tx, { id: 'vm-quark-spot-11', nodeId: 'borealis-a100-01', orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-6'], startedAt: at(-1) });
+    await insertNode(tx, { id: 'borealis-a100-02', name: 'Borealis A100 #02 (osl-2)', ownerOrgId: 'org_borealis', units: gpuUnits(8, 'A100-SXM4'), createdAt: at(-90 * day) });
+    await insertReservation(tx, { id: 'res-nimbus-12', nodeId: 'borealis-a100-02', unitIds: gpuUnits().map((u) => u.id), allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'], startsAt: at(2 * day) });
 
     // A wider fleet for the fleet page: a mix of idle, reserved and busy nodes.
     for (let i = 3; i <= 14; i++) {
       const id = `acme-h100-${String(i).padStart(2, '0')}`;
-      await createNode(tx, { id, name: `Acme H100 #${String(i).padStart(2, '0')} (${i % 2 ? 'fra-1' : 'ams-3'})`, ownerOrgId: 'org_acme', createdAt: at(-30 * day) });
+      await insertNode(tx, { id, name: `Acme H100 #${String(i).padStart(2, '0')} (${i % 2 ? 'fra-1' : 'ams-3'})`, ownerOrgId: 'org_acme', createdAt: at(-30 * day) });
       if (i % 3 === 0) {
-        await createReservation(tx, { id: `res-nimbus-fleet-${i}`, nodeId: id, unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], releasedUnitIds: i % 2 ? ['gpu-2', 'gpu-3'] : [], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'], startsAt: at(-day), endsAt: at(20 * day) });
-        if (i % 2) await createVm(tx, { id: `vm-quark-spot-${i}`, nodeId: id, orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-3'], startedAt: at(-3) });
+        await insertReservation(tx, { id: `res-nimbus-fleet-${i}`, nodeId: id, unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], releasedUnitIds: i % 2 ? ['gpu-2', 'gpu-3'] : [], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'], startsAt: at(-day), endsAt: at(20 * day) });
+        if (i % 2) await insertVm(tx, { id: `vm-quark-spot-${i}`, nodeId: id, orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-3'], startedAt: at(-3) });
       }
-      if (i % 4 === 1) await createVm(tx, { id: `vm-orbit-od-${i}`, nodeId: id, orgId: 'org_orbit', tier: 'on-demand', unitIds: ['gpu-6', 'gpu-7'], startedAt: at(-12) });
+      if (i % 4 === 1) await insertVm(tx, { id: `vm-orbit-od-${i}`, nodeId: id, orgId: 'org_orbit', tier: 'on-demand', unitIds: ['gpu-6', 'gpu-7'], startedAt: at(-12) });
     }
 
     const keys: Record<string, string> = {};

@@ -5,7 +5,8 @@
 import { spawn } from 'node:child_process';
 import { createDb } from '../db/client';
 import { migrateDatabase } from '../db/migrate';
-import { isEmpty, seedDemo } from '../db/seed';
+import { isEmpty } from '../db/seed';
+import { seedDemoFleet } from '../server/demo';
 import { devAuthSecret, ensureDevDatabase, writeDemoKeys } from './dev-db';
 
 const pg = await ensureDevDatabase();
@@ -14,7 +15,7 @@ try {
   const { db, client } = createDb(pg.url, { max: 2 });
   if (await isEmpty(db)) {
     console.log('Empty database: seeding the demo fleet…');
-    writeDemoKeys(await seedDemo(db, new Date()));
+    writeDemoKeys(await seedDemoFleet(db, new Date()));
   }
   await client.end();
 } catch (e) {

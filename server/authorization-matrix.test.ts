@@ -13,11 +13,6 @@
  * writes nothing, SPEC §5's check order puts 401/403/404 before any change); a call that did
  * write fails and drops the shared scene, so one product bug cannot cascade into the next case.
  */
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { TRPCError } from '@trpc/server';
-import { count, eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as auditRoute from '@/app/v1/audit/route';
 import * as reservationCancelRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/cancel/route';
 import * as reservationReaffirmRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/reaffirm/route';
@@ -29,26 +24,33 @@ import * as nodeRoute from '@/app/v1/nodes/[nodeId]/route';
 import * as nodeTopologyRoute from '@/app/v1/nodes/[nodeId]/topology/route';
 import * as nodesRoute from '@/app/v1/nodes/route';
 import * as notificationsRoute from '@/app/v1/notifications/route';
-import * as vmTerminateRoute from '@/app/v1/vms/[id]/terminate/route';
 import * as vmRoute from '@/app/v1/vms/[id]/route';
+import * as vmTerminateRoute from '@/app/v1/vms/[id]/terminate/route';
 import * as vmsRoute from '@/app/v1/vms/route';
 import type { Db } from '@/db/client';
-import { createNode, createVm, gpuUnits } from '@/db/factories';
+import { gpuUnits, insertNode, insertVm } from '@/db/factories';
 import { apiKeys, auditEvents, nodeUnits, nodes, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
-import type { AuditEventView, NotificationView } from './audit-trail';
+import { TRPCError } from '@trpc/server';
+import { count, eq } from 'drizzle-orm';
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AuditEventView } from './audit/view';
 import { issueApiKey } from './auth/api-keys';
 import type { Principal } from './context';
-import type { NodeView } from './nodes';
-import { placeVm } from './place-vm';
-import { reclaim } from './reclaim';
-import type { Reservation } from './reservation-view';
+import { registerNode } from './nodes/register';
+import { changeTopology } from './nodes/topology';
+import type { NodeView } from './nodes/view';
+import type { NotificationView } from './notifications/view';
+import { reclaim } from './reservations/reclaim';
+import { updateReservation } from './reservations/update';
+import type { Reservation } from './reservations/view';
 import { callRoute, issueKeys } from './testing/rest';
-import { buildScene, ctxFor, ORG } from './testing/scene';
-import { changeTopology, registerNode } from './topology';
+import { ORG, buildScene, ctxFor } from './testing/scene';
 import { appRouter, createCaller } from './trpc/root';
-import { updateReservation } from './update-reservation';
-import type { VmView } from './vm-view';
+import { placeVm } from './vms/place';
+import type { VmView } from './vms/view';
 
 // ── Principals ──────────────────────────────────────────────────────────────────────────
 
@@ -153,9 +155,9 @@ async function makeScene(name: SceneName): Promise<Scene> {
   // The REST transport reads the clock from PostgreSQL, so the scene is built around now.
   const now = new Date();
   await buildScene(db, now);
-  await createNode(db, { id: 'n-own', ownerOrgId: ORG.platform, createdAt: now });
+  await insertNode(db, { id: 'n-own', ownerOrgId: ORG.platform, createdAt: now });
   for (const [i, kind] of signedIn.entries()) {
-    await createVm(db, { id: ownVm(kind), nodeId: 'n-own', orgId: orgOf[kind], tier: 'spot', unitIds: [`gpu-${i}`], startedAt: now });
+    await insertVm(db, { id: ownVm(kind), nodeId: 'n-own', orgId: orgOf[kind], tier: 'spot', unitIds: [`gpu-${i}`], startedAt: now });
   }
   const keys = await issueKeys(db, Object.values(ORG));
   // The operator's key: the one that would be allowed everything, had it not been revoked.

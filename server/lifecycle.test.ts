@@ -1,23 +1,27 @@
-import { describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
 import { createDb } from '@/db/client';
-import { createReservation as seedReservation, createVm, gpuUnits } from '@/db/factories';
+import { gpuUnits, insertReservation, insertVm } from '@/db/factories';
 import { auditEvents, reservations } from '@/db/schema';
-import { listAuditEvents, listNotifications } from './audit-trail';
-import { cancelReservation } from './cancel-reservation';
-import { createReservation } from './create-reservation';
+import { eq } from 'drizzle-orm';
+import { describe, expect, it } from 'vitest';
+import { listAuditEvents } from './audit/list';
 import { DomainError } from './errors';
-import { getNode } from './nodes';
-import { placeVm } from './place-vm';
-import { reaffirm } from './reaffirm';
-import { reclaim } from './reclaim';
-import { release } from './release';
-import { getReservation } from './reservations';
+import { getNode } from './nodes/get';
+import { registerNode } from './nodes/register';
+import { changeTopology } from './nodes/topology';
+import { listNotifications } from './notifications/list';
+import { cancelReservation } from './reservations/cancel';
+import { createReservation } from './reservations/create';
+import { getReservation } from './reservations/get';
+import { reaffirm } from './reservations/reaffirm';
+import { reclaim } from './reservations/reclaim';
+import { release } from './reservations/release';
+import { updateReservation } from './reservations/update';
 import { useFreshScene } from './testing/fresh-scene';
 import { ctxFor, hours, ORG, T0 } from './testing/scene';
-import { changeTopology, registerNode } from './topology';
-import { updateReservation } from './update-reservation';
-import { getVm, listVms, terminateVm } from './vms';
+import { getVm } from './vms/get';
+import { listVms } from './vms/list';
+import { placeVm } from './vms/place';
+import { terminateVm } from './vms/terminate';
 
 const scene = useFreshScene();
 const db = () => scene().db;
@@ -66,7 +70,7 @@ describe('placement (SPEC §5.3)', () => {
   });
 
   it('refuses a reserved VM on an inactive reservation and any VM on withheld units', async () => {
-    await seedReservation(db(), { id: 'r-later', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(5) });
+    await insertReservation(db(), { id: 'r-later', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(5) });
     expect(await code(placeVm({ ctx: ctxFor(db(), ORG.audience), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'reserved', reservationId: 'r-later' } }))).toBe('reservation_not_active');
     await changeTopology({ ctx: ctxFor(db(), ORG.platform), input: { nodeId: 'n1', units: gpuUnits(8, 'H200') } });
     expect(await code(placeVm({ ctx: ctxFor(db(), ORG.audience), input: { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' } }))).toBe('reservation_needs_review');
@@ -111,7 +115,7 @@ describe('create and edit (SPEC §5)', () => {
     expect(await create({ allowedOrgIds: ['org_nope'] })).toBe('unknown_org');
     expect(await create({ id: 'r1' })).toBe('already_exists');
     // Timestamps before 1970 never reach PostgreSQL (year 0 is invalid there; years < 100 read back wrong).
-    const { CreateReservationBody } = await import('./create-reservation');
+    const { CreateReservationBody } = await import('./reservations/schemas');
     for (const startsAt of ['0000-01-01T00:00:00Z', '0049-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '2026-13-45T00:00:00Z', '2026-12-01T00:00:00+02:00']) {
       expect(CreateReservationBody.safeParse({ reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt }).success, startsAt).toBe(false);
     }
@@ -227,9 +231,9 @@ describe('VMs, terminate, audit trail and notifications', () => {
 
   it('a managing org sees VMs on its reservation’s units only while the reservation held them', async () => {
     // vm-old ran on gpu-6 and ended before r-next (managed by org_managing) begins on it.
-    await seedReservation(db(), { id: 'r-next', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(10) });
-    await createVm(db(), { id: 'vm-old', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: hours(-9), terminatedAt: hours(-8) });
-    await createVm(db(), { id: 'vm-now', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-6'], startedAt: hours(-1) });
+    await insertReservation(db(), { id: 'r-next', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(10) });
+    await insertVm(db(), { id: 'vm-old', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: hours(-9), terminatedAt: hours(-8) });
+    await insertVm(db(), { id: 'vm-now', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-6'], startedAt: hours(-1) });
     const seen = async (now: Date) => (await listVms({ ctx: ctxFor(db(), ORG.managing, now), input: { nodeId: 'n1' } })).items.map((v) => v.id);
     expect(await seen(T0)).not.toContain('vm-old');
     expect(await seen(T0)).not.toContain('vm-now');

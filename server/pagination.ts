@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import { DomainError } from './errors';
 import { idPattern } from './ids';
-import { z } from 'zod';
 
 /** `limit` query parameter: 1–500, default 100 (SPEC §5 Lists). */
 export const Limit = z
@@ -37,4 +37,12 @@ export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): 
   if (rows.length <= limit) return { items: rows };
   const items = rows.slice(0, limit);
   return { items, nextCursor: encodeCursor(keyOf(items[items.length - 1]!)) };
+}
+
+/** A cursor over an append-only sequence. @throws DomainError invalid_request */
+export function decodeSeqCursor(cursor: string): number {
+  const key = decodeCursor(cursor);
+  const seq = /^\d{1,15}$/.test(key) ? Number(key) : NaN;
+  if (!Number.isSafeInteger(seq)) throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
+  return seq;
 }

@@ -1,13 +1,13 @@
-import Link from 'next/link';
-import { headers } from 'next/headers';
-import { redirect } from 'next/navigation';
-import { PATHNAME_HEADER } from '@/proxy';
-import type { ReactNode } from 'react';
 import { signOutAction } from '@/app/actions';
 import { OrgSwitcher } from '@/components/org-switcher';
 import { TrpcProvider } from '@/components/trpc-provider';
+import { PATHNAME_HEADER } from '@/proxy';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { isOperator } from '@/server/context';
+import { headers } from 'next/headers';
+import Link from 'next/link';
+import { redirect } from 'next/navigation';
+import type { ReactNode } from 'react';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await getConsoleSession();

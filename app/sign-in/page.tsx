@@ -1,6 +1,6 @@
-import { redirect } from 'next/navigation';
 import { signInAction } from '@/app/actions';
 import { getConsoleSession } from '@/server/auth/console-principal';
+import { redirect } from 'next/navigation';
 
 export const metadata = { title: 'Sign in · GPU Reservations' };
 

@@ -1,5 +1,5 @@
+import { unitStates } from '@/server/nodes/unit-states';
 import { describe, expect, it } from 'vitest';
-import { unitStates } from '@/server/unit-states';
 import { emptySelection, moveFocus, orderedSelection, pruneSelection, selectBox, selectRange, selectWhere, toggleUnit } from './selection';
 import { unitStyles } from './unit-styles';
 

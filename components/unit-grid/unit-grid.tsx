@@ -1,7 +1,7 @@
 'use client';
 
+import type { UnitView } from '@/server/nodes/unit-states';
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
-import type { UnitView } from '@/server/unit-states';
 import { moveFocus, selectBox, type Selection } from './selection';
 import { unitStyles } from './unit-styles';
 

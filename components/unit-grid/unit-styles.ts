@@ -1,4 +1,4 @@
-import type { UnitState } from '@/server/unit-states';
+import type { UnitState } from '@/server/nodes/unit-states';
 
 export type UnitStyle = {
   label: string;

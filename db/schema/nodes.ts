@@ -1,4 +1,4 @@
-import { integer, jsonb, pgTable, primaryKey, text, timestamp, index, unique } from 'drizzle-orm/pg-core';
+import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 
 /** A GPU server. `topologyGen` goes up by one whenever its unit list changes (SPEC §5.4). */

@@ -1,4 +1,4 @@
-import { pgTable, primaryKey, text, timestamp, index } from 'drizzle-orm/pg-core';
+import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** An organisation: node owner, reservation holder, tenant or the platform itself. */
 export const orgs = pgTable('orgs', {

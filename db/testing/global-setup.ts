@@ -1,5 +1,5 @@
-import type { TestProject } from 'vitest/node';
 import postgres from 'postgres';
+import type { TestProject } from 'vitest/node';
 import { makeTempDataDir, startEmbeddedPostgres } from '../embedded';
 import { migrateDatabase } from '../migrate';
 

@@ -1,9 +1,9 @@
+import { expect, test } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { expect, test } from '@playwright/test';
 import { readState } from '../support/state';
 
 // scripts/example.ts walks the whole lifecycle through the public REST API only; it must run

@@ -1,5 +1,5 @@
-import http from 'node:http';
 import { expect, test } from '@playwright/test';
+import http from 'node:http';
 import { E2E_PORT } from '../support/state';
 
 // The console's tRPC endpoint on the production server, abused as in the security report:

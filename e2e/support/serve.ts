@@ -4,18 +4,18 @@
  * Writes the database URL and demo keys to the state file the tests read.
  */
 import { spawn } from 'node:child_process';
-import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
 import { createDb } from '../../db/client';
 import { makeTempDataDir, startEmbeddedPostgres } from '../../db/embedded';
 import { migrateDatabase } from '../../db/migrate';
-import { seedDemo } from '../../db/seed';
+import { seedDemoFleet } from '../../server/demo';
 import { E2E_PORT, stateFile } from './state';
 
 const pg = await startEmbeddedPostgres({ dir: makeTempDataDir('gpu-e2e-pg'), persistent: false, fast: true });
 await migrateDatabase(pg.url);
 const { db, client } = createDb(pg.url, { max: 2 });
-const keys = await seedDemo(db, new Date());
+const keys = await seedDemoFleet(db, new Date());
 await client.end();
 const baseURL = `http://127.0.0.1:${E2E_PORT}`;
 fs.writeFileSync(stateFile(), JSON.stringify({ databaseUrl: pg.url, keys, baseURL }));

@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { apiKeys } from '@/db/schema';
+import { sql } from 'drizzle-orm';
+import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../context';
 import { newId } from '../ids';
 import { rateLimitPerMinute, secondsLeftInMinute } from './rate-limit';

@@ -1,9 +1,9 @@
-import NextAuth, { CredentialsSignin } from 'next-auth';
-import Credentials from 'next-auth/providers/credentials';
-import { eq } from 'drizzle-orm';
-import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { users } from '@/db/schema';
+import { eq } from 'drizzle-orm';
+import NextAuth, { CredentialsSignin } from 'next-auth';
+import Credentials from 'next-auth/providers/credentials';
+import { z } from 'zod';
 import { verifyPassword } from './password';
 
 const SignInInput = z.object({ email: z.string().trim().toLowerCase().email().max(254), password: z.string().min(1).max(1024) });

@@ -1,8 +1,8 @@
-import { asc, eq } from 'drizzle-orm';
-import { cookies } from 'next/headers';
 import type { DbOrTx } from '@/db/client';
 import { getDb } from '@/db/client';
 import { memberships, orgs, users } from '@/db/schema';
+import { asc, eq } from 'drizzle-orm';
+import { cookies } from 'next/headers';
 import type { Principal } from '../context';
 import { auth } from './config';
 

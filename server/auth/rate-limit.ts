@@ -1,5 +1,5 @@
-import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
+import { sql } from 'drizzle-orm';
 import { DomainError } from '../errors';
 
 /** Requests per principal (API key, or console user) per minute; 0 turns the limit off (SPEC §8 R5). */

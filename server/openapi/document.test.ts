@@ -1,12 +1,12 @@
+import { createTestDatabase, type TestDatabase } from '@/db/testing';
+import { compileErrors, validate } from '@readme/openapi-parser';
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
-import { compileErrors, validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { createTestDatabase, type TestDatabase } from '@/db/testing';
-import { callRoute, issueKeys } from '@/server/testing/rest';
-import { buildScene, ORG } from '@/server/testing/scene';
-import { OPENAPI_PATH, buildOpenApiDocument, routes } from './document';
+import { callRoute, issueKeys } from '../testing/rest';
+import { buildScene, ORG } from '../testing/scene';
+import { buildOpenApiDocument, OPENAPI_PATH, routes } from './document';
 import { Problem, reclaimOnlyFields } from './schemas';
 
 type RouteHandler = Parameters<typeof callRoute>[0];

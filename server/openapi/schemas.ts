@@ -10,15 +10,15 @@
  *
  * Request schemas are NOT here: the document uses the very schemas the routes validate with.
  */
-import { z } from 'zod';
 import { auditActions, vmTiers } from '@/db/schema';
-import type { AuditEventView, NotificationView } from '../audit-trail';
+import { z } from 'zod';
+import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
-import type { NodeView } from '../nodes';
-import type { ReclaimResult } from '../reclaim';
-import { reservationStatuses, type Reservation as ReservationType, type ReservationStatus } from '../reservation-view';
-import { unitStates, type UnitView } from '../unit-states';
-import type { VmView } from '../vm-view';
+import { unitStates, type UnitView } from '../nodes/unit-states';
+import type { NodeView } from '../nodes/view';
+import type { NotificationView } from '../notifications/view';
+import { type ReclaimResult, type ReservationStatus, reservationStatuses, type Reservation as ReservationType } from '../reservations/view';
+import type { VmView } from '../vms/view';
 
 // SPEC §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
 const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);

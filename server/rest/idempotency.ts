@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
-import { and, eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '@/db/client';
 import { idempotencyRecords } from '@/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
 
 export type StoredResponse = { status: number; body: string };

@@ -1,5 +1,5 @@
-import { z } from 'zod';
 import { getDb, type DbOrTx } from '@/db/client';
+import { z } from 'zod';
 import { authenticateApiKey } from '../auth/api-keys';
 import { rateLimited } from '../auth/rate-limit';
 import type { Ctx } from '../context';

@@ -1,5 +1,5 @@
-import { afterAll, beforeEach } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
+import { afterAll, beforeEach } from 'vitest';
 import { buildScene, T0 } from './scene';
 
 /**

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { createNode, createOrg, createReservation, createVm } from '@/db/factories';
+import { insertNode, insertOrg, insertReservation, insertVm } from '@/db/factories';
 import type { Ctx } from '../context';
 
 /** The moment every scene is built around; tests move `now` relative to it. */
@@ -34,9 +34,9 @@ export function ctxFor(db: Db, orgId: string, now: Date = T0, via: Ctx['via'] = 
  */
 export async function buildScene(db: Db, at: Date = T0) {
   const h = (n: number) => hours(n, at);
-  for (const id of Object.values(ORG)) await createOrg(db, { id });
-  await createNode(db, { id: 'n1', ownerOrgId: ORG.owner, createdAt: h(-48) });
-  await createReservation(db, {
+  for (const id of Object.values(ORG)) await insertOrg(db, { id });
+  await insertNode(db, { id: 'n1', ownerOrgId: ORG.owner, createdAt: h(-48) });
+  await insertReservation(db, {
     id: 'r1',
     nodeId: 'n1',
     unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'],
@@ -47,8 +47,8 @@ export async function buildScene(db: Db, at: Date = T0) {
     endsAt: h(24),
     contractRef: 'C-1',
   });
-  await createVm(db, { id: 'vm-spot-a', nodeId: 'n1', orgId: ORG.tenantA, tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: h(-2) });
-  await createVm(db, { id: 'vm-spot-b', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-2'], startedAt: h(-1) });
-  await createVm(db, { id: 'vm-res', nodeId: 'n1', orgId: ORG.audience, tier: 'reserved', reservationId: 'r1', unitIds: ['gpu-4'], startedAt: h(-3) });
-  await createVm(db, { id: 'vm-od', nodeId: 'n1', orgId: ORG.tenantB, tier: 'on-demand', unitIds: ['gpu-7'], startedAt: h(-5) });
+  await insertVm(db, { id: 'vm-spot-a', nodeId: 'n1', orgId: ORG.tenantA, tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: h(-2) });
+  await insertVm(db, { id: 'vm-spot-b', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-2'], startedAt: h(-1) });
+  await insertVm(db, { id: 'vm-res', nodeId: 'n1', orgId: ORG.audience, tier: 'reserved', reservationId: 'r1', unitIds: ['gpu-4'], startedAt: h(-3) });
+  await insertVm(db, { id: 'vm-od', nodeId: 'n1', orgId: ORG.tenantB, tier: 'on-demand', unitIds: ['gpu-7'], startedAt: h(-5) });
 }

@@ -1,9 +1,9 @@
 import { getDb } from '@/db/client';
+import { TRPCError } from '@trpc/server';
 import { getConsoleSession } from '../auth/console-principal';
 import { isSameOrigin } from '../auth/csrf';
 import { countConsoleRequests } from '../auth/rate-limit';
 import { DomainError, errorTable } from '../errors';
-import { TRPCError } from '@trpc/server';
 import type { TrpcContext } from './init';
 
 /**

@@ -2,10 +2,10 @@
  * The console's tRPC endpoint under abuse: bodies capped as REST's (413 before reading past
  * 64 KiB), batches capped (refused whole), and a signed-in user rate-limited like an API key.
  */
+import { vms } from '@/db/schema';
 import { count, eq } from 'drizzle-orm';
 import superjson from 'superjson';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { vms } from '@/db/schema';
 import type { ConsoleSession } from '../auth/console-principal';
 import { useFreshScene } from '../testing/fresh-scene';
 import { ORG } from '../testing/scene';

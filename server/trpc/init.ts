@@ -2,11 +2,11 @@
  * tRPC wiring, top-down: 1. context → 2. init (transformer, error shape) → 3. procedures.
  * Routers in ./routers stay thin: parse with the verb's zod schema, call the verb.
  */
+import type { Db } from '@/db/client';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { sql } from 'drizzle-orm';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
-import type { Db } from '@/db/client';
 import type { Ctx, Principal } from '../context';
 import { DomainError, errorTable } from '../errors';
 

@@ -1,4 +1,5 @@
-import { ListAuditQuery, listAuditEvents } from '@/server/audit-trail';
+import { listAuditEvents } from '@/server/audit/list';
+import { ListAuditQuery } from '@/server/audit/schemas';
 import { handler, restRoute } from '@/server/rest/route';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({

@@ -1,6 +1,7 @@
-import { ListNodesQuery, listNodes } from '@/server/nodes';
+import { listNodes } from '@/server/nodes/list';
+import { registerNode } from '@/server/nodes/register';
+import { ListNodesQuery, RegisterNodeInput } from '@/server/nodes/schemas';
 import { handler, restRoute } from '@/server/rest/route';
-import { RegisterNodeInput, registerNode } from '@/server/topology';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
   GET: handler({ query: ListNodesQuery, handle: ({ ctx, query }) => listNodes({ ctx, input: query }) }),

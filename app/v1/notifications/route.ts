@@ -1,4 +1,5 @@
-import { ListNotificationsQuery, listNotifications } from '@/server/audit-trail';
+import { listNotifications } from '@/server/notifications/list';
+import { ListNotificationsQuery } from '@/server/notifications/schemas';
 import { handler, restRoute } from '@/server/rest/route';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({

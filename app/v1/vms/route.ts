@@ -1,6 +1,7 @@
-import { PlaceVmInput, placeVm } from '@/server/place-vm';
 import { handler, restRoute } from '@/server/rest/route';
-import { ListVmsQuery, listVms } from '@/server/vms';
+import { listVms } from '@/server/vms/list';
+import { placeVm } from '@/server/vms/place';
+import { ListVmsQuery, PlaceVmInput } from '@/server/vms/schemas';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
   GET: handler({ query: ListVmsQuery, handle: ({ ctx, query }) => listVms({ ctx, input: query }) }),

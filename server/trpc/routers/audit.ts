@@ -1,4 +1,7 @@
-import { listAuditEvents, ListAuditInput, listNotifications, ListNotificationsInput } from '../../audit-trail';
+import { listAuditEvents } from '../../audit/list';
+import { ListAuditInput } from '../../audit/schemas';
+import { listNotifications } from '../../notifications/list';
+import { ListNotificationsInput } from '../../notifications/schemas';
 import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const auditRouter = createTRPCRouter({

@@ -1,7 +1,11 @@
 import { z } from 'zod';
 import { Id } from '../../ids';
-import { getNode, GetNodeInput, listNodes, ListNodesInput } from '../../nodes';
-import { changeTopology, ChangeTopologyInput, listTopologyHistory, registerNode, RegisterNodeInput } from '../../topology';
+import { getNode } from '../../nodes/get';
+import { listNodes } from '../../nodes/list';
+import { registerNode } from '../../nodes/register';
+import { ChangeTopologyInput, GetNodeInput, ListNodesInput, RegisterNodeInput } from '../../nodes/schemas';
+import { changeTopology } from '../../nodes/topology';
+import { listTopologyHistory } from '../../nodes/topology-history';
 import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const nodesRouter = createTRPCRouter({

@@ -1,10 +1,12 @@
-import { cancelReservation, CancelReservationInput } from '../../cancel-reservation';
-import { createReservation, CreateReservationInput } from '../../create-reservation';
-import { reaffirm, ReaffirmInput } from '../../reaffirm';
-import { reclaim, ReclaimInput } from '../../reclaim';
-import { release, ReleaseInput } from '../../release';
-import { getReservation, GetReservationInput, listNodeReservations, ListNodeReservationsInput } from '../../reservations';
-import { updateReservation, UpdateReservationInput } from '../../update-reservation';
+import { cancelReservation } from '../../reservations/cancel';
+import { createReservation } from '../../reservations/create';
+import { getReservation } from '../../reservations/get';
+import { listNodeReservations } from '../../reservations/list';
+import { reaffirm } from '../../reservations/reaffirm';
+import { reclaim } from '../../reservations/reclaim';
+import { release } from '../../reservations/release';
+import { CancelReservationInput, CreateReservationInput, GetReservationInput, ListNodeReservationsInput, ReaffirmInput, ReclaimInput, ReleaseInput, UpdateReservationInput } from '../../reservations/schemas';
+import { updateReservation } from '../../reservations/update';
 import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const reservationsRouter = createTRPCRouter({

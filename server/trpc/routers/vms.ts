@@ -1,5 +1,8 @@
-import { placeVm, PlaceVmInput } from '../../place-vm';
-import { getVm, GetVmInput, listNodeVms, ListNodeVmsInput, listVms, ListVmsInput, terminateVm } from '../../vms';
+import { getVm } from '../../vms/get';
+import { listNodeVms, listVms } from '../../vms/list';
+import { placeVm } from '../../vms/place';
+import { GetVmInput, ListNodeVmsInput, ListVmsInput, PlaceVmInput } from '../../vms/schemas';
+import { terminateVm } from '../../vms/terminate';
 import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const vmsRouter = createTRPCRouter({

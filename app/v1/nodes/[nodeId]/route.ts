@@ -1,4 +1,4 @@
-import { getNode } from '@/server/nodes';
+import { getNode } from '@/server/nodes/get';
 import { NodePath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 

@@ -1,5 +1,6 @@
-import { CreateReservationBody, createReservation } from '@/server/create-reservation';
-import { ListNodeReservationsQuery, listNodeReservations } from '@/server/reservations';
+import { createReservation } from '@/server/reservations/create';
+import { listNodeReservations } from '@/server/reservations/list';
+import { CreateReservationBody, ListNodeReservationsQuery } from '@/server/reservations/schemas';
 import { NodePath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 

@@ -1,7 +1,8 @@
-import { getReservation } from '@/server/reservations';
+import { getReservation } from '@/server/reservations/get';
+import { UpdateReservationBody } from '@/server/reservations/schemas';
+import { updateReservation } from '@/server/reservations/update';
 import { ReservationPath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
-import { UpdateReservationBody, updateReservation } from '@/server/update-reservation';
 
 export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
   GET: handler({ params: ReservationPath, handle: ({ ctx, params }) => getReservation({ ctx, input: { nodeId: params.nodeId, reservationId: params.id } }) }),

@@ -1,4 +1,5 @@
-import { ReasonBody, cancelReservation } from '@/server/cancel-reservation';
+import { cancelReservation } from '@/server/reservations/cancel';
+import { ReasonBody } from '@/server/reservations/schemas';
 import { ReservationPath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 

@@ -1,5 +1,5 @@
-import { ReasonBody } from '@/server/cancel-reservation';
-import { reaffirm } from '@/server/reaffirm';
+import { reaffirm } from '@/server/reservations/reaffirm';
+import { ReasonBody } from '@/server/reservations/schemas';
 import { ReservationPath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 

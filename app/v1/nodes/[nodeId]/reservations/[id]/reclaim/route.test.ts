@@ -1,11 +1,11 @@
-import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { eq, sql } from 'drizzle-orm';
 import { auditEvents, idempotencyRecords, reservations, vms } from '@/db/schema';
-import { createCaller } from '@/server/trpc/root';
 import { useFreshScene } from '@/server/testing/fresh-scene';
-import { ORG } from '@/server/testing/scene';
 import { callRoute, issueKeys } from '@/server/testing/rest';
-import { POST, GET } from './route';
+import { ORG } from '@/server/testing/scene';
+import { createCaller } from '@/server/trpc/root';
+import { eq, sql } from 'drizzle-orm';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { GET, POST } from './route';
 
 const scene = useFreshScene(() => new Date());
 let keys: Record<string, string>;

@@ -1,4 +1,5 @@
-import { ReclaimBody, reclaim } from '@/server/reclaim';
+import { reclaim } from '@/server/reservations/reclaim';
+import { ReclaimBody } from '@/server/reservations/schemas';
 import { ReservationPath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 

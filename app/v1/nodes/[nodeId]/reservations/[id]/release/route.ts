@@ -1,4 +1,5 @@
-import { ReleaseBody, release } from '@/server/release';
+import { release } from '@/server/reservations/release';
+import { ReleaseBody } from '@/server/reservations/schemas';
 import { ReservationPath } from '@/server/rest/paths';
 import { handler, restRoute } from '@/server/rest/route';
 

@@ -1,0 +1,61 @@
+import { auditEvents, nodes, reservations } from '@/db/schema';
+import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
+import { isOperator, platformOrgId, type Ctx } from '../context';
+import { decodeSeqCursor, toPage } from '../pagination';
+import type { ListAuditInput } from './schemas';
+import type { AuditEventView } from './view';
+
+/**
+ * The audit events the caller may see, newest first (SPEC §2 "read the audit trail": always
+ * a filtered list, never 403): the operator all; a node owner those on its nodes; a managing
+ * org those of reservations it manages; everyone their own actions. `actorOrgId` shows only
+ * to the operator, to the actor itself, and when the actor is the platform, the node owner or
+ * a managing org of the event's reservation.
+ * @returns `{ items, nextCursor? }`
+ */
+export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAuditInput }): Promise<{ items: AuditEventView[]; nextCursor?: string }> {
+  const limit = input.limit ?? 100;
+  const operator = isOperator(ctx);
+  const me = ctx.orgId;
+  const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
+  const visible = operator
+    ? undefined
+    : sql`(${auditEvents.actorOrgId} = ${me} or ${nodes.ownerOrgId} = ${me} or ${me} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
+  const actorShown = operator
+    ? sql<boolean>`true`
+    : sql<boolean>`(${auditEvents.actorOrgId} = ${me} or ${auditEvents.actorOrgId} = ${platformOrgId()} or ${auditEvents.actorOrgId} = ${nodes.ownerOrgId} or ${auditEvents.actorOrgId} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
+  const rows = await ctx.db
+    .select({ e: auditEvents, actorShown })
+    .from(auditEvents)
+    .leftJoin(nodes, eq(nodes.id, auditEvents.nodeId))
+    .leftJoin(reservations, and(eq(reservations.nodeId, auditEvents.nodeId), eq(reservations.id, auditEvents.reservationId)))
+    .where(
+      and(
+        visible,
+        input.nodeId ? eq(auditEvents.nodeId, input.nodeId) : undefined,
+        input.reservationId ? eq(auditEvents.reservationId, input.reservationId) : undefined,
+        input.action ? eq(auditEvents.action, input.action) : undefined,
+        input.since ? gte(auditEvents.at, input.since) : undefined,
+        input.until ? lt(auditEvents.at, input.until) : undefined,
+        after !== undefined ? lt(auditEvents.seq, after) : undefined,
+      ),
+    )
+    .orderBy(desc(auditEvents.seq))
+    .limit(limit + 1);
+  const page = toPage(rows, limit, (r) => String(r.e.seq));
+  return {
+    items: page.items.map(({ e, actorShown: shown }) => ({
+      id: e.id,
+      at: e.at.toISOString(),
+      action: e.action,
+      ...(shown ? { actorOrgId: e.actorOrgId } : {}),
+      via: e.via,
+      nodeId: e.nodeId,
+      ...(e.reservationId ? { reservationId: e.reservationId } : {}),
+      unitIds: e.unitIds,
+      ...(e.reason ? { reason: e.reason } : {}),
+      details: e.details,
+    })),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
+}

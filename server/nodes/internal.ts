@@ -1,0 +1,51 @@
+import type { DbOrTx } from '@/db/client';
+import { nodeUnits, nodes, type TopologyUnit } from '@/db/schema';
+import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { notFound } from '../errors';
+
+export type NodeRow = typeof nodes.$inferSelect;
+
+/**
+ * Row-lock modes, always taken in one order: node, then reservation, then VMs (by id).
+ * Writers take the node `FOR NO KEY UPDATE`, so every change to one node's units is
+ * serialised there (a spot placement racing a reclaim queues behind it and then sees the
+ * reclaimed units). Readers that need one consistent picture (dry runs) take it `FOR SHARE`.
+ * NO KEY UPDATE leaves foreign-key checks (FOR KEY SHARE) from other tables unblocked.
+ */
+export type LockMode = 'write' | 'read' | 'none';
+
+/**
+ * Finds a node, optionally locking it. Every signed-in principal may see every node (SPEC §2).
+ * @throws DomainError not_found when there is no such node.
+ */
+export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<NodeRow & { lockedAt: Date }> {
+  // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock).
+  const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
+  const q = db
+    .select({ ...getTableColumns(nodes), lockedAt })
+    .from(nodes)
+    .where(eq(nodes.id, nodeId));
+  const rows = await (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q);
+  const node = rows[0];
+  if (!node) throw notFound(`Node "${nodeId}"`);
+  return node;
+}
+
+/** The node's unit id → position map, for ordering unit id lists (SPEC §5). */
+export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .select({ unitId: nodeUnits.unitId, position: nodeUnits.position })
+    .from(nodeUnits)
+    .where(eq(nodeUnits.nodeId, nodeId))
+    .orderBy(asc(nodeUnits.position));
+  return new Map(rows.map((u) => [u.unitId, u.position]));
+}
+
+export function unitRows(nodeId: string, units: readonly TopologyUnit[]) {
+  return units.map((u, position) => ({ nodeId, unitId: u.id, position, model: u.model ?? null, memoryGiB: u.memoryGiB ?? null, nvlinkDomain: u.nvlinkDomain ?? null }));
+}
+
+/** Drops absent optionals so the stored history compares and prints cleanly. */
+export function normalise(units: readonly TopologyUnit[]): TopologyUnit[] {
+  return units.map((u) => ({ id: u.id, ...(u.model != null ? { model: u.model } : {}), ...(u.memoryGiB != null ? { memoryGiB: u.memoryGiB } : {}), ...(u.nvlinkDomain != null ? { nvlinkDomain: u.nvlinkDomain } : {}) }));
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { Id, freeText } from '../ids';
+import { Limit, LimitNumber } from '../pagination';
+
+/** One unit of a topology (SPEC §5 `units: [{ id, model?, memoryGiB?, nvlinkDomain? }]`). */
+export const TopologyUnitInput = z
+  .object({
+    id: Id,
+    model: freeText(100).optional(),
+    memoryGiB: z.number().int().min(1).max(65_536).optional(),
+    nvlinkDomain: Id.optional(),
+  })
+  .strict();
+
+/** A node's unit list: 1–64 units with distinct ids (SPEC §5 Requests), in display order. */
+export const TopologyUnits = z
+  .array(TopologyUnitInput)
+  .min(1, 'a node has at least one unit')
+  .max(64, 'a node has at most 64 units')
+  .superRefine((units, ctx) => {
+    const seen = new Set<string>();
+    for (const [i, u] of units.entries()) {
+      if (seen.has(u.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate unit id "${u.id}"` });
+      seen.add(u.id);
+    }
+  });
+
+export const RegisterNodeInput = z.object({ id: Id, name: freeText(200).refine((s) => s.trim().length > 0, 'must not be empty'), ownerOrgId: Id, units: TopologyUnits }).strict();
+export type RegisterNodeInput = z.infer<typeof RegisterNodeInput>;
+
+export const ChangeTopologyBody = z.object({ units: TopologyUnits }).strict();
+
+export const ChangeTopologyInput = ChangeTopologyBody.extend({ nodeId: Id });
+export type ChangeTopologyInput = z.infer<typeof ChangeTopologyInput>;
+
+export const GetNodeInput = z.object({ nodeId: Id });
+export type GetNodeInput = z.infer<typeof GetNodeInput>;
+
+export const ListNodesInput = z.object({ limit: LimitNumber.optional(), cursor: z.string().optional(), ownerOrgId: Id.optional() }).strict();
+export type ListNodesInput = z.infer<typeof ListNodesInput>;
+
+/** Query of `GET /v1/nodes`: the same, with `limit` as a query string. */
+export const ListNodesQuery = ListNodesInput.extend({ limit: Limit.optional() });

@@ -1,0 +1,69 @@
+import { nodeTopologies, nodeUnits, nodes, vmUnits } from '@/db/schema';
+import { and, eq, inArray } from 'drizzle-orm';
+import { writeAuditEvent } from '../audit/write';
+import { atLockTime, inTransaction, type Ctx } from '../context';
+import { DomainError } from '../errors';
+import { sortByCodePoint } from '../ids';
+import { requireOperator } from '../policy';
+import { findNode, normalise, unitRows } from './internal';
+import type { ChangeTopologyInput } from './schemas';
+import { toNodeViews, type NodeView } from './view';
+
+/**
+ * Replaces a node's unit list (SPEC §5.4). When anything differs (ids, order or attributes)
+ * `topologyGen` goes up by one and the new list joins the node's history; every pending or
+ * active reservation written against an older generation is then needs-review (derived, SPEC
+ * §4). The same list again changes nothing and writes nothing.
+ * @returns the Node object after the change.
+ * @throws DomainError not_found, forbidden (not an operator), unit_occupied (a removed unit
+ *   runs a VM; VMs on kept units keep running).
+ */
+export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTopologyInput }): Promise<NodeView> {
+  return inTransaction(ctx, async (tx) => {
+    const node = await findNode(tx, input.nodeId, 'write');
+    requireOperator(ctx, 'change a node’s topology');
+    const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+    const current = await tx.select().from(nodeUnits).where(eq(nodeUnits.nodeId, node.id)).orderBy(nodeUnits.position);
+    const before = normalise(current.map((u) => ({ id: u.unitId, model: u.model ?? undefined, memoryGiB: u.memoryGiB ?? undefined, nvlinkDomain: u.nvlinkDomain ?? undefined })));
+    const after = normalise(input.units);
+    if (JSON.stringify(before) === JSON.stringify(after)) {
+      const [view] = await toNodeViews(lctx, [node]);
+      return view!;
+    }
+    const kept = new Set(after.map((u) => u.id));
+    const removed = before.filter((u) => !kept.has(u.id)).map((u) => u.id);
+    if (removed.length) {
+      const busy = await tx
+        .select({ unitId: vmUnits.unitId, vmId: vmUnits.vmId })
+        .from(vmUnits)
+        .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, removed)));
+      if (busy.length) {
+        const unitIds = removed.filter((u) => busy.some((b) => b.unitId === u));
+        throw new DomainError('unit_occupied', `Units ${unitIds.join(', ')} run VMs; terminate them before removing the units.`, {
+          unitIds,
+          vmIds: sortByCodePoint(new Set(busy.map((b) => b.vmId))),
+        });
+      }
+    }
+    const gen = node.topologyGen + 1;
+    await tx.delete(nodeUnits).where(eq(nodeUnits.nodeId, node.id));
+    await tx.insert(nodeUnits).values(unitRows(node.id, after));
+    await tx.insert(nodeTopologies).values({ nodeId: node.id, gen, units: after, createdAt: lctx.now });
+    const [updated] = await tx.update(nodes).set({ topologyGen: gen, updatedAt: lctx.now }).where(eq(nodes.id, node.id)).returning();
+    const had = new Set(before.map((u) => u.id));
+    await writeAuditEvent(tx, lctx, {
+      action: 'node.topology',
+      nodeId: node.id,
+      unitIds: after.map((u) => u.id),
+      details: {
+        fromGen: node.topologyGen,
+        toGen: gen,
+        added: after.filter((u) => !had.has(u.id)).map((u) => u.id),
+        removed,
+        changed: after.filter((u) => had.has(u.id) && JSON.stringify(u) !== JSON.stringify(before.find((b) => b.id === u.id))).map((u) => u.id),
+      },
+    });
+    const [view] = await toNodeViews(lctx, [updated!]);
+    return view!;
+  });
+}

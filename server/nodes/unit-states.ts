@@ -1,0 +1,136 @@
+import type { DbOrTx } from '@/db/client';
+import { nodeUnits, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { isOperator, type Principal } from '../context';
+
+export const unitStates = ['withheld', 'spot-occupied', 'released', 'reserved-occupied', 'reserved', 'occupied', 'free'] as const;
+
+export type UnitState = (typeof unitStates)[number];
+
+export type UnitView = {
+  id: string;
+  state: UnitState;
+  model?: string;
+  memoryGiB?: number;
+  nvlinkDomain?: string;
+  reservationId?: string;
+  vmId?: string;
+};
+
+export type NodeUnitRow = { nodeId: string; unitId: string; position: number; model: string | null; memoryGiB: number | null; nvlinkDomain: string | null };
+
+/** A reservation's hold on one unit, with what visibility and status need. */
+export type HoldRow = {
+  nodeId: string;
+  unitId: string;
+  reservationId: string;
+  released: boolean;
+  startsAt: Date;
+  topologyGen: number;
+  allowedOrgIds: string[];
+  managingOrgIds: string[];
+};
+
+export type RunningVmRow = { nodeId: string; unitId: string; vmId: string; orgId: string };
+
+/**
+ * Computes each unit's state (SPEC §3's precedence) and what of it the principal may see.
+ * Pure: the caller loads the node's units, the non-cancelled holds that cover `now` or start
+ * later, and the running VMs.
+ *
+ * Reservation ids show to principals who may see the reservation (SPEC §2); a free unit
+ * whose only holds lie in the future names the next one. VM ids show to the operator, the
+ * node owner, managing orgs of the unit's current reservation, and the VM's own org.
+ */
+export function computeUnitViews(
+  principal: Principal,
+  node: { ownerOrgId: string; topologyGen: number },
+  units: readonly NodeUnitRow[],
+  holds: readonly HoldRow[],
+  running: readonly RunningVmRow[],
+  now: Date,
+): UnitView[] {
+  const operator = isOperator(principal);
+  const owner = node.ownerOrgId === principal.orgId;
+  const t = now.getTime();
+  const current = new Map<string, HoldRow>();
+  const upcoming = new Map<string, HoldRow>();
+  for (const h of holds) {
+    if (h.startsAt.getTime() <= t) current.set(h.unitId, h);
+    else {
+      const prev = upcoming.get(h.unitId);
+      if (!prev || h.startsAt < prev.startsAt) upcoming.set(h.unitId, h);
+    }
+  }
+  const vmByUnit = new Map(running.map((r) => [r.unitId, r]));
+  const maySee = (h: HoldRow) => operator || owner || h.managingOrgIds.includes(principal.orgId) || h.allowedOrgIds.includes(principal.orgId);
+
+  return units.map((u) => {
+    const hold = current.get(u.unitId);
+    const vm = vmByUnit.get(u.unitId);
+    let state: UnitState;
+    if (hold && hold.topologyGen < node.topologyGen) state = 'withheld';
+    else if (hold && hold.released) state = vm ? 'spot-occupied' : 'released';
+    else if (hold) state = vm ? 'reserved-occupied' : 'reserved';
+    else state = vm ? 'occupied' : 'free';
+
+    const named = hold ?? (state === 'free' ? upcoming.get(u.unitId) : undefined);
+    const vmVisible = vm && (operator || owner || vm.orgId === principal.orgId || (hold?.managingOrgIds.includes(principal.orgId) ?? false));
+    return {
+      id: u.unitId,
+      state,
+      ...(u.model != null ? { model: u.model } : {}),
+      ...(u.memoryGiB != null ? { memoryGiB: u.memoryGiB } : {}),
+      ...(u.nvlinkDomain != null ? { nvlinkDomain: u.nvlinkDomain } : {}),
+      ...(named && maySee(named) ? { reservationId: named.reservationId } : {}),
+      ...(vm && vmVisible ? { vmId: vm.vmId } : {}),
+    };
+  });
+}
+
+/** Per-state unit counts, every state present. */
+export function countUnitStates(units: readonly { state: UnitState }[]): Record<UnitState, number> {
+  const counts = Object.fromEntries(unitStates.map((s) => [s, 0])) as Record<UnitState, number>;
+  for (const u of units) counts[u.state] += 1;
+  return counts;
+}
+
+/**
+ * Loads what `computeUnitViews` needs for a set of nodes, in three indexed queries.
+ * @returns rows grouped by node id.
+ */
+export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
+  const byNode = <T extends { nodeId: string }>(rows: T[]) => {
+    const m = new Map<string, T[]>(nodeIds.map((id) => [id, []]));
+    for (const r of rows) m.get(r.nodeId)?.push(r);
+    return m;
+  };
+  if (nodeIds.length === 0) return { units: byNode<NodeUnitRow>([]), holds: byNode<HoldRow>([]), running: byNode<RunningVmRow>([]) };
+  const [units, holds, running] = await Promise.all([
+    db
+      .select({ nodeId: nodeUnits.nodeId, unitId: nodeUnits.unitId, position: nodeUnits.position, model: nodeUnits.model, memoryGiB: nodeUnits.memoryGiB, nvlinkDomain: nodeUnits.nvlinkDomain })
+      .from(nodeUnits)
+      .where(inArray(nodeUnits.nodeId, nodeIds))
+      .orderBy(asc(nodeUnits.nodeId), asc(nodeUnits.position)),
+    db
+      .select({
+        nodeId: reservationUnits.nodeId,
+        unitId: reservationUnits.unitId,
+        reservationId: reservationUnits.reservationId,
+        released: reservationUnits.released,
+        startsAt: reservationUnits.startsAt,
+        topologyGen: reservations.topologyGen,
+        allowedOrgIds: reservations.allowedOrgIds,
+        managingOrgIds: reservations.managingOrgIds,
+      })
+      .from(reservationUnits)
+      .innerJoin(reservations, and(eq(reservations.nodeId, reservationUnits.nodeId), eq(reservations.id, reservationUnits.reservationId)))
+      .where(and(inArray(reservationUnits.nodeId, nodeIds), eq(reservationUnits.cancelled, false), or(isNull(reservationUnits.endsAt), gt(reservationUnits.endsAt, now)))),
+    db
+      .select({ nodeId: vmUnits.nodeId, unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })
+      .from(vmUnits)
+      .innerJoin(vms, eq(vms.id, vmUnits.vmId))
+      .where(and(inArray(vmUnits.nodeId, nodeIds), eq(vmUnits.running, true))),
+  ]);
+  return { units: byNode(units), holds: byNode(holds), running: byNode(running) };
+}

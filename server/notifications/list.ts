@@ -1,0 +1,26 @@
+import { notifications } from '@/db/schema';
+import { and, desc, eq, lt } from 'drizzle-orm';
+import type { Ctx } from '../context';
+import { decodeSeqCursor, toPage } from '../pagination';
+import type { ListNotificationsInput } from './schemas';
+import type { NotificationView } from './view';
+
+/**
+ * The acting org's notifications, newest first (SPEC §5; §6: an evicted tenant learns which
+ * VM was terminated, when and why).
+ */
+export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListNotificationsInput }): Promise<{ items: NotificationView[]; nextCursor?: string }> {
+  const limit = input.limit ?? 100;
+  const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
+  const rows = await ctx.db
+    .select()
+    .from(notifications)
+    .where(and(eq(notifications.orgId, ctx.orgId), after !== undefined ? lt(notifications.seq, after) : undefined))
+    .orderBy(desc(notifications.seq))
+    .limit(limit + 1);
+  const page = toPage(rows, limit, (n) => String(n.seq));
+  return {
+    items: page.items.map((n) => ({ id: n.id, at: n.at.toISOString(), kind: n.kind, message: n.message, details: n.details })),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
+}

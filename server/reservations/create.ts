@@ -1,0 +1,88 @@
+import { reservationUnits, reservations } from '@/db/schema';
+import { writeAuditEvent } from '../audit/write';
+import { atLockTime, inTransaction, type Ctx } from '../context';
+import { DomainError } from '../errors';
+import { newId, sortByCodePoint, sortUnitIds } from '../ids';
+import { findNode, loadUnitPositions } from '../nodes/internal';
+import { unknownOrgIds } from '../orgs/internal';
+import { relationTo, requireReservationOwner } from '../policy';
+import { overlappingUnits, runningOn } from './internal';
+import type { CreateReservationInput } from './schemas';
+import { toReservation, type Reservation } from './view';
+
+/**
+ * Reserves some of a node's units for an audience (SPEC §5 create; §2: operator or node
+ * owner). `startsAt` defaults to now; the reservation is written against the node's current
+ * topologyGen.
+ * @returns the Reservation (status pending or active).
+ * @throws DomainError not_found (node), forbidden, invalid_request (endsAt not after
+ *   startsAt, or already past), unknown_unit, unknown_org, already_exists (id taken),
+ *   unit_occupied (the period covers now and a unit runs a VM), reservation_overlap.
+ */
+export async function createReservation({ ctx, input }: { ctx: Ctx; input: CreateReservationInput }): Promise<Reservation> {
+  return inTransaction(ctx, async (tx) => {
+    const node = await findNode(tx, input.nodeId, 'write');
+    const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+    requireReservationOwner(relationTo(ctx, node, { allowedOrgIds: [], managingOrgIds: [] }), 'create reservations on this node');
+    const startsAt = input.startsAt ?? lctx.now;
+    const endsAt = input.endsAt ?? null;
+    if (endsAt && endsAt <= startsAt) throw invalidPeriod('body.endsAt', 'must be after startsAt');
+    if (endsAt && endsAt <= lctx.now) throw invalidPeriod('body.endsAt', 'must be in the future');
+
+    const positions = await loadUnitPositions(tx, node.id);
+    const unknownUnits = input.reservedUnitIds.filter((u) => !positions.has(u));
+    if (unknownUnits.length) {
+      const ids = sortByCodePoint(unknownUnits);
+      throw new DomainError('unknown_unit', `Node "${node.id}" has no units ${ids.join(', ')}.`, { unitIds: ids });
+    }
+    const orgIds = [...input.allowedOrgIds, ...(input.managingOrgIds ?? [])];
+    const unknownOrgs = await unknownOrgIds(tx, orgIds);
+    if (unknownOrgs.length) throw new DomainError('unknown_org', `No orgs ${unknownOrgs.join(', ')} exist.`, { orgIds: unknownOrgs });
+
+    const id = input.id ?? newId('res');
+    const coversNow = startsAt <= lctx.now && (!endsAt || endsAt > lctx.now);
+    const busy = coversNow ? await runningOn(tx, lctx, node, input.reservedUnitIds, positions) : null;
+    if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs now; reserve them from a later time or once they are free.`, busy);
+    const overlap = await overlappingUnits(tx, node.id, input.reservedUnitIds, startsAt, endsAt);
+    if (overlap.length) {
+      const unitIds = sortUnitIds(overlap, positions);
+      throw new DomainError('reservation_overlap', `Units ${unitIds.join(', ')} are already reserved in an overlapping period.`, { unitIds });
+    }
+
+    const inserted = await tx
+      .insert(reservations)
+      .values({
+        id,
+        nodeId: node.id,
+        allowedOrgIds: sortByCodePoint(input.allowedOrgIds),
+        managingOrgIds: sortByCodePoint(input.managingOrgIds ?? []),
+        contractRef: input.contractRef ?? null,
+        startsAt,
+        endsAt,
+        reason: input.reason || null,
+        topologyGen: node.topologyGen,
+        cancelledAt: null,
+        createdAt: lctx.now,
+        updatedAt: lctx.now,
+      })
+      .onConflictDoNothing()
+      .returning();
+    const row = inserted[0];
+    if (!row) throw new DomainError('already_exists', `A reservation "${id}" already exists on node "${node.id}"; choose another id or omit it.`);
+    await tx.insert(reservationUnits).values(input.reservedUnitIds.map((unitId) => ({ reservationId: id, nodeId: node.id, unitId, startsAt, endsAt, cancelled: false, released: false })));
+    const unitIds = sortUnitIds(input.reservedUnitIds, positions);
+    await writeAuditEvent(tx, lctx, {
+      action: 'reservation.create',
+      nodeId: node.id,
+      reservationId: id,
+      unitIds,
+      reason: input.reason || undefined,
+      details: { allowedOrgIds: row.allowedOrgIds, managingOrgIds: row.managingOrgIds, startsAt: startsAt.toISOString(), ...(endsAt ? { endsAt: endsAt.toISOString() } : {}) },
+    });
+    return toReservation(row, unitIds.map((unitId) => ({ unitId, released: false })), positions, node.topologyGen, lctx.now);
+  });
+}
+
+export function invalidPeriod(path: string, message: string): DomainError {
+  return new DomainError('invalid_request', `The reservation period is invalid: ${path.replace('body.', '')} ${message}.`, { errors: [{ path, message }] });
+}

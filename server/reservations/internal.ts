@@ -1,0 +1,167 @@
+import type { DbOrTx, Tx } from '@/db/client';
+import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { and, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { atLockTime, isOperator, type Ctx, type Principal } from '../context';
+import { DomainError, notFound } from '../errors';
+import { sortByCodePoint, sortUnitIds } from '../ids';
+import { findNode, loadUnitPositions, type LockMode, type NodeRow } from '../nodes/internal';
+import type { ReservationRelation } from '../policy';
+import { maySeeReservation, relationTo } from '../policy';
+import { reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './view';
+
+/**
+ * Finds a reservation under `node` that the principal may see, optionally locking it.
+ * A reservation addressed under the wrong node, or invisible to the caller, is 404 (SPEC §2).
+ * @throws DomainError not_found
+ */
+export async function findVisibleReservation(
+  db: DbOrTx,
+  principal: Principal,
+  node: NodeRow,
+  reservationId: string,
+  lock: LockMode,
+): Promise<{ reservation: ReservationRow; relation: ReservationRelation }> {
+  const q = db
+    .select()
+    .from(reservations)
+    .where(and(eq(reservations.id, reservationId), eq(reservations.nodeId, node.id)));
+  const rows = await (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q);
+  const reservation = rows[0];
+  const relation = reservation && relationTo(principal, node, reservation);
+  if (!reservation || !relation || !maySeeReservation(relation)) throw notFound(`Reservation "${reservationId}" on node "${node.id}"`);
+  return { reservation, relation };
+}
+
+/** Unit rows of the given reservations on one node (ids are unique per node), grouped by reservation id. */
+export async function loadReservationUnits(db: DbOrTx, nodeId: string, reservationIds: string[]): Promise<Map<string, ReservationUnitState[]>> {
+  const byReservation = new Map<string, ReservationUnitState[]>(reservationIds.map((id) => [id, []]));
+  if (reservationIds.length === 0) return byReservation;
+  const rows = await db
+    .select({ reservationId: reservationUnits.reservationId, unitId: reservationUnits.unitId, released: reservationUnits.released })
+    .from(reservationUnits)
+    .where(and(eq(reservationUnits.nodeId, nodeId), reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds)));
+  for (const row of rows) byReservation.get(row.reservationId)?.push({ unitId: row.unitId, released: row.released });
+  return byReservation;
+}
+
+/** Everything a reservation verb works from, read under the locks of SPEC's fixed order. */
+export type ReservationScope = {
+  /** The context with the clock read once the node lock is held (Ctx.clock). */
+  ctx: Ctx;
+  node: NodeRow;
+  reservation: ReservationRow;
+  relation: ReservationRelation;
+  status: ReservationStatus;
+  units: ReservationUnitState[];
+  positions: Map<string, number>;
+};
+
+/**
+ * Locks the node then the reservation (write) or share-locks them (read), checks visibility
+ * (404) and loads the reservation's units and status.
+ * @throws DomainError not_found
+ */
+export async function openReservation(tx: Tx, ctx: Ctx, nodeId: string, reservationId: string, lock: LockMode): Promise<ReservationScope> {
+  const node = await findNode(tx, nodeId, lock);
+  const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+  const { reservation, relation } = await findVisibleReservation(tx, ctx, node, reservationId, lock);
+  const [byId, positions] = await Promise.all([loadReservationUnits(tx, node.id, [reservation.id]), loadUnitPositions(tx, node.id)]);
+  return { ctx: lctx, node, reservation, relation, status: reservationStatus(reservation, node.topologyGen, lctx.now), units: byId.get(reservation.id) ?? [], positions };
+}
+
+/**
+ * Units among `unitIds` that another non-cancelled reservation holds in an overlapping
+ * period. The exclusion constraint holds the same rule; this names the units for the 409.
+ */
+export async function overlappingUnits(
+  tx: Tx,
+  nodeId: string,
+  unitIds: readonly string[],
+  startsAt: Date,
+  endsAt: Date | null,
+  excludeReservationId?: string,
+): Promise<string[]> {
+  if (unitIds.length === 0) return [];
+  const rows = await tx
+    .select({ unitId: reservationUnits.unitId })
+    .from(reservationUnits)
+    .where(
+      and(
+        eq(reservationUnits.nodeId, nodeId),
+        inArray(reservationUnits.unitId, [...unitIds]),
+        eq(reservationUnits.cancelled, false),
+        excludeReservationId ? ne(reservationUnits.reservationId, excludeReservationId) : undefined,
+        or(isNull(reservationUnits.endsAt), gt(reservationUnits.endsAt, startsAt)),
+        endsAt ? lt(reservationUnits.startsAt, endsAt) : undefined,
+      ),
+    );
+  return [...new Set(rows.map((r) => r.unitId))];
+}
+
+/**
+ * Running VMs on any of `unitIds`, as `unit_occupied` extras (see `occupiedUnits`).
+ * @returns null when none runs there.
+ */
+export async function runningOn(
+  tx: Tx,
+  ctx: Ctx,
+  node: NodeRow,
+  unitIds: readonly string[],
+  positions: ReadonlyMap<string, number>,
+  opts: { filter?: (vm: { orgId: string }) => boolean; managing?: boolean } = {},
+) {
+  const { filter } = opts;
+  if (unitIds.length === 0) return null;
+  const rows = await tx
+    .select({ unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })
+    .from(vmUnits)
+    .innerJoin(vms, eq(vms.id, vmUnits.vmId))
+    .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, [...unitIds])));
+  return occupiedUnits(ctx, node, filter ? rows.filter(filter) : rows, positions, opts.managing === true);
+}
+
+/**
+ * The `unit_occupied` extras for running VMs found on named units: the units in node order,
+ * and the VM ids the caller may see — the operator, the node owner, a managing org of the
+ * reservation the units belong to (`managing`), and the VM's own org (SPEC §5 Errors, §2).
+ * @returns null when no VM runs there.
+ */
+export function occupiedUnits(
+  principal: Principal,
+  node: NodeRow,
+  hits: readonly { unitId: string; vmId: string; orgId: string }[],
+  positions: ReadonlyMap<string, number>,
+  managing: boolean,
+): { unitIds: string[]; vmIds: string[] } | null {
+  if (hits.length === 0) return null;
+  const seesAll = isOperator(principal) || node.ownerOrgId === principal.orgId || managing;
+  return {
+    unitIds: sortUnitIds(new Set(hits.map((h) => h.unitId)), positions),
+    vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === principal.orgId).map((h) => h.vmId))),
+  };
+}
+
+/**
+ * Editing, cancelling and re-affirming need a reservation that has not ended.
+ * @param what completes "Reservation X is cancelled; …", e.g. "it can no longer be edited".
+ * @throws DomainError reservation_not_active (cancelled or expired), with its status.
+ */
+export function requireNotEnded(s: Pick<ReservationScope, 'reservation' | 'status'>, what: string): void {
+  if (s.status === 'cancelled' || s.status === 'expired') {
+    throw new DomainError('reservation_not_active', `Reservation "${s.reservation.id}" is ${s.status}; ${what}.`, { reservationStatus: s.status });
+  }
+}
+
+/**
+ * Writes a change to a reservation's row: `updatedAt` = now, the change's reason when it gave
+ * one (SPEC §5: a Reservation's `reason` is the latest change's that gave one), plus `set`.
+ * @returns the row after the change.
+ */
+export async function saveReservation(tx: Tx, scope: Pick<ReservationScope, 'ctx' | 'reservation'>, reason: string | undefined, set: Partial<typeof reservations.$inferInsert> = {}): Promise<ReservationRow> {
+  const [row] = await tx
+    .update(reservations)
+    .set({ ...set, updatedAt: scope.ctx.now, ...(reason ? { reason } : {}) })
+    .where(and(eq(reservations.nodeId, scope.reservation.nodeId), eq(reservations.id, scope.reservation.id)))
+    .returning();
+  return row!;
+}

@@ -1,0 +1,41 @@
+import { writeAuditEvent } from '../audit/write';
+import { inTransaction, type Ctx } from '../context';
+import { DomainError } from '../errors';
+import { sortUnitIds } from '../ids';
+import { requireOperator } from '../policy';
+import { openReservation, requireNotEnded, saveReservation } from './internal';
+import type { ReaffirmInput } from './schemas';
+import { reservationStatus, toReservation, type Reservation } from './view';
+
+/**
+ * Re-affirms a needs-review reservation against the node's current topology (SPEC §5.4):
+ * sets its topologyGen to the node's, so it grants its units again. Operator only. A
+ * reservation already at the node's generation is left as it is (nothing written).
+ * @returns the Reservation, with its status recomputed.
+ * @throws DomainError not_found, forbidden, reservation_not_active (cancelled or expired),
+ *   unit_missing (reserved units the topology no longer has: shrink it with PATCH first).
+ */
+export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput }): Promise<Reservation> {
+  return inTransaction(ctx, async (tx) => {
+    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
+    const { node, reservation: r, positions } = s;
+    requireOperator(ctx, 're-affirm reservations');
+    requireNotEnded(s, 'there is nothing to re-affirm');
+    if (r.topologyGen === node.topologyGen) return toReservation(r, s.units, positions, node.topologyGen, s.ctx.now);
+    const missing = s.units.map((u) => u.unitId).filter((u) => !positions.has(u));
+    if (missing.length) {
+      const unitIds = sortUnitIds(missing, positions);
+      throw new DomainError('unit_missing', `Units ${unitIds.join(', ')} are no longer on node "${node.id}"; remove them from the reservation (PATCH reservedUnitIds) before re-affirming.`, { unitIds });
+    }
+    const updated = await saveReservation(tx, s, input.reason, { topologyGen: node.topologyGen });
+    await writeAuditEvent(tx, s.ctx, {
+      action: 'reservation.reaffirm',
+      nodeId: node.id,
+      reservationId: r.id,
+      unitIds: sortUnitIds(s.units.map((u) => u.unitId), positions),
+      reason: input.reason || undefined,
+      details: { fromGen: r.topologyGen, toGen: node.topologyGen, status: reservationStatus(updated, node.topologyGen, s.ctx.now) },
+    });
+    return toReservation(updated, s.units, positions, node.topologyGen, s.ctx.now);
+  });
+}

@@ -1,0 +1,62 @@
+import { reservationUnits } from '@/db/schema';
+import { and, eq, inArray } from 'drizzle-orm';
+import { writeAuditEvent } from '../audit/write';
+import { inTransaction, type Ctx } from '../context';
+import { DomainError } from '../errors';
+import { sortUnitIds } from '../ids';
+import { requireMarketManager } from '../policy';
+import { openReservation, runningOn, saveReservation } from './internal';
+import type { ReleaseInput } from './schemas';
+import { toReservation, type Reservation } from './view';
+
+/**
+ * Puts reserved units of an active reservation on the spot market (SPEC §5.2). Same
+ * principals as reclaim. Idempotent for units already released; a release that changes
+ * nothing writes nothing. A dry run returns the reservation as it would look after it.
+ * @returns the Reservation after (or, dry run, as it would be after) the release.
+ * @throws DomainError not_found, forbidden (the audience), reservation_needs_review,
+ *   reservation_not_active, unit_not_in_reservation, unit_occupied (a named unit runs a VM).
+ */
+export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput }): Promise<Reservation> {
+  const dryRun = input.dryRun ?? false;
+  return inTransaction(ctx, async (tx) => {
+    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
+    const { node, reservation: r, positions } = s;
+    requireMarketManager(s.relation, 'release');
+    if (s.status === 'needs-review') {
+      throw new DomainError('reservation_needs_review', `Reservation "${r.id}" needs review after a topology change; an operator must re-affirm it before units can be released.`, { reservationStatus: s.status });
+    }
+    if (s.status !== 'active') {
+      throw new DomainError('reservation_not_active', `Reservation "${r.id}" is ${s.status}; only active reservations can release units.`, { reservationStatus: s.status });
+    }
+    const held = new Map(s.units.map((u) => [u.unitId, u]));
+    const strays = input.unitIds.filter((u) => !held.has(u));
+    if (strays.length) {
+      const unitIds = sortUnitIds(strays, positions);
+      throw new DomainError('unit_not_in_reservation', `Units ${unitIds.join(', ')} are not in reservation "${r.id}".`, { unitIds });
+    }
+    const entering = input.unitIds.filter((u) => !held.get(u)!.released);
+    const busy = await runningOn(tx, s.ctx, node, entering, positions, { managing: s.relation.managing });
+    if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs; only idle units can be released.`, busy);
+
+    const named = new Set(input.unitIds);
+    const after = s.units.map((u) => (named.has(u.unitId) ? { ...u, released: true } : u));
+    if (dryRun) return toReservation(r, after, positions, node.topologyGen, s.ctx.now);
+    if (entering.length === 0) return toReservation(r, s.units, positions, node.topologyGen, s.ctx.now);
+
+    await tx
+      .update(reservationUnits)
+      .set({ released: true })
+      .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, entering)));
+    const updated = await saveReservation(tx, s, input.reason);
+    await writeAuditEvent(tx, s.ctx, {
+      action: 'reservation.release',
+      nodeId: node.id,
+      reservationId: r.id,
+      unitIds: sortUnitIds(input.unitIds, positions),
+      reason: input.reason || undefined,
+      details: { released: sortUnitIds(entering, positions) },
+    });
+    return toReservation(updated, after, positions, node.topologyGen, s.ctx.now);
+  });
+}

@@ -1,0 +1,48 @@
+import { vms } from '@/db/schema';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import type { Ctx } from '../context';
+import { findNode } from '../nodes/internal';
+import { decodeCursor, toPage } from '../pagination';
+import { vmVisibleTo } from '../policy';
+import { toVmViews } from './internal';
+import type { ListNodeVmsInput, ListVmsInput } from './schemas';
+import type { VmView } from './view';
+
+/**
+ * The VMs the caller may see (SPEC §2), filtered by node, status and tier; by id, paginated.
+ * @returns `{ items: Vm[], nextCursor? }`
+ */
+export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput }): Promise<{ items: VmView[]; nextCursor?: string }> {
+  const limit = input.limit ?? 100;
+  const rows = await ctx.db
+    .select()
+    .from(vms)
+    .where(
+      and(
+        vmVisibleTo(ctx, ctx.now),
+        input.nodeId ? eq(vms.nodeId, input.nodeId) : undefined,
+        input.status ? eq(vms.status, input.status) : undefined,
+        input.tier ? eq(vms.tier, input.tier) : undefined,
+        input.cursor !== undefined ? gt(vms.id, decodeCursor(input.cursor)) : undefined,
+      ),
+    )
+    .orderBy(asc(vms.id))
+    .limit(limit + 1);
+  const page = toPage(rows, limit, (v) => v.id);
+  return { items: await toVmViews(ctx.db, ctx, page.items), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+}
+
+/**
+ * The VMs on one node the caller may see, newest first, at most 500 (the node page).
+ * @throws DomainError not_found for an unknown node.
+ */
+export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<VmView[]> {
+  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const rows = await ctx.db
+    .select()
+    .from(vms)
+    .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined, vmVisibleTo(ctx, ctx.now)))
+    .orderBy(sql`${vms.startedAt} desc`, asc(vms.id))
+    .limit(500);
+  return toVmViews(ctx.db, ctx, rows);
+}

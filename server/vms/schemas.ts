@@ -1,0 +1,42 @@
+import { vmTiers } from '@/db/schema';
+import { z } from 'zod';
+import { Id, distinctIds } from '../ids';
+import { Limit, LimitNumber } from '../pagination';
+
+/** Body of `POST /v1/vms` (SPEC §5.3). */
+export const PlaceVmInput = z
+  .object({
+    nodeId: Id,
+    unitIds: distinctIds(64),
+    tier: z.enum(vmTiers),
+    reservationId: Id.optional(),
+  })
+  .strict()
+  .superRefine((v, ctx) => {
+    if (v.tier === 'reserved' && !v.reservationId) ctx.addIssue({ code: 'custom', path: ['reservationId'], message: 'is required for tier "reserved"' });
+    if (v.tier !== 'reserved' && v.reservationId) ctx.addIssue({ code: 'custom', path: ['reservationId'], message: `is only accepted for tier "reserved", not "${v.tier}"` });
+  });
+export type PlaceVmInput = z.infer<typeof PlaceVmInput>;
+
+export const ListVmsInput = z
+  .object({
+    nodeId: Id.optional(),
+    status: z.enum(['running', 'terminated']).optional(),
+    tier: z.enum(vmTiers).optional(),
+    limit: LimitNumber.optional(),
+    cursor: z.string().optional(),
+  })
+  .strict();
+export type ListVmsInput = z.infer<typeof ListVmsInput>;
+
+/** Query of `GET /v1/vms`. */
+export const ListVmsQuery = ListVmsInput.extend({ limit: Limit.optional() });
+
+export const ListNodeVmsInput = z.object({ nodeId: Id, status: z.enum(['running', 'terminated']).optional() }).strict();
+export type ListNodeVmsInput = z.infer<typeof ListNodeVmsInput>;
+
+export const GetVmInput = z.object({ vmId: Id }).strict();
+export type GetVmInput = z.infer<typeof GetVmInput>;
+
+/** Body of `POST /v1/vms/{id}/terminate`: nothing (an empty body is fine). */
+export const TerminateVmBody = z.object({}).strict();
