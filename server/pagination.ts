@@ -32,11 +32,18 @@ export function encodeCursor(key: string): string {
   return Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');
 }
 
-/** `{ items, nextCursor? }`: fetch `limit + 1` rows and pass them here. */
-export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => string): { items: T[]; nextCursor?: string } {
-  if (rows.length <= limit) return { items: rows };
-  const items = rows.slice(0, limit);
-  return { items, nextCursor: encodeCursor(keyOf(items[items.length - 1]!)) };
+/** A list answer (docs/product.md §5 Lists): `nextCursor` only when another page follows. */
+export type Page<T> = { items: T[]; nextCursor?: string };
+
+/**
+ * The one way every list pages: fetch `limit + 1` rows in key order and pass them here; the
+ * extra row only says that another page follows, and the cursor is the last kept row's key.
+ * @param toItems turns the kept rows into the answer's items (views, visibility filters).
+ */
+export async function toPage<T, U>(rows: T[], limit: number, keyOf: (row: T) => string, toItems: (rows: T[]) => U[] | Promise<U[]>): Promise<Page<U>> {
+  const kept = rows.length > limit ? rows.slice(0, limit) : rows;
+  const items = await toItems(kept);
+  return rows.length > limit ? { items, nextCursor: encodeCursor(keyOf(kept[kept.length - 1]!)) } : { items };
 }
 
 /** A cursor over an append-only sequence. @throws DomainError invalid_request */

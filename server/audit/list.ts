@@ -42,9 +42,8 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
     )
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
-  const page = toPage(rows, limit, (r) => String(r.e.seq));
-  return {
-    items: page.items.map(({ e, actorShown: shown }) => ({
+  return toPage(rows, limit, (r) => String(r.e.seq), (kept) =>
+    kept.map(({ e, actorShown: shown }) => ({
       id: e.id,
       at: e.at.toISOString(),
       action: e.action,
@@ -56,6 +55,5 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
       ...(e.reason ? { reason: e.reason } : {}),
       details: e.details,
     })),
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-  };
+  );
 }

@@ -1,7 +1,9 @@
-import type { DbOrTx } from '@/db/client';
+import type { DbOrTx, Tx } from '@/db/client';
 import { nodeUnits, nodes, type TopologyUnit } from '@/db/schema';
 import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
-import { notFound } from '../errors';
+import { atLockTime, type Ctx } from '../context';
+import { DomainError, notFound } from '../errors';
+import { sortByCodePoint } from '../ids';
 
 export type NodeRow = typeof nodes.$inferSelect;
 
@@ -18,7 +20,7 @@ export type LockMode = 'write' | 'read' | 'none';
  * Finds a node, optionally locking it. Every signed-in principal may see every node (SPEC §2).
  * @throws DomainError not_found when there is no such node.
  */
-export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<NodeRow & { lockedAt: Date }> {
+export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<LockedNode> {
   // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock).
   const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
   const q = db
@@ -31,6 +33,33 @@ export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Prom
   return node;
 }
 
+/** A node row read under its lock, with the clock read once the lock was held. */
+export type LockedNode = NodeRow & { lockedAt: Date };
+
+/**
+ * The first step of every writer on a node: lock its row (`write`: FOR NO KEY UPDATE; `read`:
+ * FOR SHARE, for a consistent picture) and read the clock once the lock is held, so that
+ * times follow commit order across instances (Ctx.clock). Lock order, everywhere: node, then
+ * reservation, then VMs by id.
+ * @returns the node and the verb context continued inside `tx` at lock time.
+ * @throws DomainError not_found
+ */
+export async function lockNode(tx: Tx, ctx: Ctx, nodeId: string, mode: 'write' | 'read' = 'write'): Promise<{ node: LockedNode; ctx: Ctx }> {
+  const node = await findNode(tx, nodeId, mode);
+  return { node, ctx: atLockTime({ ...ctx, db: tx }, node.lockedAt) };
+}
+
+/**
+ * Every id of `unitIds` must name a unit of the node.
+ * @throws DomainError unknown_unit naming the others, by code point.
+ */
+export function requireKnownUnits(node: Pick<NodeRow, 'id'>, positions: ReadonlyMap<string, number>, unitIds: readonly string[]): void {
+  const unknown = unitIds.filter((u) => !positions.has(u));
+  if (unknown.length === 0) return;
+  const ids = sortByCodePoint(unknown);
+  throw new DomainError('unknown_unit', `Node "${node.id}" has no units ${ids.join(', ')}.`, { unitIds: ids });
+}
+
 /** The node's unit id → position map, for ordering unit id lists (SPEC §5). */
 export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map<string, number>> {
   const rows = await db
@@ -41,6 +70,7 @@ export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map
   return new Map(rows.map((u) => [u.unitId, u.position]));
 }
 
+/** The node_units rows of a unit list, positions in list order. */
 export function unitRows(nodeId: string, units: readonly TopologyUnit[]) {
   return units.map((u, position) => ({ nodeId, unitId: u.id, position, model: u.model ?? null, memoryGiB: u.memoryGiB ?? null, nvlinkDomain: u.nvlinkDomain ?? null }));
 }

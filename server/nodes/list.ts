@@ -19,6 +19,5 @@ export async function listNodes({ ctx, input }: { ctx: Ctx; input: ListNodesInpu
     .where(and(input.cursor !== undefined ? gt(nodes.id, decodeCursor(input.cursor)) : undefined, input.ownerOrgId ? eq(nodes.ownerOrgId, input.ownerOrgId) : undefined))
     .orderBy(asc(nodes.id))
     .limit(limit + 1);
-  const page = toPage(rows, limit, (n) => n.id);
-  return { items: await toNodeViews(ctx, page.items), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  return toPage(rows, limit, (n) => n.id, (kept) => toNodeViews(ctx, kept));
 }

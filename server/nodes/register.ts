@@ -2,7 +2,7 @@ import { nodeTopologies, nodeUnits, nodes } from '@/db/schema';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
-import { unknownOrgIds } from '../orgs/internal';
+import { requireKnownOrgs } from '../orgs/internal';
 import { requireOperator } from '../policy';
 import { normalise, unitRows } from './internal';
 import type { RegisterNodeInput } from './schemas';
@@ -16,8 +16,7 @@ import { toNodeViews, type NodeView } from './view';
 export async function registerNode({ ctx, input }: { ctx: Ctx; input: RegisterNodeInput }): Promise<NodeView> {
   requireOperator(ctx, 'register nodes');
   return inTransaction(ctx, async (tx) => {
-    const unknown = await unknownOrgIds(tx, [input.ownerOrgId]);
-    if (unknown.length) throw new DomainError('unknown_org', `No org "${input.ownerOrgId}" exists to own the node.`, { orgIds: unknown });
+    await requireKnownOrgs(tx, [input.ownerOrgId], () => `No org "${input.ownerOrgId}" exists to own the node.`);
     const units = normalise(input.units);
     const inserted = await tx
       .insert(nodes)

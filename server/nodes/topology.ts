@@ -1,11 +1,11 @@
 import { nodeTopologies, nodeUnits, nodes, vmUnits } from '@/db/schema';
 import { and, eq, inArray } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
-import { atLockTime, inTransaction, type Ctx } from '../context';
+import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint } from '../ids';
 import { requireOperator } from '../policy';
-import { findNode, normalise, unitRows } from './internal';
+import { lockNode, normalise, unitRows } from './internal';
 import type { ChangeTopologyInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
 
@@ -20,9 +20,8 @@ import { toNodeViews, type NodeView } from './view';
  */
 export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTopologyInput }): Promise<NodeView> {
   return inTransaction(ctx, async (tx) => {
-    const node = await findNode(tx, input.nodeId, 'write');
+    const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
     requireOperator(ctx, 'change a node’s topology');
-    const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
     const current = await tx.select().from(nodeUnits).where(eq(nodeUnits.nodeId, node.id)).orderBy(nodeUnits.position);
     const before = normalise(current.map((u) => ({ id: u.unitId, model: u.model ?? undefined, memoryGiB: u.memoryGiB ?? undefined, nvlinkDomain: u.nvlinkDomain ?? undefined })));
     const after = normalise(input.units);

@@ -18,9 +18,5 @@ export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListN
     .where(and(eq(notifications.orgId, ctx.orgId), after !== undefined ? lt(notifications.seq, after) : undefined))
     .orderBy(desc(notifications.seq))
     .limit(limit + 1);
-  const page = toPage(rows, limit, (n) => String(n.seq));
-  return {
-    items: page.items.map((n) => ({ id: n.id, at: n.at.toISOString(), kind: n.kind, message: n.message, details: n.details })),
-    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
-  };
+  return toPage(rows, limit, (n) => String(n.seq), (kept) => kept.map((n) => ({ id: n.id, at: n.at.toISOString(), kind: n.kind, message: n.message, details: n.details })));
 }

@@ -1,10 +1,10 @@
 import { reservationUnits, reservations } from '@/db/schema';
 import { writeAuditEvent } from '../audit/write';
-import { atLockTime, inTransaction, type Ctx } from '../context';
+import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
-import { findNode, loadUnitPositions } from '../nodes/internal';
-import { unknownOrgIds } from '../orgs/internal';
+import { loadUnitPositions, lockNode, requireKnownUnits } from '../nodes/internal';
+import { requireKnownOrgs } from '../orgs/internal';
 import { relationTo, requireReservationOwner } from '../policy';
 import { overlappingUnits, runningOn } from './internal';
 import type { CreateReservationInput } from './schemas';
@@ -21,8 +21,7 @@ import { toReservation, type Reservation } from './view';
  */
 export async function createReservation({ ctx, input }: { ctx: Ctx; input: CreateReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
-    const node = await findNode(tx, input.nodeId, 'write');
-    const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+    const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
     requireReservationOwner(relationTo(ctx, node, { allowedOrgIds: [], managingOrgIds: [] }), 'create reservations on this node');
     const startsAt = input.startsAt ?? lctx.now;
     const endsAt = input.endsAt ?? null;
@@ -30,14 +29,9 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
     if (endsAt && endsAt <= lctx.now) throw invalidPeriod('body.endsAt', 'must be in the future');
 
     const positions = await loadUnitPositions(tx, node.id);
-    const unknownUnits = input.reservedUnitIds.filter((u) => !positions.has(u));
-    if (unknownUnits.length) {
-      const ids = sortByCodePoint(unknownUnits);
-      throw new DomainError('unknown_unit', `Node "${node.id}" has no units ${ids.join(', ')}.`, { unitIds: ids });
-    }
+    requireKnownUnits(node, positions, input.reservedUnitIds);
     const orgIds = [...input.allowedOrgIds, ...(input.managingOrgIds ?? [])];
-    const unknownOrgs = await unknownOrgIds(tx, orgIds);
-    if (unknownOrgs.length) throw new DomainError('unknown_org', `No orgs ${unknownOrgs.join(', ')} exist.`, { orgIds: unknownOrgs });
+    await requireKnownOrgs(tx, orgIds);
 
     const id = input.id ?? newId('res');
     const coversNow = startsAt <= lctx.now && (!endsAt || endsAt > lctx.now);

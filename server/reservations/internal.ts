@@ -1,12 +1,11 @@
 import type { DbOrTx, Tx } from '@/db/client';
 import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { and, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
-import { atLockTime, isOperator, type Ctx, type Principal } from '../context';
+import { isOperator, type Ctx, type Principal } from '../context';
 import { DomainError, notFound } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
-import { findNode, loadUnitPositions, type LockMode, type NodeRow } from '../nodes/internal';
-import type { ReservationRelation } from '../policy';
-import { maySeeReservation, relationTo } from '../policy';
+import { loadUnitPositions, lockNode, type LockMode, type NodeRow } from '../nodes/internal';
+import { maySeeReservation, relationTo, type ReservationRelation } from '../policy';
 import { reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './view';
 
 /**
@@ -61,9 +60,8 @@ export type ReservationScope = {
  * (404) and loads the reservation's units and status.
  * @throws DomainError not_found
  */
-export async function openReservation(tx: Tx, ctx: Ctx, nodeId: string, reservationId: string, lock: LockMode): Promise<ReservationScope> {
-  const node = await findNode(tx, nodeId, lock);
-  const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+export async function openReservation(tx: Tx, ctx: Ctx, nodeId: string, reservationId: string, lock: 'write' | 'read'): Promise<ReservationScope> {
+  const { node, ctx: lctx } = await lockNode(tx, ctx, nodeId, lock);
   const { reservation, relation } = await findVisibleReservation(tx, ctx, node, reservationId, lock);
   const [byId, positions] = await Promise.all([loadReservationUnits(tx, node.id, [reservation.id]), loadUnitPositions(tx, node.id)]);
   return { ctx: lctx, node, reservation, relation, status: reservationStatus(reservation, node.topologyGen, lctx.now), units: byId.get(reservation.id) ?? [], positions };

@@ -33,14 +33,14 @@ export async function listNodeReservations({
     .where(and(eq(reservations.nodeId, node.id), visibleToCaller, input.cursor !== undefined ? gt(reservations.id, decodeCursor(input.cursor)) : undefined))
     .orderBy(asc(reservations.id))
     .limit(limit + 1);
-  const page = toPage(rows, limit, (r) => r.id);
-  const visible = page.items.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
-  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
-  const items = visible.map(({ r, rel }) => {
-    const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
-    const open = reservation.status !== 'cancelled' && reservation.status !== 'expired';
-    const actions: ReservationAction[] = mayManageMarket(rel) && open ? (reservation.status === 'active' ? ['release', 'reclaim'] : ['reclaim']) : [];
-    return { reservation, actions };
+  return toPage(rows, limit, (r) => r.id, async (kept) => {
+    const visible = kept.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
+    const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
+    return visible.map(({ r, rel }) => {
+      const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
+      const open = reservation.status !== 'cancelled' && reservation.status !== 'expired';
+      const actions: ReservationAction[] = mayManageMarket(rel) && open ? (reservation.status === 'active' ? ['release', 'reclaim'] : ['reclaim']) : [];
+      return { reservation, actions };
+    });
   });
-  return { items, ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
 }

@@ -5,6 +5,7 @@ import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
 import { requireMarketManager } from '../policy';
+import { endVms } from '../vms/internal';
 import { openReservation, saveReservation } from './internal';
 import type { ReclaimInput } from './schemas';
 import { holdsNow, toReservation, type ReclaimResult } from './view';
@@ -92,19 +93,8 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
     const leaving = units.filter((u) => u.released && named.has(u.unitId)).map((u) => u.unitId);
     if (leaving.length === 0 && terminate.length === 0) return { ...current, terminated: [], skipped };
 
-    const evictedUnits = new Map<string, string[]>();
-    if (terminate.length > 0) {
-      await tx
-        .update(vms)
-        .set({ status: 'terminated', terminatedAt: lctx.now, terminationReason: 'reclaimed' })
-        .where(inArray(vms.id, terminate));
-      const freed = await tx
-        .update(vmUnits)
-        .set({ running: false })
-        .where(inArray(vmUnits.vmId, terminate))
-        .returning({ vmId: vmUnits.vmId, unitId: vmUnits.unitId });
-      for (const f of freed) evictedUnits.set(f.vmId, [...(evictedUnits.get(f.vmId) ?? []), f.unitId]);
-    }
+    // A multi-unit VM ends whole and frees all its units (step 7).
+    const { unitsOf: evictedUnits } = await endVms(tx, lctx, terminate, 'reclaimed');
     if (leaving.length > 0) {
       await tx
         .update(reservationUnits)

@@ -1,12 +1,12 @@
-import { reservationUnits, reservations } from '@/db/schema';
+import { reservationUnits } from '@/db/schema';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
-import { unknownOrgIds } from '../orgs/internal';
+import { requireKnownOrgs } from '../orgs/internal';
 import { requireReservationOwner } from '../policy';
-import { openReservation, overlappingUnits, requireNotEnded, runningOn } from './internal';
+import { openReservation, overlappingUnits, requireNotEnded, runningOn, saveReservation } from './internal';
 import type { UpdateReservationInput } from './schemas';
 import { holdsNow, toReservation, type Reservation } from './view';
 
@@ -41,8 +41,7 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
         throw new DomainError('unit_not_in_reservation', `Units ${unitIds.join(', ')} are not in reservation "${r.id}"; a reservation can lose units but never gain them.`, { unitIds });
       }
     }
-    const unknown = await unknownOrgIds(tx, [...(input.allowedOrgIds ?? []), ...(input.managingOrgIds ?? [])]);
-    if (unknown.length) throw new DomainError('unknown_org', `No orgs ${unknown.join(', ')} exist.`, { orgIds: unknown });
+    await requireKnownOrgs(tx, [...(input.allowedOrgIds ?? []), ...(input.managingOrgIds ?? [])]);
 
     const keep = new Set(input.reservedUnitIds ?? held);
     const removed = [...held].filter((u) => !keep.has(u));
@@ -73,11 +72,7 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     if (removed.length) changes.removedUnitIds = sortUnitIds(removed, positions);
     if (Object.keys(changes).length === 0) return toReservation(r, s.units, positions, node.topologyGen, s.ctx.now);
 
-    const [updated] = await tx
-      .update(reservations)
-      .set({ allowedOrgIds: allowed, managingOrgIds: managing, endsAt, contractRef, updatedAt: s.ctx.now, ...(input.reason ? { reason: input.reason } : {}) })
-      .where(and(eq(reservations.nodeId, node.id), eq(reservations.id, r.id)))
-      .returning();
+    const updated = await saveReservation(tx, s, input.reason, { allowedOrgIds: allowed, managingOrgIds: managing, endsAt, contractRef });
     if (removed.length) await tx.delete(reservationUnits).where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, removed)));
     if ('endsAt' in changes) await tx.update(reservationUnits).set({ endsAt }).where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), notInArray(reservationUnits.unitId, removed.length ? removed : [''])));
     await writeAuditEvent(tx, s.ctx, {
@@ -88,6 +83,6 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
       reason: input.reason || undefined,
       details: changes,
     });
-    return toReservation(updated!, s.units.filter((u) => keep.has(u.unitId)), positions, node.topologyGen, s.ctx.now);
+    return toReservation(updated, s.units.filter((u) => keep.has(u.unitId)), positions, node.topologyGen, s.ctx.now);
   });
 }

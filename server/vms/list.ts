@@ -28,8 +28,7 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
     )
     .orderBy(asc(vms.id))
     .limit(limit + 1);
-  const page = toPage(rows, limit, (v) => v.id);
-  return { items: await toVmViews(ctx.db, ctx, page.items), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) };
+  return toPage(rows, limit, (v) => v.id, (kept) => toVmViews(ctx.db, ctx, kept));
 }
 
 /**

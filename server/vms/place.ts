@@ -1,9 +1,9 @@
 import { vmUnits, vms } from '@/db/schema';
 import { writeAuditEvent } from '../audit/write';
-import { atLockTime, inTransaction, type Ctx } from '../context';
+import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
-import { newId, sortByCodePoint, sortUnitIds } from '../ids';
-import { findNode } from '../nodes/internal';
+import { newId, sortUnitIds } from '../ids';
+import { lockNode, requireKnownUnits } from '../nodes/internal';
 import { computeUnitViews, loadUnitInputs } from '../nodes/unit-states';
 import { findVisibleReservation, occupiedUnits } from '../reservations/internal';
 import { reservationStatus } from '../reservations/view';
@@ -27,8 +27,7 @@ import { toVmView, type VmView } from './view';
  */
 export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput }): Promise<VmView> {
   return inTransaction(ctx, async (tx) => {
-    const node = await findNode(tx, input.nodeId, 'write');
-    const lctx = atLockTime(ctx, node.lockedAt);
+    const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
     if (input.tier === 'reserved') {
       const { reservation, relation } = await findVisibleReservation(tx, ctx, node, input.reservationId!, 'write');
       if (!relation.audience) {
@@ -46,11 +45,7 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
     const inputs = await loadUnitInputs(tx, [node.id], lctx.now);
     const nodeUnits = inputs.units.get(node.id) ?? [];
     const positions = new Map(nodeUnits.map((u) => [u.unitId, u.position]));
-    const unknown = input.unitIds.filter((u) => !positions.has(u));
-    if (unknown.length > 0) {
-      const ids = sortByCodePoint(unknown);
-      throw new DomainError('unknown_unit', `Node "${node.id}" has no units ${ids.join(', ')}.`, { unitIds: ids });
-    }
+    requireKnownUnits(node, positions, input.unitIds);
 
     const named = new Set(input.unitIds);
     const busy = occupiedUnits(ctx, node, (inputs.running.get(node.id) ?? []).filter((r) => named.has(r.unitId)), positions, false);

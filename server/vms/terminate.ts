@@ -1,12 +1,12 @@
-import { vmUnits, vms } from '@/db/schema';
+import { vms } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
-import { atLockTime, inTransaction, isOperator, type Ctx } from '../context';
+import { inTransaction, isOperator, type Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
 import { sortUnitIds } from '../ids';
-import { findNode, loadUnitPositions } from '../nodes/internal';
+import { loadUnitPositions, lockNode } from '../nodes/internal';
 import { vmVisibleTo } from '../policy';
-import { toVmViews } from './internal';
+import { endVms, toVmViews } from './internal';
 import type { GetVmInput } from './schemas';
 import { toVmView, type VmView } from './view';
 
@@ -22,8 +22,7 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
     const [seen] = await tx.select({ nodeId: vms.nodeId }).from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx, ctx.now)));
     if (!seen) throw notFound(`VM "${input.vmId}"`);
     // Lock order: the node first, like every writer on it, then the VM.
-    const node = await findNode(tx, seen.nodeId, 'write');
-    const lctx = atLockTime({ ...ctx, db: tx }, node.lockedAt);
+    const { node, ctx: lctx } = await lockNode(tx, ctx, seen.nodeId);
     const [vm] = await tx.select().from(vms).where(eq(vms.id, input.vmId)).for('no key update');
     if (!vm) throw notFound(`VM "${input.vmId}"`);
     if (!isOperator(ctx) && vm.orgId !== ctx.orgId) {
@@ -33,16 +32,16 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
       const [view] = await toVmViews(tx, ctx, [vm]);
       return view!;
     }
-    const [ended] = await tx.update(vms).set({ status: 'terminated', terminatedAt: lctx.now, terminationReason: 'terminated' }).where(eq(vms.id, vm.id)).returning();
-    const freed = await tx.update(vmUnits).set({ running: false }).where(eq(vmUnits.vmId, vm.id)).returning({ unitId: vmUnits.unitId });
+    const { ended, unitsOf } = await endVms(tx, lctx, [vm.id], 'terminated');
+    const freed = unitsOf.get(vm.id) ?? [];
     const positions = await loadUnitPositions(tx, node.id);
     await writeAuditEvent(tx, lctx, {
       action: 'vm.terminate',
       nodeId: node.id,
       reservationId: vm.reservationId ?? undefined,
-      unitIds: sortUnitIds(freed.map((f) => f.unitId), positions),
+      unitIds: sortUnitIds(freed, positions),
       details: { vmId: vm.id, tier: vm.tier },
     });
-    return toVmView(ctx, ended!, freed.map((f) => f.unitId), positions);
+    return toVmView(ctx, ended[0]!, freed, positions);
   });
 }
