@@ -6,3 +6,4 @@ export * from './audit';
 export * from './notifications';
 export * from './idempotency';
 export * from './rate-limits';
+export * from './sessions';
