@@ -1,15 +1,14 @@
 'use server';
 
 import { signIn, signOut } from '@/server/auth/config';
-import { ACTING_ORG_COOKIE, getConsoleSession } from '@/server/auth/console-principal';
+import { endAllConsoleSessions, endConsoleSession, switchActingOrg } from '@/server/auth/console-principal';
+import { getSafeReturnPath } from '@/server/auth/site';
 import { AuthError } from 'next-auth';
-import { cookies } from 'next/headers';
 import { redirect } from 'next/navigation';
 
 /** Sign-in form action: email + password; back to the form with an error on failure. */
 export async function signInAction(formData: FormData): Promise<void> {
-  const next = String(formData.get('next') ?? '/');
-  const redirectTo = next.startsWith('/') && !next.startsWith('//') ? next : '/';
+  const redirectTo = await getSafeReturnPath(formData.get('next'));
   try {
     await signIn('credentials', { email: formData.get('email'), password: formData.get('password'), redirectTo });
   } catch (e) {
@@ -18,17 +17,21 @@ export async function signInAction(formData: FormData): Promise<void> {
   }
 }
 
+/** Sign out: ends this session (every copy of its cookie), then clears the cookie. */
 export async function signOutAction(): Promise<void> {
+  await endConsoleSession();
   await signOut({ redirectTo: '/sign-in' });
 }
 
-/** Org switcher: remembers the acting org, only among the user's own orgs (SPEC §2). */
+/** Sign out everywhere: ends every session of the user, then clears this browser's cookie. */
+export async function signOutEverywhereAction(): Promise<void> {
+  await endAllConsoleSessions();
+  await signOut({ redirectTo: '/sign-in' });
+}
+
+/** Org switcher: remembers the acting org (server/auth/console-principal.ts), then back to the page. */
 export async function switchOrgAction(formData: FormData): Promise<void> {
-  const orgId = String(formData.get('orgId') ?? '');
-  const session = await getConsoleSession();
-  if (!session) redirect('/sign-in');
-  if (session.orgs.some((o) => o.id === orgId)) {
-    (await cookies()).set(ACTING_ORG_COOKIE, orgId, { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 365 * 24 * 3600, secure: process.env.NODE_ENV === 'production' && process.env.AUTH_URL?.startsWith('https') === true });
-  }
-  redirect(String(formData.get('back') ?? '/'));
+  const outcome = await switchActingOrg(String(formData.get('orgId') ?? ''));
+  if (outcome === 'signed_out') redirect('/sign-in');
+  redirect(await getSafeReturnPath(formData.get('back')));
 }

@@ -1,15 +1,17 @@
 'use client';
 
-import { switchOrgAction } from '@/app/actions';
 import { usePathname } from 'next/navigation';
 import { useRef } from 'react';
 
-/** Picks the acting org among the user's orgs; the server remembers it in a cookie. */
-export function OrgSwitcher({ orgs, actingOrgId }: { orgs: { id: string; name: string }[]; actingOrgId: string }) {
+/**
+ * Picks the acting org among the user's orgs; `action` (a server action, passed in by the
+ * console layout so that components/ never imports app/) remembers it and returns to `back`.
+ */
+export function OrgSwitcher({ orgs, actingOrgId, action }: { orgs: { id: string; name: string }[]; actingOrgId: string; action: (formData: FormData) => Promise<void> }) {
   const form = useRef<HTMLFormElement>(null);
   const pathname = usePathname();
   return (
-    <form ref={form} action={switchOrgAction}>
+    <form ref={form} action={action}>
       <input type="hidden" name="back" value={pathname} />
       <label className="sr-only" htmlFor="org-switcher">
         Switch org

@@ -1,8 +1,9 @@
-import { signOutAction } from '@/app/actions';
+import { signOutAction, signOutEverywhereAction, switchOrgAction } from '@/app/actions';
 import { OrgSwitcher } from '@/components/org-switcher';
 import { TrpcProvider } from '@/components/trpc-provider';
 import { PATHNAME_HEADER } from '@/proxy';
 import { getConsoleSession } from '@/server/auth/console-principal';
+import { getSafeReturnPath } from '@/server/auth/site';
 import { isOperator } from '@/server/context';
 import { headers } from 'next/headers';
 import Link from 'next/link';
@@ -12,7 +13,7 @@ import type { ReactNode } from 'react';
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await getConsoleSession();
   if (!session) {
-    const asked = (await headers()).get(PATHNAME_HEADER) ?? '/';
+    const asked = await getSafeReturnPath((await headers()).get(PATHNAME_HEADER));
     redirect(asked === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(asked)}`);
   }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
@@ -33,11 +34,16 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-slate-500">{acting.id}</span>
               {isOperator(session.principal) && <span className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-800">operator</span>}
             </span>
-            {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} />}
+            {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} action={switchOrgAction} />}
             <span className="text-slate-600">{session.user.email}</span>
             <form action={signOutAction}>
               <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
                 Sign out
+              </button>
+            </form>
+            <form action={signOutEverywhereAction}>
+              <button type="submit" title="End this account's sessions in every browser" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
+                Sign out everywhere
               </button>
             </form>
           </div>

@@ -1,12 +1,13 @@
 import { signInAction } from '@/app/actions';
 import { getConsoleSession } from '@/server/auth/console-principal';
+import { getSafeReturnPath } from '@/server/auth/site';
 import { redirect } from 'next/navigation';
 
 export const metadata = { title: 'Sign in · GPU Reservations' };
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
   const { error, next } = await searchParams;
-  if (await getConsoleSession()) redirect('/');
+  if (await getConsoleSession()) redirect(await getSafeReturnPath(next));
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
       <form action={signInAction} className="w-full max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">

@@ -5,4 +5,5 @@ export * from './notifications';
 export * from './orgs';
 export * from './rate-limits';
 export * from './reservations';
+export * from './sessions';
 export * from './vms';

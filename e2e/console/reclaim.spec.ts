@@ -95,7 +95,7 @@ test('the org switcher changes the acting org and remembers it', async ({ page }
 
 test('signing out returns to the sign-in page; pages need a session', async ({ page }) => {
   await signIn(page, 'alice@acme.example');
-  await page.getByRole('button', { name: 'Sign out' }).click();
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(page).toHaveURL(/\/sign-in/);
   await page.goto('/nodes/acme-h100-01');
   await expect(page).toHaveURL(/\/sign-in/);

@@ -1,14 +1,29 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type Page } from '@playwright/test';
 
 export const DEMO_PASSWORD = 'demo-password';
 
-/** Signs in through the form and waits for the console header. */
-export async function signIn(page: Page, email: string) {
-  await page.goto('/sign-in');
+/**
+ * Signs in through the form and waits for the console header.
+ * @param next the sign-in page's `next` (where to go afterwards), sent as is.
+ */
+export async function signIn(page: Page, email: string, next?: string) {
+  await page.goto(next === undefined ? '/sign-in' : `/sign-in?next=${encodeURIComponent(next)}`);
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(DEMO_PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.getByTestId('acting-org')).toBeVisible();
 }
+
+/**
+ * Signs in through Auth.js's own endpoint, as a program could (no form, no server action).
+ * @returns the endpoint's answer (a 302), unfollowed.
+ */
+export async function signInOverHttp(api: APIRequestContext, email: string, callbackUrl = '/') {
+  const { csrfToken } = (await (await api.get('/api/auth/csrf')).json()) as { csrfToken: string };
+  return api.post('/api/auth/callback/credentials', { form: { csrfToken, email, password: DEMO_PASSWORD, callbackUrl }, maxRedirects: 0 });
+}
+
+/** A console tRPC query (superjson input) that needs a signed-in user: 200, or 401 without one. */
+export const TRPC_LIST_NODES = `/api/trpc/nodes.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`;
 
 export const unit = (page: Page, unitId: string) => page.locator(`[data-unit-id="${unitId}"]`).first();

@@ -5,6 +5,16 @@ import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { z } from 'zod';
 import { verifyPassword } from './password';
+import { redirectWithinSite } from './return-path';
+import { revokeSession, SESSION_MAX_AGE_SECONDS, startSession } from './sessions';
+
+declare module 'next-auth' {
+  // eslint-disable-next-line @typescript-eslint/consistent-type-definitions -- module augmentation needs an interface
+  interface Session {
+    /** The `sessions` row the cookie names (server/auth/sessions.ts). */
+    sessionId?: string;
+  }
+}
 
 const SignInInput = z.object({ email: z.string().trim().toLowerCase().email().max(254), password: z.string().min(1).max(1024) });
 
@@ -13,12 +23,14 @@ const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAA
 
 /**
  * Auth.js (next-auth v5) for the console: email + password for users in the database,
- * JWT sessions (Credentials requires them). The session carries only the user id; the
- * acting org is resolved per request against memberships (server/auth/console-principal.ts).
+ * JWT sessions (Credentials requires them). The JWT carries the user id and the id of a
+ * `sessions` row, which every request checks is still live (server/auth/sessions.ts),
+ * so that signing out ends the session rather than just forgetting the cookie. The acting org
+ * is resolved per request against memberships.
  */
 export const { handlers, auth, signIn, signOut } = NextAuth({
   trustHost: true,
-  session: { strategy: 'jwt', maxAge: 12 * 60 * 60 },
+  session: { strategy: 'jwt', maxAge: SESSION_MAX_AGE_SECONDS },
   pages: { signIn: '/sign-in' },
   // A wrong password is an answer, not a server error: keep it out of the error log.
   logger: {
@@ -41,13 +53,28 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
     }),
   ],
   callbacks: {
-    jwt({ token, user }) {
-      if (user?.id) token.sub = user.id;
+    // Auth.js's default lets `/\host` through (it only checks for a leading `/`).
+    redirect: redirectWithinSite,
+    async jwt({ token, user }) {
+      // `user` is present only at sign-in: open the session the cookie will name.
+      if (user?.id) {
+        token.sub = user.id;
+        token.sid = await startSession(getDb(), user.id);
+      }
       return token;
     },
     session({ session, token }) {
       if (token.sub) session.user.id = token.sub;
+      if (typeof token.sid === 'string') session.sessionId = token.sid;
       return session;
+    },
+  },
+  events: {
+    // Auth.js's own endpoint (POST /api/auth/signout) ends the session too; the console's
+    // sign-out action has already revoked it (endConsoleSession), so this is then a no-op.
+    async signOut(message) {
+      const sid = 'token' in message ? message.token?.sid : undefined;
+      if (typeof sid === 'string') await revokeSession(getDb(), sid);
     },
   },
 });

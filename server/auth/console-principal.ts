@@ -1,43 +1,65 @@
-import type { DbOrTx } from '@/db/client';
 import { getDb } from '@/db/client';
-import { memberships, orgs, users } from '@/db/schema';
-import { asc, eq } from 'drizzle-orm';
 import { cookies } from 'next/headers';
-import type { Principal } from '../context';
 import { auth } from './config';
+import { buildCookieOptions } from './cookie-options';
+import { isMemberOf, resolveConsoleSession, revokeSession, revokeUserSessions, type ConsoleSession } from './sessions';
+import { getSiteUrl } from './site';
+
+/**
+ * The console's request-bound session functions (React Server Components, server actions,
+ * the tRPC HTTP context): who is signed in, the org switcher, sign-out. The rules they apply
+ * live in ./sessions.ts.
+ */
 
 /** The cookie that remembers the acting org of a console user (SPEC §2 org switcher). */
 export const ACTING_ORG_COOKIE = 'gpu_acting_org';
 
-export type ConsoleSession = {
-  principal: Principal;
-  user: { id: string; email: string; name: string };
-  orgs: { id: string; name: string }[];
-};
+/** How long the browser remembers the acting org. */
+const ACTING_ORG_MAX_AGE_SECONDS = 365 * 24 * 3600;
 
 /**
- * The signed-in user's orgs, and the acting org: the remembered one when the user still
- * belongs to it, else the first by id. Pure lookup; no cookie is written here.
+ * The console principal of the current request (session cookie + acting-org cookie), or
+ * null. The one way to learn who is signed in: `auth()` alone only verifies the cookie's
+ * signature, which outlives sign-out.
  */
-export async function resolveConsoleSession(db: DbOrTx, userId: string, rememberedOrgId: string | undefined): Promise<ConsoleSession | null> {
-  const [user] = await db.select({ id: users.id, email: users.email, name: users.name }).from(users).where(eq(users.id, userId));
-  if (!user) return null;
-  const mine = await db
-    .select({ id: orgs.id, name: orgs.name })
-    .from(memberships)
-    .innerJoin(orgs, eq(orgs.id, memberships.orgId))
-    .where(eq(memberships.userId, userId))
-    .orderBy(asc(orgs.id));
-  const acting = mine.find((o) => o.id === rememberedOrgId) ?? mine[0];
-  if (!acting) return null;
-  return { principal: { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console' }, user, orgs: mine };
-}
-
-/** The console principal of the current request (session cookie + acting-org cookie), or null. */
 export async function getConsoleSession(): Promise<ConsoleSession | null> {
   const session = await auth();
   const userId = session?.user?.id;
-  if (!userId) return null;
+  const sessionId = session?.sessionId;
+  if (!userId || !sessionId) return null;
   const remembered = (await cookies()).get(ACTING_ORG_COOKIE)?.value;
-  return resolveConsoleSession(getDb(), userId, remembered);
+  return resolveConsoleSession(getDb(), { userId, sessionId }, remembered);
+}
+
+/**
+ * The org switcher (SPEC §2): remembers `orgId` as the acting org of the signed-in user, in a
+ * cookie with the console's cookie flags — only among the user's own orgs.
+ * @returns `switched`; `not_member` (nothing changes); `signed_out` when there is no live session.
+ */
+export async function switchActingOrg(orgId: string): Promise<'switched' | 'not_member' | 'signed_out'> {
+  const session = await getConsoleSession();
+  if (!session) return 'signed_out';
+  if (!isMemberOf(session, orgId)) return 'not_member';
+  (await cookies()).set(ACTING_ORG_COOKIE, orgId, buildCookieOptions(await getSiteUrl(), ACTING_ORG_MAX_AGE_SECONDS));
+  return 'switched';
+}
+
+/**
+ * Ends the current request's session in PostgreSQL, so its cookie — wherever a copy is kept —
+ * stops working. Call before Auth.js's `signOut()` clears the cookie: a failure here then
+ * fails the sign-out visibly instead of leaving a live session behind a cleared cookie.
+ */
+export async function endConsoleSession(): Promise<void> {
+  // auth(), not getConsoleSession(): a session is ended even when its user lost every org.
+  const sessionId = (await auth())?.sessionId;
+  if (sessionId) await revokeSession(getDb(), sessionId);
+}
+
+/**
+ * "Sign out everywhere": ends every session of the signed-in user, on every browser and app
+ * instance. Needs a live session: a copy of a signed-out cookie cannot sign its user out.
+ */
+export async function endAllConsoleSessions(): Promise<void> {
+  const session = await getConsoleSession();
+  if (session) await revokeUserSessions(getDb(), session.user.id);
 }

@@ -6,7 +6,7 @@ import { vms } from '@/db/schema';
 import { count, eq } from 'drizzle-orm';
 import superjson from 'superjson';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { ConsoleSession } from '../auth/console-principal';
+import type { ConsoleSession } from '../auth/sessions';
 import { useFreshScene } from '../testing/fresh-scene';
 import { ORG } from '../testing/scene';
 import { MAX_BATCH_SIZE, countCalls, handleTrpcRequest } from './http-handler';
@@ -19,7 +19,7 @@ const scene = useFreshScene(() => new Date());
 const db = () => scene().db;
 
 function signInAs(orgId: string) {
-  session.current = { principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' }, user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' }, orgs: [{ id: orgId, name: orgId }] };
+  session.current = { principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' }, user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' }, orgs: [{ id: orgId, name: orgId }], sessionId: `ses_${orgId}` };
 }
 afterEach(() => {
   session.current = null;
