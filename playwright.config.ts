@@ -1,14 +1,15 @@
-import fs from 'node:fs';
 import { defineConfig, devices } from '@playwright/test';
+import { resolveBrowser } from './e2e/support/browser';
 import { E2E_PORT, stateFile } from './e2e/support/state';
 
 process.env.E2E_STATE_FILE ??= stateFile();
 
-/** Debian's Chromium where Playwright cannot download its own browser; Playwright's own elsewhere. */
-const chromiumPath = process.env.CHROMIUM_PATH ?? ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => fs.existsSync(p));
+/** CHROMIUM_PATH, a system Chromium, Playwright's own, else the npm package's (see e2e/support/browser.ts). */
+const browser = resolveBrowser();
 
 export default defineConfig({
   testDir: './e2e',
+  globalSetup: './e2e/support/global-setup.ts',
   globalTeardown: './e2e/support/global-teardown.ts',
   fullyParallel: false,
   workers: 1,
@@ -29,7 +30,9 @@ export default defineConfig({
         ...devices['Desktop Chrome'],
         viewport: { width: 1280, height: 800 },
         launchOptions: {
-          ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+          executablePath: browser.executablePath,
+          // Playwright's `env` replaces the browser's whole environment, so it starts from ours.
+          ...(browser.env ? { env: { ...process.env, ...browser.env } } : {}),
           args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
         },
       },
