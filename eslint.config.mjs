@@ -34,6 +34,29 @@ export default tseslint.config(
     },
   },
   {
+    // One statement of each visibility rule (server/policy.ts): nowhere else may a query
+    // compare a column with the acting org, or test org-id arrays.
+    files: ['server/**/*.ts'],
+    ignores: ['server/policy.ts', '**/*.test.ts', 'server/testing/**'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "TaggedTemplateExpression[tag.name='sql'] MemberExpression[property.name='orgId'][object.name=/^(ctx|lctx|principal)$/]",
+          message: 'Visibility SQL lives in server/policy.ts: add or reuse a rule there.',
+        },
+        {
+          selector: "CallExpression[callee.name=/^(eq|ne|inArray|notInArray)$/] > MemberExpression[property.name='orgId'][object.name=/^(ctx|lctx|principal)$/]",
+          message: 'Visibility SQL lives in server/policy.ts: add or reuse a rule there.',
+        },
+        {
+          selector: "ImportSpecifier[imported.name=/^(arrayContains|arrayOverlaps|arrayContained)$/]",
+          message: 'Org-id array tests are visibility rules: they live in server/policy.ts.',
+        },
+      ],
+    },
+  },
+  {
     // Arrows point one way (docs/architecture.md): pages, routes and components never touch db/.
     files: ['app/**/*.ts', 'app/**/*.tsx', 'components/**/*.ts', 'components/**/*.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],

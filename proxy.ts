@@ -1,5 +1,5 @@
-import { NextResponse, type NextRequest } from 'next/server';
 import { DomainError } from '@/server/errors';
+import { NextResponse, type NextRequest } from 'next/server';
 
 /** The header that tells the console layout which page a signed-out visitor asked for. */
 export const PATHNAME_HEADER = 'x-console-path';
@@ -7,7 +7,7 @@ export const PATHNAME_HEADER = 'x-console-path';
 /**
  * - Under /v1: Next.js answers a path it cannot percent-decode (`/v1/%ZZ`) with an HTML 400
  *   before any route runs. Such a path names no resource: answer 404 problem+json like every
- *   other unknown path (SPEC §5).
+ *   other unknown path (docs/product.md §5).
  * - Console pages: pass the requested path on, so that sign-in can return to it.
  */
 export function proxy(req: NextRequest) {

@@ -10,7 +10,7 @@ import { unitStyles } from './unit-grid/unit-styles';
 
 const PAGE_SIZE = 10;
 
-/** The fleet page (SPEC §6): every node, its owner, per-state counts and a mini-grid; paginated. */
+/** The fleet page (docs/product.md §6): every node, its owner, per-state counts and a mini-grid; paginated. */
 export function FleetTable() {
   const trpc = useTRPC();
   const [owner, setOwner] = useState('');

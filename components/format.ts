@@ -16,7 +16,7 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   return relative.format(Math.round(seconds / 86400), 'day');
 }
 
-/** "Terminate 3 spot VMs and reclaim 4 units" (SPEC §6). */
+/** "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6). */
 export function reclaimLabel(vmCount: number, unitCount: number): string {
   const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
   if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);

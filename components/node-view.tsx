@@ -1,6 +1,7 @@
 'use client';
 
-import type { Reservation, ReservationAction } from '@/server/reservations/view';
+import type { ReservationAction } from '@/server/policy';
+import type { Reservation } from '@/server/reservations/view';
 import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { useMemo, useState } from 'react';
@@ -23,7 +24,7 @@ const statusTone: Record<Reservation['status'], string> = {
 };
 
 /**
- * The node page (SPEC §6): unit grid, reservations panel, VMs on the node, and the reclaim
+ * The node page (docs/product.md §6): unit grid, reservations panel, VMs on the node, and the reclaim
  * action where the acting org may take it. Refreshes by itself while open.
  */
 export function NodeView({ nodeId }: { nodeId: string }) {

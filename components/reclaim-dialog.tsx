@@ -11,7 +11,7 @@ import { useTRPC } from './trpc-provider';
 type Preview = { terminate: string[]; skip: string[]; changed: boolean };
 
 /**
- * Reclaim with a preview (SPEC §6): runs the dry run, lists every VM to terminate and to skip
+ * Reclaim with a preview (docs/product.md §6): runs the dry run, lists every VM to terminate and to skip
  * with its units and start time (from the node's VM list), takes a reason, and confirms with
  * `expectedTerminate`. When the eviction set changed meanwhile, shows the new set and asks again.
  */

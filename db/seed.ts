@@ -1,7 +1,7 @@
 /**
- * The demo fleet (SPEC §7): orgs, users, nodes of 8 units, reservations in every status,
+ * The demo fleet (docs/product.md §7): orgs, users, nodes of 8 units, reservations in every status,
  * released units, spot and reserved VMs, and one dev API key per org. Node `acme-h100-01`
- * shows every unit state of SPEC §3; `acme-h100-02` is the reclaim showcase (4 spot VMs).
+ * shows every unit state of docs/product.md §3; `acme-h100-02` is the reclaim showcase (4 spot VMs).
  * Times are relative to `now` so the demo looks the same whenever it is seeded.
  */
 import { sql } from 'drizzle-orm';
@@ -66,7 +66,7 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
     for (const o of DEMO_ORGS) await insertOrg(tx, o);
     for (const u of DEMO_USERS) await insertUser(tx, { id: u.id, email: u.email, name: u.name, passwordHash, orgIds: [...u.orgIds] });
 
-    // acme-h100-01: every unit state of SPEC §3, at topologyGen 2.
+    // acme-h100-01: every unit state of docs/product.md §3, at topologyGen 2.
     await insertNode(tx, { id: 'acme-h100-01', name: 'Acme H100 #01 (fra-1)', ownerOrgId: 'org_acme', topologyGen: 2, createdAt: at(-60 * day) });
     await insertReservation(tx, {
       id: 'res-nimbus-01',

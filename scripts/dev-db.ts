@@ -37,7 +37,7 @@ function running(pidFile: string): boolean {
 
 /**
  * The dev database: DATABASE_URL when set; otherwise the embedded server under `.data/pg`
- * (SPEC §7), started here or, when another command already runs it, shared.
+ * (docs/product.md §7), started here or, when another command already runs it, shared.
  * @returns its URL and a stop function (a no-op for a server this call did not start).
  */
 export async function ensureDevDatabase(): Promise<{ url: string; stop: () => Promise<void>; started: boolean }> {
@@ -64,7 +64,7 @@ async function isFree(port: number): Promise<boolean> {
   });
 }
 
-/** Writes the demo keys where SPEC §7 says (`.data/demo-keys.json`) and prints them. */
+/** Writes the demo keys where docs/product.md §7 says (`.data/demo-keys.json`) and prints them. */
 export function writeDemoKeys(keys: Record<string, string>): void {
   const file = path.join(DATA_DIR, 'demo-keys.json');
   fs.mkdirSync(DATA_DIR, { recursive: true });

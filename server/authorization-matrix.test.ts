@@ -1,5 +1,5 @@
 /**
- * SPEC §8 R4: every route × every kind of principal matches §2, over REST and tRPC alike.
+ * docs/product.md §8 R4: every route × every kind of principal matches §2, over REST and tRPC alike.
  *
  * The cases are generated from two tables so that nothing is missed:
  * - `expectations`: §2's permissions table, one row per action, one column per principal;
@@ -10,7 +10,7 @@
  *
  * A case whose expectation is a success of a mutating call runs on a fresh database. Every
  * other case runs on a shared scene, which must be left exactly as it was (a denied call
- * writes nothing, SPEC §5's check order puts 401/403/404 before any change); a call that did
+ * writes nothing, docs/product.md §5's check order puts 401/403/404 before any change); a call that did
  * write fails and drops the shared scene, so one product bug cannot cascade into the next case.
  */
 import * as auditRoute from '@/app/v1/audit/route';
@@ -85,7 +85,7 @@ const row = (operator: Outcome, owner: Outcome, managing: Outcome, audience: Out
 });
 
 /**
- * SPEC §2's table. Where §2 states a rule per column ("own nodes", "own VMs only", "the
+ * docs/product.md §2's table. Where §2 states a rule per column ("own nodes", "own VMs only", "the
  * reservation's units"), the row is split by which VM is addressed, so each split has one
  * outcome per column. Lists are "always 200" and assert their filtering in `checks` below:
  * a list answers 200 and hides what the matching single-resource row would answer 404.
@@ -126,7 +126,7 @@ const expectations = {
 type Action = keyof typeof expectations;
 
 function expectedFor(action: Action, kind: Kind): Outcome {
-  // A revoked key is no credential at all: 401 before anything else (SPEC §5 check order).
+  // A revoked key is no credential at all: 401 before anything else (docs/product.md §5 check order).
   return kind === 'revoked' ? 401 : expectations[action][kind];
 }
 
@@ -288,7 +288,7 @@ function checkReservationList(body: unknown, kind: SignedIn) {
 }
 
 /**
- * The history scene's events, as `action/reservationId/actor`, per SPEC §2: the operator all;
+ * The history scene's events, as `action/reservationId/actor`, per docs/product.md §2: the operator all;
  * a node owner its nodes'; a managing org its reservations'; everyone its own actions.
  * `actorOrgId` shows to the operator, to the actor itself, and when the actor is the
  * platform, the node owner or a managing org; a tenant's own placements show without it.
@@ -396,7 +396,7 @@ type RestRow = Common & {
   route: RouteDir;
   params?: PerKind<Record<string, string>>;
   body?: PerKind<unknown>;
-  /** The success status (SPEC §5: 201 for creations). */
+  /** The success status (docs/product.md §5: 201 for creations). */
   okStatus?: 200 | 201;
 };
 type TrpcRow = Common & { transport: 'trpc'; procedure: string; input: PerKind<unknown> };
@@ -527,7 +527,7 @@ afterAll(async () => {
   for (const name of [...shared.keys()]) await dropShared(name);
 });
 
-describe('authorization matrix (SPEC §2 × §5 routes × tRPC procedures, §8 R4)', () => {
+describe('authorization matrix (docs/product.md §2 × §5 routes × tRPC procedures, §8 R4)', () => {
   for (const r of routes) {
     const kinds: readonly Kind[] = r.transport === 'rest' ? [...columns, 'revoked'] : columns;
     describe(rowName(r), () => {

@@ -1,6 +1,6 @@
 import type { DbOrTx, Tx } from '@/db/client';
 
-/** Who acts: a console user or an API key (SPEC §2). */
+/** Who acts: a console user or an API key (docs/product.md §2). */
 export type Actor = { kind: 'user'; userId: string } | { kind: 'apiKey'; apiKeyId: string };
 
 /** The acting org plus the user or key behind it, and the transport it came through. */
@@ -8,7 +8,7 @@ export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' };
 
 /**
  * What every verb receives: the principal, the database (a pool or an open transaction,
- * which the verb then nests into as a savepoint) and the one clock (SPEC §4): transports set
+ * which the verb then nests into as a savepoint) and the one clock (docs/product.md §4): transports set
  * `now` from PostgreSQL's `now()` so every app instance agrees; tests set it to move time.
  */
 export type Ctx = Principal & {
@@ -22,7 +22,7 @@ export type Ctx = Principal & {
   clock?: 'fixed' | 'database';
 };
 
-/** The platform org: its principals are platform operators (SPEC §2). */
+/** The platform org: its principals are platform operators (docs/product.md §2). */
 export function platformOrgId(): string {
   return process.env.PLATFORM_ORG_ID ?? 'org_platform';
 }

@@ -2,7 +2,7 @@ import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 
 /**
  * The one table from domain error code to HTTP status, problem title and tRPC code
- * (SPEC §5 Errors). Both transports map through it; nothing else decides a status.
+ * (docs/product.md §5 Errors). Both transports map through it; nothing else decides a status.
  */
 export const errorTable = {
   invalid_request: { status: 400, title: 'Invalid request', trpc: 'BAD_REQUEST' },
@@ -34,7 +34,7 @@ export type ErrorCode = keyof typeof errorTable;
 
 export type ProblemExtras = {
   errors?: { path: string; message: string }[];
-  /** The reservation's status, for the 409s that SPEC §5 gives a `status` extra (see below). */
+  /** The reservation's status, for the 409s that docs/product.md §5 gives a `status` extra (see below). */
   reservationStatus?: string;
   terminate?: string[];
   unitIds?: string[];
@@ -44,10 +44,10 @@ export type ProblemExtras = {
 
 /**
  * Every expected failure of a verb. `detail` is a sentence the caller can act on; `extras`
- * are the code's extra problem fields (SPEC §5 Errors).
+ * are the code's extra problem fields (docs/product.md §5 Errors).
  *
- * SPEC §5 lists `status` as the extra field of the reservation 409s, but RFC 9457 (which
- * SPEC §5 also requires) reserves `status` for the HTTP status code. Clients that follow the
+ * docs/product.md §5 lists `status` as the extra field of the reservation 409s, but RFC 9457 (which
+ * docs/product.md §5 also requires) reserves `status` for the HTTP status code. Clients that follow the
  * RFC must keep working, so the HTTP status stays in `status` and the reservation's status
  * is sent as `reservationStatus`.
  */
@@ -88,7 +88,7 @@ export class DomainError extends Error {
 /** RFC 9457 problem details as this API writes them. */
 export type Problem = { type: string; title: string; status: number; detail: string; code: ErrorCode } & ProblemExtras;
 
-/** Shorthand for the 404 that hides whether a resource exists (SPEC §2). */
+/** Shorthand for the 404 that hides whether a resource exists (docs/product.md §2). */
 export function notFound(what: string): DomainError {
   return new DomainError('not_found', `${what} was not found, or you may not see it.`);
 }

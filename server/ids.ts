@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** SPEC §5: every id (org, node, unit, reservation, VM). */
+/** docs/product.md §5: every id (org, node, unit, reservation, VM). */
 export const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 
 export const Id = z.string().regex(idPattern, 'must be 1–128 characters of A–Z, a–z, 0–9, ".", "_", ":" or "-", starting with a letter or digit');
@@ -61,7 +61,7 @@ export function freeText(max: number) {
   });
 }
 
-/** Sorts ids by code point (SPEC §5: "other id lists are sorted by code point"). */
+/** Sorts ids by code point (docs/product.md §5: "other id lists are sorted by code point"). */
 export function sortByCodePoint(ids: Iterable<string>): string[] {
   return [...ids].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
 }

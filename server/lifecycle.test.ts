@@ -37,7 +37,7 @@ async function code(p: Promise<unknown>): Promise<string> {
 }
 const states = async (nodeId = 'n1', now = T0) => (await getNode({ ctx: ctxFor(db(), ORG.platform, now), input: { nodeId } })).units.map((u) => u.state);
 
-describe('placement (SPEC §5.3)', () => {
+describe('placement (docs/product.md §5.3)', () => {
   it('spot goes on released or free units only', async () => {
     expect(await code(placeVm({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } }))).toBe('ok');
     expect(await code(placeVm({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'spot' } }))).toBe('ok');
@@ -79,7 +79,7 @@ describe('placement (SPEC §5.3)', () => {
   });
 });
 
-describe('reservation status follows the one clock (SPEC §4)', () => {
+describe('reservation status follows the one clock (docs/product.md §4)', () => {
   it('pending → active → expired as time moves, with the grid to match', async () => {
     const r = await createReservation({ ctx: ctxFor(db(), ORG.owner), input: { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2), endsAt: hours(4) } });
     expect(r.status).toBe('pending');
@@ -103,7 +103,7 @@ describe('reservation status follows the one clock (SPEC §4)', () => {
   });
 });
 
-describe('create and edit (SPEC §5)', () => {
+describe('create and edit (docs/product.md §5)', () => {
   it('refuses overlaps, busy units now, unknown units and orgs', async () => {
     const create = (input: Partial<Parameters<typeof createReservation>[0]['input']>) =>
       code(createReservation({ ctx: ctxFor(db(), ORG.owner), input: { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], ...input } }));
@@ -154,7 +154,7 @@ describe('create and edit (SPEC §5)', () => {
   });
 });
 
-describe('release (SPEC §5.2)', () => {
+describe('release (docs/product.md §5.2)', () => {
   it('releases idle reserved units; idempotent; dry run writes nothing', async () => {
     const ctx = ctxFor(db(), ORG.managing, hours(1));
     const dry = await release({ ctx, input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'], dryRun: true } });
@@ -178,7 +178,7 @@ describe('release (SPEC §5.2)', () => {
   });
 });
 
-describe('topology change → needs-review → shrink → re-affirm (SPEC §5.4)', () => {
+describe('topology change → needs-review → shrink → re-affirm (docs/product.md §5.4)', () => {
   it('walks the whole path', async () => {
     const op = ctxFor(db(), ORG.platform, hours(1));
     // The same unit list again changes nothing.
@@ -254,7 +254,7 @@ describe('VMs, terminate, audit trail and notifications', () => {
     expect((await getVm({ ctx: ctxFor(db(), ORG.platform), input: { vmId: 'vm-spot-a' } })).orgId).toBe(ORG.tenantA);
   });
 
-  it('the audit trail is filtered per reader; actorOrgId shows per SPEC §2', async () => {
+  it('the audit trail is filtered per reader; actorOrgId shows per docs/product.md §2', async () => {
     await placeVm({ ctx: ctxFor(db(), ORG.tenantA, hours(1)), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
     await reclaim({ ctx: ctxFor(db(), ORG.managing, hours(2)), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'], reason: 'back' } });
     const read = async (orgId: string) => (await listAuditEvents({ ctx: ctxFor(db(), orgId, hours(3)), input: {} })).items.map((e) => [e.action, e.actorOrgId ?? null]);

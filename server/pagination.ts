@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { DomainError } from './errors';
 import { idPattern } from './ids';
 
-/** `limit` query parameter: 1–500, default 100 (SPEC §5 Lists). */
+/** `limit` query parameter: 1–500, default 100 (docs/product.md §5 Lists). */
 export const Limit = z
   .string()
   .regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')

@@ -1,59 +1,176 @@
-import { nodes, vms } from '@/db/schema';
-import { sql, type SQL } from 'drizzle-orm';
-import { isOperator, type Principal } from './context';
+/**
+ * The one policy module (docs/product.md §2): who may take each action, and what each principal
+ * may see. Verbs assert these rules; read verbs report the same rules as `actions`, so the
+ * console offers exactly what the API would accept. Nothing else states a permission or builds
+ * visibility SQL (a lint rule in eslint.config.mjs keeps the acting org's id out of queries
+ * written anywhere else).
+ *
+ * 1. Relations — how the acting org stands to a node and a reservation (§2's columns).
+ * 2. Actions — one rule per action: who (relation), and for reservations when (status).
+ * 3. Visibility — one statement per rule: SQL for lists, and a JS predicate where a computed
+ *    view needs it, tested equal (server/policy.test.ts).
+ */
+import { auditEvents, nodes, notifications, reservations, vms } from '@/db/schema';
+import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
+import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
-import type { NodeRow } from './nodes/internal';
-import type { ReservationRow } from './reservations/view';
+import type { ReservationRow, ReservationStatus } from './reservations/view';
 
-/** How the acting org relates to a reservation (SPEC §2's columns). */
-export type ReservationRelation = { operator: boolean; owner: boolean; managing: boolean; audience: boolean };
+// 1. Relations ------------------------------------------------------------------------
 
-export function relationTo(principal: Principal, node: NodeRow, r: Pick<ReservationRow, 'allowedOrgIds' | 'managingOrgIds'>): ReservationRelation {
+/** How the acting org stands to a node: the platform operator, or the org that owns it. */
+export type NodeRelation = { operator: boolean; owner: boolean };
+
+/** How the acting org stands to a reservation (docs/product.md §2's columns). */
+export type ReservationRelation = NodeRelation & { managing: boolean; audience: boolean };
+
+/** @param node absent for actions on no node yet (registering one). */
+export function nodeRelation(principal: Principal, node: { ownerOrgId: string } | null): NodeRelation {
+  return { operator: isOperator(principal), owner: node?.ownerOrgId === principal.orgId };
+}
+
+export function relationTo(principal: Principal, node: { ownerOrgId: string }, r: Pick<ReservationRow, 'allowedOrgIds' | 'managingOrgIds'>): ReservationRelation {
   return {
-    operator: isOperator(principal),
-    owner: node.ownerOrgId === principal.orgId,
+    ...nodeRelation(principal, node),
     managing: r.managingOrgIds.includes(principal.orgId),
     audience: r.allowedOrgIds.includes(principal.orgId),
   };
 }
 
+// 2. Actions --------------------------------------------------------------------------
+
+const operatorOrOwner = (rel: NodeRelation) => rel.operator || rel.owner;
+/** Release and reclaim: "being in the audience does not confer" them (§2). */
+const marketManager = (rel: ReservationRelation) => rel.operator || rel.owner || rel.managing;
+const ended = (status: ReservationStatus) => status === 'cancelled' || status === 'expired';
+
+/** The reservation a rule is judged against: its id (for messages) and its status now. */
+export type ReservationState = { id: string; status: ReservationStatus };
+
+type ReservationRule = {
+  who: (rel: ReservationRelation) => boolean;
+  forbidden: (r: ReservationState) => string;
+  /** The 409 for a reservation whose status does not allow the action, else null. */
+  when: (r: ReservationState) => DomainError | null;
+  /** Offered by the console only then (beyond `who` and `when`): re-affirm only what needs it. */
+  offeredWhen?: (r: ReservationState) => boolean;
+};
+
+function notEnded(what: string) {
+  return (r: ReservationState) => (ended(r.status) ? new DomainError('reservation_not_active', `Reservation "${r.id}" is ${r.status}; ${what}.`, { reservationStatus: r.status }) : null);
+}
+
+/** Needs-review answers its own code: an operator must re-affirm it before anything is granted. */
+function activeOnly(needsReview: string, notActive: string) {
+  return (r: ReservationState) => {
+    if (r.status === 'needs-review') return new DomainError('reservation_needs_review', `Reservation "${r.id}" needs review after a topology change; ${needsReview}.`, { reservationStatus: r.status });
+    if (r.status !== 'active') return new DomainError('reservation_not_active', `Reservation "${r.id}" is ${r.status}; ${notActive}.`, { reservationStatus: r.status });
+    return null;
+  };
+}
+
+/** Every action on a reservation, one rule each (docs/product.md §2, §5, §5.1–§5.4). */
+export const reservationRules = {
+  edit: { who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may edit this reservation.', when: notEnded('it can no longer be edited') },
+  cancel: { who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may cancel this reservation.', when: notEnded('it cannot be cancelled again') },
+  release: {
+    who: marketManager,
+    forbidden: () => 'Only a platform operator, the node owner or a managing org may release units; being in the audience does not confer it.',
+    when: activeOnly('an operator must re-affirm it before units can be released', 'only active reservations can release units'),
+  },
+  reclaim: {
+    who: marketManager,
+    forbidden: () => 'Only a platform operator, the node owner or a managing org may reclaim units; being in the audience does not confer it.',
+    // Pending, active and needs-review may be reclaimed: it only narrows exposure (§5.1 step 2).
+    when: (r) => (ended(r.status) ? new DomainError('reservation_not_reclaimable', `Reservation "${r.id}" is ${r.status}; only pending, active or needs-review reservations can be reclaimed.`, { reservationStatus: r.status }) : null),
+  },
+  reaffirm: {
+    who: (rel) => rel.operator,
+    forbidden: () => 'Only a platform operator may re-affirm reservations.',
+    when: notEnded('there is nothing to re-affirm'),
+    offeredWhen: (r) => r.status === 'needs-review',
+  },
+  placeReservedVm: {
+    who: (rel) => rel.audience,
+    forbidden: (r) => `Only orgs in the audience (allowedOrgIds) of reservation "${r.id}" may place reserved-tier VMs on it.`,
+    when: activeOnly('an operator must re-affirm it first', 'reserved-tier VMs need an active reservation'),
+  },
+} as const satisfies Record<string, ReservationRule>;
+
+export type ReservationRuleName = keyof typeof reservationRules;
+/** What the console may offer on a reservation (placing VMs is for schedulers, over the API). */
+export const reservationActions = ['edit', 'cancel', 'release', 'reclaim', 'reaffirm'] as const satisfies readonly ReservationRuleName[];
+export type ReservationAction = (typeof reservationActions)[number];
+
+/**
+ * Asserts one action on a reservation: first who (403), then its status (409), the order of
+ * docs/product.md §5's checks (visibility, 404, is the caller's business before this).
+ * @throws DomainError forbidden, or the rule's 409.
+ */
+export function assertReservationAction(action: ReservationRuleName, rel: ReservationRelation, r: ReservationState): void {
+  const rule: ReservationRule = reservationRules[action];
+  if (!rule.who(rel)) throw new DomainError('forbidden', rule.forbidden(r));
+  const refused = rule.when(r);
+  if (refused) throw refused;
+}
+
+/** Whether the verb would accept the action as far as who and status go. */
+export function canReservationAction(action: ReservationRuleName, rel: ReservationRelation, r: ReservationState): boolean {
+  const rule: ReservationRule = reservationRules[action];
+  return rule.who(rel) && rule.when(r) === null;
+}
+
+/** The actions the console offers on a reservation: those the verbs accept, and worth offering. */
+export function offeredReservationActions(rel: ReservationRelation, r: ReservationState): ReservationAction[] {
+  return reservationActions.filter((a) => {
+    const rule: ReservationRule = reservationRules[a];
+    return canReservationAction(a, rel, r) && (rule.offeredWhen?.(r) ?? true);
+  });
+}
+
+/** Actions on a node, or (registerNode) on the fleet: who only. */
+export const nodeRules = {
+  createReservation: { who: operatorOrOwner, forbidden: 'Only a platform operator or the node owner may create reservations on this node.' },
+  registerNode: { who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may register nodes.' },
+  changeTopology: { who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may change a node’s topology.' },
+} as const satisfies Record<string, { who: (rel: NodeRelation) => boolean; forbidden: string }>;
+export type NodeAction = keyof typeof nodeRules;
+
+/** @throws DomainError forbidden */
+export function assertNodeAction(action: NodeAction, rel: NodeRelation): void {
+  if (!nodeRules[action].who(rel)) throw new DomainError('forbidden', nodeRules[action].forbidden);
+}
+
+/** The node actions the console offers the principal. */
+export function offeredNodeActions(rel: NodeRelation): NodeAction[] {
+  return (Object.keys(nodeRules) as NodeAction[]).filter((a) => nodeRules[a].who(rel));
+}
+
+/** Terminating a VM: its own org, or the operator; owners and managers evict through reclaim (§2). */
+export function canTerminateVm(principal: Principal, vm: { orgId: string }): boolean {
+  return isOperator(principal) || vm.orgId === principal.orgId;
+}
+
+/** @throws DomainError forbidden */
+export function assertCanTerminateVm(principal: Principal, vm: { orgId: string }): void {
+  if (!canTerminateVm(principal, vm)) throw new DomainError('forbidden', 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.');
+}
+
+// 3. Visibility -----------------------------------------------------------------------
+
+/** A reservation shows to the operator, the node owner, its managing orgs and its audience. */
 export function maySeeReservation(rel: ReservationRelation): boolean {
   return rel.operator || rel.owner || rel.managing || rel.audience;
 }
 
-/** Release and reclaim: operator, node owner, managing orgs; never the audience as such. */
-export function mayManageMarket(rel: ReservationRelation): boolean {
-  return rel.operator || rel.owner || rel.managing;
+/** The same rule as SQL over `reservations` on one node: undefined when the caller sees them all. */
+export function reservationVisibleTo(principal: Principal, node: { ownerOrgId: string }): SQL | undefined {
+  if (isOperator(principal) || node.ownerOrgId === principal.orgId) return undefined;
+  return or(arrayContains(reservations.allowedOrgIds, [principal.orgId]), arrayContains(reservations.managingOrgIds, [principal.orgId]));
 }
 
 /**
- * Release and reclaim (SPEC §2): "being in the audience does not confer" them.
- * @throws DomainError forbidden
- */
-export function requireMarketManager(rel: ReservationRelation, verb: 'release' | 'reclaim'): void {
-  if (!mayManageMarket(rel)) {
-    throw new DomainError('forbidden', `Only a platform operator, the node owner or a managing org may ${verb} units; being in the audience does not confer it.`);
-  }
-}
-
-/**
- * Actions only a platform operator may take (register a node, change topology, re-affirm).
- * @throws DomainError forbidden
- */
-export function requireOperator(principal: Principal, what: string): void {
-  if (!isOperator(principal)) throw new DomainError('forbidden', `Only a platform operator may ${what}.`);
-}
-
-/**
- * Editing and cancelling a reservation: the operator and the node owner (SPEC §2).
- * @throws DomainError forbidden for managing orgs and the audience.
- */
-export function requireReservationOwner(rel: ReservationRelation, what: string): void {
-  if (!rel.operator && !rel.owner) throw new DomainError('forbidden', `Only a platform operator or the node owner may ${what}.`);
-}
-
-/**
- * SQL condition: the principal may see this VM's id and units (SPEC §2): the operator all;
+ * SQL condition: the principal may see this VM's id and units (docs/product.md §2): the operator all;
  * the node owner those on its nodes; a managing org those that ran on a unit of a
  * (non-cancelled) reservation it manages while that reservation held it — the VM's run
  * [startedAt, terminatedAt or now) meets the period [startsAt, endsAt); everyone their own.
@@ -69,4 +186,46 @@ export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
       where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)
         and ru.starts_at < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
         and (ru.ends_at is null or ru.ends_at > ${vms.startedAt})))`;
+}
+
+/**
+ * The JS form of `vmVisibleTo` for a VM running now on a node's unit (the grid's `vmId`, and
+ * `unit_occupied`'s `vmIds`): a running VM's run covers now, so "ran on a unit of a reservation
+ * it manages while that reservation held it" is "the unit's current reservation is managed by
+ * the caller" (`managesCurrentHold`). Tested equal to the SQL (server/policy.test.ts).
+ */
+export function maySeeRunningVm(principal: Principal, node: { ownerOrgId: string }, vm: { orgId: string }, managesCurrentHold: boolean): boolean {
+  return isOperator(principal) || node.ownerOrgId === principal.orgId || vm.orgId === principal.orgId || managesCurrentHold;
+}
+
+/** Which org owns a VM shows only to the operator and to that org (§2: tenant identity is private). */
+export function maySeeVmOrg(principal: Principal, vm: { orgId: string }): boolean {
+  return isOperator(principal) || vm.orgId === principal.orgId;
+}
+
+/**
+ * SQL over `audit_events` left-joined to its node and reservation: the operator sees all; a
+ * node owner those on its nodes; a managing org those of reservations it manages; everyone its
+ * own actions (§2 "read the audit trail": a filtered list, never 403).
+ */
+export function auditVisibleTo(principal: Principal): SQL | undefined {
+  if (isOperator(principal)) return undefined;
+  const me = principal.orgId;
+  return sql`(${auditEvents.actorOrgId} = ${me} or ${nodes.ownerOrgId} = ${me} or ${me} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
+}
+
+/**
+ * SQL: whether an event's `actorOrgId` shows — to the operator, to the actor itself, and when
+ * the actor is the platform, the node owner or a managing org of the event's reservation; a
+ * tenant's own actions show to others without it (§2).
+ */
+export function auditActorShown(principal: Principal): SQL<boolean> {
+  if (isOperator(principal)) return sql<boolean>`true`;
+  const me = principal.orgId;
+  return sql<boolean>`(${auditEvents.actorOrgId} = ${me} or ${auditEvents.actorOrgId} = ${platformOrgId()} or ${auditEvents.actorOrgId} = ${nodes.ownerOrgId} or ${auditEvents.actorOrgId} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
+}
+
+/** Notifications are the acting org's own. */
+export function notificationsVisibleTo(principal: Principal): SQL {
+  return eq(notifications.orgId, principal.orgId);
 }

@@ -54,7 +54,7 @@ describe('grid selection', () => {
   });
 });
 
-describe('unit state styles (SPEC §3)', () => {
+describe('unit state styles (docs/product.md §3)', () => {
   it('gives every state its own colour and its own non-colour cue', () => {
     const styles = unitStates.map((s) => unitStyles[s]);
     expect(new Set(styles.map((s) => s.cell)).size).toBe(unitStates.length);

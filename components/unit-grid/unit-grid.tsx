@@ -14,9 +14,9 @@ export function describeUnit(u: UnitView): string {
 }
 
 /**
- * The node's units coloured by state (SPEC §3), with a letter cue per state. Click toggles,
+ * The node's units coloured by state (docs/product.md §3), with a letter cue per state. Click toggles,
  * shift-click selects a range, drag selects a box, arrow keys move focus and space toggles
- * (SPEC §6).
+ * (docs/product.md §6).
  * Selection state lives with the caller; the grid reports clicks.
  */
 export function UnitGrid(props: {

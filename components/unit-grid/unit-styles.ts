@@ -2,7 +2,7 @@ import type { UnitState } from '@/server/nodes/unit-states';
 
 export type UnitStyle = {
   label: string;
-  /** The non-colour cue (SPEC §3): a letter, with ● when a VM runs on the unit. */
+  /** The non-colour cue (docs/product.md §3): a letter, with ● when a VM runs on the unit. */
   glyph: string;
   /** Tailwind classes for the cell: background, border, text. */
   cell: string;
@@ -11,7 +11,7 @@ export type UnitStyle = {
   description: string;
 };
 
-/** Every unit state's colour and non-colour cue, in SPEC §3's precedence order. */
+/** Every unit state's colour and non-colour cue, in docs/product.md §3's precedence order. */
 export const unitStyles: Record<UnitState, UnitStyle> = {
   withheld: { label: 'Withheld', glyph: 'W', cell: 'bg-amber-200 border-amber-500 text-amber-950', pattern: 'stripes', description: 'Needs review after a topology change; usable by no one' },
   'spot-occupied': { label: 'Spot, occupied', glyph: 'S●', cell: 'bg-emerald-600 border-emerald-800 text-white', description: 'Released to the spot market; a spot VM runs on it' },

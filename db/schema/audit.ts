@@ -15,8 +15,8 @@ export const auditActions = [
 export type AuditAction = (typeof auditActions)[number];
 
 /**
- * Append-only audit trail (SPEC §7). `seq` orders events and backs the cursor; the actor
- * columns are kept in full and filtered per reader when read (SPEC §2).
+ * Append-only audit trail (docs/product.md §7). `seq` orders events and backs the cursor; the actor
+ * columns are kept in full and filtered per reader when read (docs/product.md §2).
  */
 export const auditEvents = pgTable(
   'audit_events',

@@ -2,7 +2,7 @@ import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-co
 
 /**
  * Stored responses of requests sent with `Idempotency-Key`, scoped to (acting org, method,
- * path) and replayed byte for byte for 24 h (SPEC §5 Idempotency). Written in the same
+ * path) and replayed byte for byte for 24 h (docs/product.md §5 Idempotency). Written in the same
  * transaction as the request's effect.
  */
 export const idempotencyRecords = pgTable(

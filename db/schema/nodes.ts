@@ -1,7 +1,7 @@
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 
-/** A GPU server. `topologyGen` goes up by one whenever its unit list changes (SPEC §5.4). */
+/** A GPU server. `topologyGen` goes up by one whenever its unit list changes (docs/product.md §5.4). */
 export const nodes = pgTable(
   'nodes',
   {

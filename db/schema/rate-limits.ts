@@ -1,7 +1,7 @@
 import { integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
- * Per-API-key request counts in fixed one-minute windows (SPEC §8 R5). Kept in PostgreSQL so
+ * Per-API-key request counts in fixed one-minute windows (docs/product.md §8 R5). Kept in PostgreSQL so
  * that every app instance counts against the same limit.
  */
 export const rateLimitWindows = pgTable(

@@ -3,11 +3,11 @@ import { nodes } from './nodes';
 
 /**
  * A reservation of some of a node's units for an audience. Status is never stored: it is
- * derived at request time from `cancelledAt`, the period and `topologyGen` (SPEC §4).
+ * derived at request time from `cancelledAt`, the period and `topologyGen` (docs/product.md §4).
  * Org id lists are kept sorted by code point so equal states give equal bodies.
  * Ids are unique per node, not globally: a reservation is always addressed under its node, and
  * a global key would let a 409 on create reveal that an invisible reservation exists on some
- * other node (SPEC §2: invisible resources are 404, their existence never leaks).
+ * other node (docs/product.md §2: invisible resources are 404, their existence never leaks).
  */
 export const reservations = pgTable(
   'reservations',

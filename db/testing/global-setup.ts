@@ -12,7 +12,7 @@ declare module 'vitest' {
 }
 
 /**
- * Starts one throwaway PostgreSQL for the whole run (SPEC §7: a fresh dir under the system
+ * Starts one throwaway PostgreSQL for the whole run (docs/product.md §7: a fresh dir under the system
  * temp folder, never the dev data) — or uses DATABASE_URL's server when set — and migrates a
  * template database that each test file copies.
  */

@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { readState, type E2eState } from '../support/state';
 
 // The REST contract through the real production server: Next's routing, body limits,
-// unknown paths and methods stay problem+json (SPEC §5), and the README's reclaim flow.
+// unknown paths and methods stay problem+json (docs/product.md §5), and the README's reclaim flow.
 let state: E2eState;
 let sql: postgres.Sql;
 test.beforeAll(() => {

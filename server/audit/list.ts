@@ -1,12 +1,13 @@
 import { auditEvents, nodes, reservations } from '@/db/schema';
-import { and, desc, eq, gte, lt, sql } from 'drizzle-orm';
-import { isOperator, platformOrgId, type Ctx } from '../context';
+import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { type Ctx } from '../context';
 import { decodeSeqCursor, toPage } from '../pagination';
+import { auditActorShown, auditVisibleTo } from '../policy';
 import type { ListAuditInput } from './schemas';
 import type { AuditEventView } from './view';
 
 /**
- * The audit events the caller may see, newest first (SPEC §2 "read the audit trail": always
+ * The audit events the caller may see, newest first (docs/product.md §2 "read the audit trail": always
  * a filtered list, never 403): the operator all; a node owner those on its nodes; a managing
  * org those of reservations it manages; everyone their own actions. `actorOrgId` shows only
  * to the operator, to the actor itself, and when the actor is the platform, the node owner or
@@ -15,15 +16,9 @@ import type { AuditEventView } from './view';
  */
 export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAuditInput }): Promise<{ items: AuditEventView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const operator = isOperator(ctx);
-  const me = ctx.orgId;
   const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
-  const visible = operator
-    ? undefined
-    : sql`(${auditEvents.actorOrgId} = ${me} or ${nodes.ownerOrgId} = ${me} or ${me} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
-  const actorShown = operator
-    ? sql<boolean>`true`
-    : sql<boolean>`(${auditEvents.actorOrgId} = ${me} or ${auditEvents.actorOrgId} = ${platformOrgId()} or ${auditEvents.actorOrgId} = ${nodes.ownerOrgId} or ${auditEvents.actorOrgId} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
+  const visible = auditVisibleTo(ctx);
+  const actorShown = auditActorShown(ctx);
   const rows = await ctx.db
     .select({ e: auditEvents, actorShown })
     .from(auditEvents)

@@ -1,6 +1,6 @@
 import type { auditActions } from '@/db/schema';
 
-/** The audit event object (SPEC §5 Objects). */
+/** The audit event object (docs/product.md §5 Objects). */
 export type AuditEventView = {
   id: string;
   at: string;

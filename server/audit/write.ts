@@ -5,7 +5,7 @@ import { newId } from '../ids';
 
 /**
  * Appends one audit event in the caller's transaction, so the change and its record commit
- * or vanish together (SPEC §7: audit events are append-only).
+ * or vanish together (docs/product.md §7: audit events are append-only).
  * @param event.unitIds in the node's unit order.
  */
 export async function writeAuditEvent(

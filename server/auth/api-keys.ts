@@ -15,7 +15,7 @@ export function hashApiKeySecret(secret: string): string {
 
 /**
  * Issues a new API key for `orgId`. The secret is returned once and only its hash is stored
- * (SPEC §8 R5).
+ * (docs/product.md §8 R5).
  * @returns the key id and the secret (`gpuk_` + 43 base64url chars).
  */
 export async function issueApiKey(db: DbOrTx, input: { orgId: string; name: string; now: Date }): Promise<{ id: string; secret: string }> {
@@ -41,7 +41,7 @@ export type ApiKeyAuth = {
 
 /**
  * Resolves `Authorization: Bearer <secret>` to the key's principal, reads the one clock
- * (PostgreSQL's `now()`, SPEC §4) and counts the request against the key's per-minute limit,
+ * (PostgreSQL's `now()`, docs/product.md §4) and counts the request against the key's per-minute limit,
  * all in one round trip.
  * @returns null when the header is missing or malformed, or the key is unknown or revoked.
  */

@@ -11,7 +11,7 @@ import { getSiteUrl } from './site';
  * live in ./sessions.ts.
  */
 
-/** The cookie that remembers the acting org of a console user (SPEC §2 org switcher). */
+/** The cookie that remembers the acting org of a console user (docs/product.md §2 org switcher). */
 export const ACTING_ORG_COOKIE = 'gpu_acting_org';
 
 /** How long the browser remembers the acting org. */
@@ -32,7 +32,7 @@ export async function getConsoleSession(): Promise<ConsoleSession | null> {
 }
 
 /**
- * The org switcher (SPEC §2): remembers `orgId` as the acting org of the signed-in user, in a
+ * The org switcher (docs/product.md §2): remembers `orgId` as the acting org of the signed-in user, in a
  * cookie with the console's cookie flags — only among the user's own orgs.
  * @returns `switched`; `not_member` (nothing changes); `signed_out` when there is no live session.
  */

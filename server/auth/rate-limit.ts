@@ -2,7 +2,7 @@ import type { DbOrTx } from '@/db/client';
 import { sql } from 'drizzle-orm';
 import { DomainError } from '../errors';
 
-/** Requests per principal (API key, or console user) per minute; 0 turns the limit off (SPEC §8 R5). */
+/** Requests per principal (API key, or console user) per minute; 0 turns the limit off (docs/product.md §8 R5). */
 export function rateLimitPerMinute(): number {
   const raw = process.env.RATE_LIMIT_PER_MINUTE;
   const n = raw === undefined || raw === '' ? 600 : Number(raw);

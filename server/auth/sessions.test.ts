@@ -88,7 +88,7 @@ describe('console sessions', () => {
   });
 });
 
-describe('isMemberOf (the org switcher’s rule, SPEC §2)', () => {
+describe('isMemberOf (the org switcher’s rule, docs/product.md §2)', () => {
   it('allows only the signed-in user’s own orgs', async () => {
     const s = (await resolve('u_sam', await startSession(tdb.db, 'u_sam')))!;
     expect(isMemberOf(s, 'org_a')).toBe(true);

@@ -7,7 +7,7 @@ import { newId } from '../ids';
 /**
  * Console sessions in PostgreSQL (db/schema/sessions.ts): the Auth.js JWT names a row here
  * and is honoured only while that row is live, so sign-out works on every app instance.
- * Times come from PostgreSQL's clock (SPEC §4: one clock).
+ * Times come from PostgreSQL's clock (docs/product.md §4: one clock).
  */
 
 /** How long a console sign-in lasts: the session row and the JWT cookie that names it. */
@@ -57,7 +57,7 @@ export async function resolveConsoleSession(db: DbOrTx, signedIn: { userId: stri
   return { principal: { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console' }, sessionId: signedIn.sessionId, user, orgs: mine };
 }
 
-/** Whether the signed-in user belongs to `orgId`: the only orgs they may act as (SPEC §2). */
+/** Whether the signed-in user belongs to `orgId`: the only orgs they may act as (docs/product.md §2). */
 export function isMemberOf(session: ConsoleSession, orgId: string): boolean {
   return session.orgs.some((o) => o.id === orgId);
 }

@@ -4,7 +4,7 @@ import type { GetNodeInput } from './schemas';
 import { type NodeView, toNodeViews } from './view';
 
 /**
- * One node with its units' states at `ctx.now` (SPEC §3, §5 Objects). Any signed-in
+ * One node with its units' states at `ctx.now` (docs/product.md §3, §5 Objects). Any signed-in
  * principal may see any node; reservation and VM ids only where the caller may see them.
  * @throws DomainError not_found
  */

@@ -17,7 +17,7 @@ export type NodeRow = typeof nodes.$inferSelect;
 export type LockMode = 'write' | 'read' | 'none';
 
 /**
- * Finds a node, optionally locking it. Every signed-in principal may see every node (SPEC §2).
+ * Finds a node, optionally locking it. Every signed-in principal may see every node (docs/product.md §2).
  * @throws DomainError not_found when there is no such node.
  */
 export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<LockedNode> {
@@ -60,7 +60,7 @@ export function requireKnownUnits(node: Pick<NodeRow, 'id'>, positions: Readonly
   throw new DomainError('unknown_unit', `Node "${node.id}" has no units ${ids.join(', ')}.`, { unitIds: ids });
 }
 
-/** The node's unit id → position map, for ordering unit id lists (SPEC §5). */
+/** The node's unit id → position map, for ordering unit id lists (docs/product.md §5). */
 export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map<string, number>> {
   const rows = await db
     .select({ unitId: nodeUnits.unitId, position: nodeUnits.position })

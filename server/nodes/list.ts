@@ -6,7 +6,7 @@ import type { ListNodesInput } from './schemas';
 import { type NodeView, toNodeViews } from './view';
 
 /**
- * The nodes visible to the caller (all of them, SPEC §2), by id, cursor-paginated.
+ * The nodes visible to the caller (all of them, docs/product.md §2), by id, cursor-paginated.
  * @param input.limit 1–500, default 100. @param input.cursor from a previous page.
  * @param input.ownerOrgId only nodes this org owns.
  * @returns `{ items: NodeView[], nextCursor? }`

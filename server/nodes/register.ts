@@ -3,18 +3,18 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { requireKnownOrgs } from '../orgs/internal';
-import { requireOperator } from '../policy';
+import { assertNodeAction, nodeRelation } from '../policy';
 import { normalise, unitRows } from './internal';
 import type { RegisterNodeInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
 
 /**
- * Registers a node with its units at topologyGen 1 (SPEC §5 `POST /v1/nodes`).
+ * Registers a node with its units at topologyGen 1 (docs/product.md §5 `POST /v1/nodes`).
  * @returns the Node object.
  * @throws DomainError forbidden (not an operator), unknown_org (ownerOrgId), already_exists (id taken).
  */
 export async function registerNode({ ctx, input }: { ctx: Ctx; input: RegisterNodeInput }): Promise<NodeView> {
-  requireOperator(ctx, 'register nodes');
+  assertNodeAction('registerNode', nodeRelation(ctx, null));
   return inTransaction(ctx, async (tx) => {
     await requireKnownOrgs(tx, [input.ownerOrgId], () => `No org "${input.ownerOrgId}" exists to own the node.`);
     const units = normalise(input.units);

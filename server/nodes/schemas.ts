@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Id, freeText } from '../ids';
 import { Limit, LimitNumber } from '../pagination';
 
-/** One unit of a topology (SPEC §5 `units: [{ id, model?, memoryGiB?, nvlinkDomain? }]`). */
+/** One unit of a topology (docs/product.md §5 `units: [{ id, model?, memoryGiB?, nvlinkDomain? }]`). */
 export const TopologyUnitInput = z
   .object({
     id: Id,
@@ -12,7 +12,7 @@ export const TopologyUnitInput = z
   })
   .strict();
 
-/** A node's unit list: 1–64 units with distinct ids (SPEC §5 Requests), in display order. */
+/** A node's unit list: 1–64 units with distinct ids (docs/product.md §5 Requests), in display order. */
 export const TopologyUnits = z
   .array(TopologyUnitInput)
   .min(1, 'a node has at least one unit')

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { findNode } from './internal';
 
-/** Every generation's unit list of a node, oldest first (SPEC §5.4: the console shows what changed). */
+/** Every generation's unit list of a node, oldest first (docs/product.md §5.4: the console shows what changed). */
 export async function listTopologyHistory({ ctx, input }: { ctx: Ctx; input: { nodeId: string } }) {
   const node = await findNode(ctx.db, input.nodeId, 'none');
   const rows = await ctx.db.select().from(nodeTopologies).where(eq(nodeTopologies.nodeId, node.id)).orderBy(nodeTopologies.gen);

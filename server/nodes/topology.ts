@@ -4,15 +4,15 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint } from '../ids';
-import { requireOperator } from '../policy';
+import { assertNodeAction, nodeRelation } from '../policy';
 import { lockNode, normalise, unitRows } from './internal';
 import type { ChangeTopologyInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
 
 /**
- * Replaces a node's unit list (SPEC §5.4). When anything differs (ids, order or attributes)
+ * Replaces a node's unit list (docs/product.md §5.4). When anything differs (ids, order or attributes)
  * `topologyGen` goes up by one and the new list joins the node's history; every pending or
- * active reservation written against an older generation is then needs-review (derived, SPEC
+ * active reservation written against an older generation is then needs-review (derived, docs/product.md
  * §4). The same list again changes nothing and writes nothing.
  * @returns the Node object after the change.
  * @throws DomainError not_found, forbidden (not an operator), unit_occupied (a removed unit
@@ -21,7 +21,7 @@ import { toNodeViews, type NodeView } from './view';
 export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTopologyInput }): Promise<NodeView> {
   return inTransaction(ctx, async (tx) => {
     const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
-    requireOperator(ctx, 'change a node’s topology');
+    assertNodeAction('changeTopology', nodeRelation(ctx, node));
     const current = await tx.select().from(nodeUnits).where(eq(nodeUnits.nodeId, node.id)).orderBy(nodeUnits.position);
     const before = normalise(current.map((u) => ({ id: u.unitId, model: u.model ?? undefined, memoryGiB: u.memoryGiB ?? undefined, nvlinkDomain: u.nvlinkDomain ?? undefined })));
     const after = normalise(input.units);

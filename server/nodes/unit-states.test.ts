@@ -21,7 +21,7 @@ afterAll(async () => tdb.close());
 
 const states = (units: { state: string }[]) => units.map((u) => u.state);
 
-describe('unit states (SPEC §3)', () => {
+describe('unit states (docs/product.md §3)', () => {
   it('colours every unit by the precedence rules', async () => {
     const n1 = await getNode({ ctx: ctxFor(tdb.db, ORG.platform), input: { nodeId: 'n1' } });
     expect(states(n1.units)).toEqual(['spot-occupied', 'spot-occupied', 'spot-occupied', 'released', 'reserved-occupied', 'reserved', 'free', 'occupied']);
@@ -35,7 +35,7 @@ describe('unit states (SPEC §3)', () => {
     expect(states(later.units)).toEqual(['occupied', 'occupied', 'occupied', 'free', 'occupied', 'free', 'reserved', 'occupied']);
   });
 
-  it('shows reservation and VM ids only to those who may see them (SPEC §2)', async () => {
+  it('shows reservation and VM ids only to those who may see them (docs/product.md §2)', async () => {
     const view = async (org: string) => (await getNode({ ctx: ctxFor(tdb.db, org, T0), input: { nodeId: 'n1' } })).units;
     const owner = await view(ORG.owner);
     expect(owner.map((u) => u.vmId ?? null)).toEqual(['vm-spot-a', 'vm-spot-a', 'vm-spot-b', null, 'vm-res', null, null, 'vm-od']);

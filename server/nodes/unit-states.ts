@@ -1,7 +1,8 @@
 import type { DbOrTx } from '@/db/client';
 import { nodeUnits, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
-import { isOperator, type Principal } from '../context';
+import { type Principal } from '../context';
+import { maySeeReservation, maySeeRunningVm, relationTo } from '../policy';
 
 export const unitStates = ['withheld', 'spot-occupied', 'released', 'reserved-occupied', 'reserved', 'occupied', 'free'] as const;
 
@@ -34,11 +35,11 @@ export type HoldRow = {
 export type RunningVmRow = { nodeId: string; unitId: string; vmId: string; orgId: string };
 
 /**
- * Computes each unit's state (SPEC §3's precedence) and what of it the principal may see.
+ * Computes each unit's state (docs/product.md §3's precedence) and what of it the principal may see.
  * Pure: the caller loads the node's units, the non-cancelled holds that cover `now` or start
  * later, and the running VMs.
  *
- * Reservation ids show to principals who may see the reservation (SPEC §2); a free unit
+ * Reservation ids show to principals who may see the reservation (docs/product.md §2); a free unit
  * whose only holds lie in the future names the next one. VM ids show to the operator, the
  * node owner, managing orgs of the unit's current reservation, and the VM's own org.
  */
@@ -50,8 +51,6 @@ export function computeUnitViews(
   running: readonly RunningVmRow[],
   now: Date,
 ): UnitView[] {
-  const operator = isOperator(principal);
-  const owner = node.ownerOrgId === principal.orgId;
   const t = now.getTime();
   const current = new Map<string, HoldRow>();
   const upcoming = new Map<string, HoldRow>();
@@ -63,7 +62,7 @@ export function computeUnitViews(
     }
   }
   const vmByUnit = new Map(running.map((r) => [r.unitId, r]));
-  const maySee = (h: HoldRow) => operator || owner || h.managingOrgIds.includes(principal.orgId) || h.allowedOrgIds.includes(principal.orgId);
+  const maySee = (h: HoldRow) => maySeeReservation(relationTo(principal, node, h));
 
   return units.map((u) => {
     const hold = current.get(u.unitId);
@@ -75,7 +74,7 @@ export function computeUnitViews(
     else state = vm ? 'occupied' : 'free';
 
     const named = hold ?? (state === 'free' ? upcoming.get(u.unitId) : undefined);
-    const vmVisible = vm && (operator || owner || vm.orgId === principal.orgId || (hold?.managingOrgIds.includes(principal.orgId) ?? false));
+    const vmVisible = vm && maySeeRunningVm(principal, node, vm, hold?.managingOrgIds.includes(principal.orgId) ?? false);
     return {
       id: u.unitId,
       state,

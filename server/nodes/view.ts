@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import type { NodeRow } from './internal';
 import { computeUnitViews, countUnitStates, loadUnitInputs, type UnitState, type UnitView } from './unit-states';
 
-/** The Node object (SPEC §5 Objects). */
+/** The Node object (docs/product.md §5 Objects). */
 export type NodeView = {
   id: string;
   name: string;

@@ -1,12 +1,13 @@
 import { notifications } from '@/db/schema';
-import { and, desc, eq, lt } from 'drizzle-orm';
+import { and, desc, lt } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { decodeSeqCursor, toPage } from '../pagination';
+import { notificationsVisibleTo } from '../policy';
 import type { ListNotificationsInput } from './schemas';
 import type { NotificationView } from './view';
 
 /**
- * The acting org's notifications, newest first (SPEC §5; §6: an evicted tenant learns which
+ * The acting org's notifications, newest first (docs/product.md §5; §6: an evicted tenant learns which
  * VM was terminated, when and why).
  */
 export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListNotificationsInput }): Promise<{ items: NotificationView[]; nextCursor?: string }> {
@@ -15,7 +16,7 @@ export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListN
   const rows = await ctx.db
     .select()
     .from(notifications)
-    .where(and(eq(notifications.orgId, ctx.orgId), after !== undefined ? lt(notifications.seq, after) : undefined))
+    .where(and(notificationsVisibleTo(ctx), after !== undefined ? lt(notifications.seq, after) : undefined))
     .orderBy(desc(notifications.seq))
     .limit(limit + 1);
   return toPage(rows, limit, (n) => String(n.seq), (kept) => kept.map((n) => ({ id: n.id, at: n.at.toISOString(), kind: n.kind, message: n.message, details: n.details })));

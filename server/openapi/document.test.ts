@@ -15,7 +15,7 @@ type RouteModule = Partial<Record<string, RouteHandler>>;
 const appV1 = path.resolve(import.meta.dirname, '../../app/v1');
 const probedMethods = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 
-/** The seed's Response fields (seeds/reclaim-endpoint.txt), copied by hand: the contract is fixed. */
+/** The published contract's Response fields (docs/product.md §5.1a), copied by hand: the contract is fixed. */
 const seedResponseFields = [
   'allowedOrgIds',
   'contractRef',
@@ -153,13 +153,13 @@ describe('GET /v1/openapi.json', () => {
     expect(schema.properties.reason).toMatchObject({ description: 'Recorded in the audit trail.' });
   });
 
-  it('gives Reservation exactly the seed’s fields, and the reclaim answer the reclaim-only ones by dryRun', () => {
+  it('gives Reservation exactly the published contract’s fields, and the reclaim answer the reclaim-only ones by dryRun', () => {
     type ObjectSchema = { properties: Record<string, { description?: string }>; required: string[]; additionalProperties: boolean };
     const schemas = doc.components?.schemas as Record<string, ObjectSchema>;
     const reservation = schemas.Reservation!;
     expect(Object.keys(reservation.properties).sort()).toEqual(seedResponseFields.filter((f) => !(reclaimOnlyFields as readonly string[]).includes(f)));
     expect(reservation.additionalProperties).toBe(false);
-    // Optional strings are omitted when unset (SPEC §5); everything else is always present.
+    // Optional strings are omitted when unset (docs/product.md §5); everything else is always present.
     expect(seedResponseFields.filter((f) => !reservation.required.includes(f))).toEqual(['contractRef', 'endsAt', 'reason', 'skipped', 'terminated', 'wouldSkip', 'wouldTerminate']);
     expect(reservation.properties.endsAt?.description).toBe('Absent = open-ended until cancelled');
 

@@ -1,6 +1,6 @@
 /**
- * Zod schemas of the public REST API's RESPONSE objects (SPEC §5 Objects, Errors, Lists;
- * seeds/reclaim-endpoint.txt). They exist only to be rendered into /v1/openapi.json: the verbs
+ * Zod schemas of the public REST API's RESPONSE objects (docs/product.md §5 Objects, Errors, Lists;
+ * docs/product.md §5.1a). They exist only to be rendered into /v1/openapi.json: the verbs
  * build their answers as plain TypeScript objects, so every schema here is pinned to the type
  * the verb returns by a compile-time check at the bottom of this file, which fails `tsc` as
  * soon as either side gains, loses or re-types a field.
@@ -20,14 +20,14 @@ import type { NotificationView } from '../notifications/view';
 import { type ReclaimResult, type ReservationStatus, reservationStatuses, type Reservation as ReservationType } from '../reservations/view';
 import type { VmView } from '../vms/view';
 
-// SPEC §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
+// docs/product.md §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
 const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);
 const Ids = z.array(Id);
 const Timestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and `Z`.' });
 const UnitIds = Ids.meta({ description: "Unit ids, in the node's unit order." });
 const SortedIds = (description: string) => Ids.meta({ description: `${description} Sorted by code point.` });
 
-/** The Reservation object: exactly the seed's Response fields less the four reclaim-only ones. */
+/** The Reservation object: exactly the published contract's Response fields less the four reclaim-only ones. */
 export const Reservation = z
   .strictObject({
     id: Id,
@@ -53,9 +53,9 @@ export const Reservation = z
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
-  .meta({ id: 'Reservation', description: 'A reservation (SPEC §5 Objects; seeds/reclaim-endpoint.txt).' });
+  .meta({ id: 'Reservation', description: 'A reservation (docs/product.md §5 Objects; docs/product.md §5.1a).' });
 
-/** Field names of the seed's Response that only a reclaim answers with. */
+/** Field names of the published Response that only a reclaim answers with. */
 export const reclaimOnlyFields = ['terminated', 'skipped', 'wouldTerminate', 'wouldSkip'] as const;
 
 const Terminated = SortedIds('Reclaim only: spot VM ids terminated to free the reclaimed units.');
@@ -64,18 +64,18 @@ const WouldTerminate = SortedIds('Reclaim dry run only: the spot VM ids this cal
 const WouldSkip = SortedIds('Reclaim dry run only: VM ids that would be left running.');
 
 // Two variants rather than one object with four optional arrays: on a real run
-// `terminated`/`skipped` are always present and the dry-run pair absent, and vice versa (SPEC §5.1).
+// `terminated`/`skipped` are always present and the dry-run pair absent, and vice versa (docs/product.md §5.1).
 const ReclaimApplied = Reservation.extend({ terminated: Terminated, skipped: Skipped }).meta({ id: 'ReclaimApplied', description: 'Answer of a real reclaim: the reservation after the change, with `terminated` and `skipped`.' });
 const ReclaimDryRun = Reservation.extend({ wouldTerminate: WouldTerminate, wouldSkip: WouldSkip }).meta({ id: 'ReclaimDryRun', description: 'Answer of a dry run (`dryRun: true`): the unchanged reservation, with `wouldTerminate` and `wouldSkip`.' });
 
-/** The reclaim answer: the seed's Response, one variant per `dryRun`. */
+/** The reclaim answer: the published Response, one variant per `dryRun`. */
 export const ReclaimResponse = z.union([ReclaimApplied, ReclaimDryRun]).meta({ id: 'ReclaimResponse' });
 
-/** One GPU unit of a node, in its SPEC §3 state. */
+/** One GPU unit of a node, in its docs/product.md §3 state. */
 export const Unit = z
   .strictObject({
     id: Id,
-    state: z.enum(unitStates).meta({ description: 'SPEC §3 unit state.' }),
+    state: z.enum(unitStates).meta({ description: 'docs/product.md §3 unit state.' }),
     model: z.string().optional(),
     memoryGiB: z.int().min(1).optional(),
     nvlinkDomain: z.string().optional(),
@@ -124,7 +124,7 @@ export const AuditEvent = z
     id: z.string(),
     at: Timestamp,
     action: z.enum(auditActions),
-    actorOrgId: Id.optional().meta({ description: 'The acting org, where the caller may see it (SPEC §2).' }),
+    actorOrgId: Id.optional().meta({ description: 'The acting org, where the caller may see it (docs/product.md §2).' }),
     via: z.enum(['console', 'api']),
     nodeId: Id,
     reservationId: Id.optional(),
@@ -147,7 +147,7 @@ export const Notification = z
 
 const errorCodes = Object.keys(errorTable) as [keyof typeof errorTable, ...(keyof typeof errorTable)[]];
 
-/** RFC 9457 problem details with this API's `code` and extra fields (SPEC §5 Errors). */
+/** RFC 9457 problem details with this API's `code` and extra fields (docs/product.md §5 Errors). */
 export const Problem = z
   .strictObject({
     type: z.string().meta({ format: 'uri' }),
@@ -161,7 +161,7 @@ export const Problem = z
       .meta({ description: 'invalid_request: each offending field, e.g. `body.unitIds.0`.' }),
     reservationStatus: z.enum(reservationStatuses).optional().meta({
       description:
-        "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. SPEC §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",
+        "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. docs/product.md §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",
     }),
     terminate: Ids.optional().meta({ description: 'eviction_set_changed: the VM ids a reclaim would terminate now.' }),
     unitIds: Ids.optional().meta({
@@ -173,7 +173,7 @@ export const Problem = z
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
 
 /**
- * A cursor-paginated list `{ items, nextCursor? }` (SPEC §5 Lists).
+ * A cursor-paginated list `{ items, nextCursor? }` (docs/product.md §5 Lists).
  * @returns a schema registered as component `id`.
  */
 export function pageOf<T extends z.ZodType>(item: T, id: string) {

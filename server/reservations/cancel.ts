@@ -3,13 +3,12 @@ import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { sortUnitIds } from '../ids';
-import { requireReservationOwner } from '../policy';
-import { openReservation, requireNotEnded, saveReservation } from './internal';
+import { openReservation, requireAction, saveReservation } from './internal';
 import type { CancelReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
- * Cancels a pending, active or needs-review reservation (SPEC §5 Cancel). Its fields stay as
+ * Cancels a pending, active or needs-review reservation (docs/product.md §5 Cancel). Its fields stay as
  * they were, for the record; its units stop being held (they show free or occupied) and
  * running VMs keep running. Operator or node owner (§2).
  * @returns the Reservation, status cancelled.
@@ -18,8 +17,7 @@ import { toReservation, type Reservation } from './view';
 export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: CancelReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
-    requireReservationOwner(s.relation, 'cancel this reservation');
-    requireNotEnded(s, 'it cannot be cancelled again');
+    requireAction(s, 'cancel');
     const updated = await saveReservation(tx, s, input.reason, { cancelledAt: s.ctx.now });
     // Cancelled rows leave the exclusion constraint, so the units can be reserved again.
     await tx.update(reservationUnits).set({ cancelled: true }).where(and(eq(reservationUnits.nodeId, s.node.id), eq(reservationUnits.reservationId, s.reservation.id)));

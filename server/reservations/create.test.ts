@@ -1,6 +1,6 @@
 /**
  * Reservation ids are unique per node: creating one with an id that an invisible reservation
- * uses on another node succeeds, so the 409 can no longer reveal that it exists (SPEC §2).
+ * uses on another node succeeds, so the 409 can no longer reveal that it exists (docs/product.md §2).
  */
 import { insertNode } from '@/db/factories';
 import { describe, expect, it } from 'vitest';

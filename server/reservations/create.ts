@@ -5,13 +5,13 @@ import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
 import { loadUnitPositions, lockNode, requireKnownUnits } from '../nodes/internal';
 import { requireKnownOrgs } from '../orgs/internal';
-import { relationTo, requireReservationOwner } from '../policy';
+import { assertNodeAction, nodeRelation } from '../policy';
 import { overlappingUnits, runningOn } from './internal';
 import type { CreateReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
- * Reserves some of a node's units for an audience (SPEC §5 create; §2: operator or node
+ * Reserves some of a node's units for an audience (docs/product.md §5 create; §2: operator or node
  * owner). `startsAt` defaults to now; the reservation is written against the node's current
  * topologyGen.
  * @returns the Reservation (status pending or active).
@@ -22,7 +22,7 @@ import { toReservation, type Reservation } from './view';
 export async function createReservation({ ctx, input }: { ctx: Ctx; input: CreateReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
     const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
-    requireReservationOwner(relationTo(ctx, node, { allowedOrgIds: [], managingOrgIds: [] }), 'create reservations on this node');
+    assertNodeAction('createReservation', nodeRelation(ctx, node));
     const startsAt = input.startsAt ?? lctx.now;
     const endsAt = input.endsAt ?? null;
     if (endsAt && endsAt <= startsAt) throw invalidPeriod('body.endsAt', 'must be after startsAt');

@@ -5,9 +5,9 @@ import type { GetReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
- * One reservation, with its status at `ctx.now` (SPEC §4).
+ * One reservation, with its status at `ctx.now` (docs/product.md §4).
  * @throws DomainError not_found for an unknown node, a reservation under another node, or
- *   one the caller may not see (SPEC §2).
+ *   one the caller may not see (docs/product.md §2).
  */
 export async function getReservation({ ctx, input }: { ctx: Ctx; input: GetReservationInput }): Promise<Reservation> {
   const node = await findNode(ctx.db, input.nodeId, 'none');

@@ -1,16 +1,16 @@
 import type { DbOrTx, Tx } from '@/db/client';
 import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { and, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
-import { isOperator, type Ctx, type Principal } from '../context';
-import { DomainError, notFound } from '../errors';
+import { type Ctx, type Principal } from '../context';
+import { notFound } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
 import { loadUnitPositions, lockNode, type LockMode, type NodeRow } from '../nodes/internal';
-import { maySeeReservation, relationTo, type ReservationRelation } from '../policy';
+import { assertReservationAction, maySeeReservation, maySeeRunningVm, relationTo, type ReservationRelation, type ReservationRuleName } from '../policy';
 import { reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './view';
 
 /**
  * Finds a reservation under `node` that the principal may see, optionally locking it.
- * A reservation addressed under the wrong node, or invisible to the caller, is 404 (SPEC §2).
+ * A reservation addressed under the wrong node, or invisible to the caller, is 404 (docs/product.md §2).
  * @throws DomainError not_found
  */
 export async function findVisibleReservation(
@@ -43,7 +43,7 @@ export async function loadReservationUnits(db: DbOrTx, nodeId: string, reservati
   return byReservation;
 }
 
-/** Everything a reservation verb works from, read under the locks of SPEC's fixed order. */
+/** Everything a reservation verb works from, read under the locks of the fixed lock order (docs/architecture.md). */
 export type ReservationScope = {
   /** The context with the clock read once the node lock is held (Ctx.clock). */
   ctx: Ctx;
@@ -121,7 +121,7 @@ export async function runningOn(
 /**
  * The `unit_occupied` extras for running VMs found on named units: the units in node order,
  * and the VM ids the caller may see — the operator, the node owner, a managing org of the
- * reservation the units belong to (`managing`), and the VM's own org (SPEC §5 Errors, §2).
+ * reservation the units belong to (`managing`), and the VM's own org (docs/product.md §5 Errors, §2).
  * @returns null when no VM runs there.
  */
 export function occupiedUnits(
@@ -132,27 +132,25 @@ export function occupiedUnits(
   managing: boolean,
 ): { unitIds: string[]; vmIds: string[] } | null {
   if (hits.length === 0) return null;
-  const seesAll = isOperator(principal) || node.ownerOrgId === principal.orgId || managing;
+  const sees = (orgId: string) => maySeeRunningVm(principal, node, { orgId }, managing);
   return {
     unitIds: sortUnitIds(new Set(hits.map((h) => h.unitId)), positions),
-    vmIds: sortByCodePoint(new Set(hits.filter((h) => seesAll || h.orgId === principal.orgId).map((h) => h.vmId))),
+    vmIds: sortByCodePoint(new Set(hits.filter((h) => sees(h.orgId)).map((h) => h.vmId))),
   };
 }
 
 /**
- * Editing, cancelling and re-affirming need a reservation that has not ended.
- * @param what completes "Reservation X is cancelled; …", e.g. "it can no longer be edited".
- * @throws DomainError reservation_not_active (cancelled or expired), with its status.
+ * Asserts one action of the policy (server/policy.ts) on the opened reservation: who may (403),
+ * then whether its status allows it (409).
+ * @throws DomainError forbidden, or the action's 409.
  */
-export function requireNotEnded(s: Pick<ReservationScope, 'reservation' | 'status'>, what: string): void {
-  if (s.status === 'cancelled' || s.status === 'expired') {
-    throw new DomainError('reservation_not_active', `Reservation "${s.reservation.id}" is ${s.status}; ${what}.`, { reservationStatus: s.status });
-  }
+export function requireAction(s: Pick<ReservationScope, 'reservation' | 'relation' | 'status'>, action: ReservationRuleName): void {
+  assertReservationAction(action, s.relation, { id: s.reservation.id, status: s.status });
 }
 
 /**
  * Writes a change to a reservation's row: `updatedAt` = now, the change's reason when it gave
- * one (SPEC §5: a Reservation's `reason` is the latest change's that gave one), plus `set`.
+ * one (docs/product.md §5: a Reservation's `reason` is the latest change's that gave one), plus `set`.
  * @returns the row after the change.
  */
 export async function saveReservation(tx: Tx, scope: Pick<ReservationScope, 'ctx' | 'reservation'>, reason: string | undefined, set: Partial<typeof reservations.$inferInsert> = {}): Promise<ReservationRow> {

@@ -1,15 +1,15 @@
 import { reservations } from '@/db/schema';
-import { and, arrayContains, asc, eq, gt, or } from 'drizzle-orm';
-import { isOperator, type Ctx } from '../context';
+import { and, asc, eq, gt } from 'drizzle-orm';
+import { type Ctx } from '../context';
 import { findNode, loadUnitPositions } from '../nodes/internal';
 import { decodeCursor, toPage } from '../pagination';
-import { mayManageMarket, maySeeReservation, relationTo } from '../policy';
+import { maySeeReservation, offeredReservationActions, relationTo, reservationVisibleTo, type ReservationAction } from '../policy';
 import { loadReservationUnits } from './internal';
 import type { ListNodeReservationsInput } from './schemas';
-import { toReservation, type Reservation, type ReservationAction } from './view';
+import { toReservation, type Reservation } from './view';
 
 /**
- * The reservations on a node that the caller may see (SPEC §2), by id, paginated, each with
+ * The reservations on a node that the caller may see (docs/product.md §2), by id, paginated, each with
  * the actions the caller may take on it (the console offers only those).
  * @returns `{ items: [{ reservation, actions }], nextCursor? }`
  * @throws DomainError not_found for an unknown node.
@@ -23,14 +23,10 @@ export async function listNodeReservations({
 }): Promise<{ items: { reservation: Reservation; actions: ReservationAction[] }[]; nextCursor?: string }> {
   const node = await findNode(ctx.db, input.nodeId, 'none');
   const limit = input.limit ?? 100;
-  const visibleToCaller =
-    isOperator(ctx) || node.ownerOrgId === ctx.orgId
-      ? undefined
-      : or(arrayContains(reservations.allowedOrgIds, [ctx.orgId]), arrayContains(reservations.managingOrgIds, [ctx.orgId]));
   const rows = await ctx.db
     .select()
     .from(reservations)
-    .where(and(eq(reservations.nodeId, node.id), visibleToCaller, input.cursor !== undefined ? gt(reservations.id, decodeCursor(input.cursor)) : undefined))
+    .where(and(eq(reservations.nodeId, node.id), reservationVisibleTo(ctx, node), input.cursor !== undefined ? gt(reservations.id, decodeCursor(input.cursor)) : undefined))
     .orderBy(asc(reservations.id))
     .limit(limit + 1);
   return toPage(rows, limit, (r) => r.id, async (kept) => {
@@ -38,9 +34,7 @@ export async function listNodeReservations({
     const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
     return visible.map(({ r, rel }) => {
       const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
-      const open = reservation.status !== 'cancelled' && reservation.status !== 'expired';
-      const actions: ReservationAction[] = mayManageMarket(rel) && open ? (reservation.status === 'active' ? ['release', 'reclaim'] : ['reclaim']) : [];
-      return { reservation, actions };
+      return { reservation, actions: offeredReservationActions(rel, reservation) };
     });
   });
 }

@@ -2,13 +2,12 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortUnitIds } from '../ids';
-import { requireOperator } from '../policy';
-import { openReservation, requireNotEnded, saveReservation } from './internal';
+import { openReservation, requireAction, saveReservation } from './internal';
 import type { ReaffirmInput } from './schemas';
 import { reservationStatus, toReservation, type Reservation } from './view';
 
 /**
- * Re-affirms a needs-review reservation against the node's current topology (SPEC §5.4):
+ * Re-affirms a needs-review reservation against the node's current topology (docs/product.md §5.4):
  * sets its topologyGen to the node's, so it grants its units again. Operator only. A
  * reservation already at the node's generation is left as it is (nothing written).
  * @returns the Reservation, with its status recomputed.
@@ -19,8 +18,7 @@ export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput 
   return inTransaction(ctx, async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
     const { node, reservation: r, positions } = s;
-    requireOperator(ctx, 're-affirm reservations');
-    requireNotEnded(s, 'there is nothing to re-affirm');
+    requireAction(s, 'reaffirm');
     if (r.topologyGen === node.topologyGen) return toReservation(r, s.units, positions, node.topologyGen, s.ctx.now);
     const missing = s.units.map((u) => u.unitId).filter((u) => !positions.has(u));
     if (missing.length) {

@@ -8,7 +8,7 @@ import { buildScene, ctxFor, ORG, T0 } from '../testing/scene';
 import { placeVm } from '../vms/place';
 import { reclaim } from './reclaim';
 
-// SPEC §5.1: "A concurrent spot placement either commits before the reclaim (and is
+// docs/product.md §5.1: "A concurrent spot placement either commits before the reclaim (and is
 // terminated by it) or fails after it; it can never land on a reclaimed unit."
 let tdb: TestDatabase;
 let second: ReturnType<typeof createDb>;

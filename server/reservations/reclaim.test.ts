@@ -35,7 +35,7 @@ async function snapshot() {
   };
 }
 
-describe('reclaim dry run (SPEC §5.1 step 6)', () => {
+describe('reclaim dry run (docs/product.md §5.1 step 6)', () => {
   it('lists the spot VMs to terminate and the others to skip, and writes nothing', async () => {
     const before = await snapshot();
     const res = await reclaim({ ctx: ctxFor(db(), ORG.managing, T0), input: input({ dryRun: true }) });
@@ -47,7 +47,7 @@ describe('reclaim dry run (SPEC §5.1 step 6)', () => {
   });
 });
 
-describe('reclaim (SPEC §5.1 step 7)', () => {
+describe('reclaim (docs/product.md §5.1 step 7)', () => {
   it('terminates spot VMs whole, takes the named units off the market, audits and notifies', async () => {
     const now = hours(1);
     const res = await reclaim({ ctx: ctxFor(db(), ORG.managing, now), input: input({ reason: 'need them back' }) });
@@ -121,7 +121,7 @@ describe('reclaim (SPEC §5.1 step 7)', () => {
   });
 });
 
-describe('expectedTerminate (SPEC §5.1 step 5)', () => {
+describe('expectedTerminate (docs/product.md §5.1 step 5)', () => {
   it('refuses with the current set when it differs, and changes nothing', async () => {
     const before = await snapshot();
     const err = await failure(reclaim({ ctx: ctxFor(db(), ORG.managing), input: input({ expectedTerminate: ['vm-spot-a'] }) }));
@@ -143,7 +143,7 @@ describe('expectedTerminate (SPEC §5.1 step 5)', () => {
   });
 });
 
-describe('reservation status (SPEC §5.1 step 2)', () => {
+describe('reservation status (docs/product.md §5.1 step 2)', () => {
   it('refuses cancelled and expired reservations with their status', async () => {
     await db().update(reservations).set({ cancelledAt: hours(0.5) }).where(eq(reservations.id, 'r1'));
     const cancelled = await failure(reclaim({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: input() }));
@@ -172,7 +172,7 @@ describe('reservation status (SPEC §5.1 step 2)', () => {
   });
 });
 
-describe('unitIds must be reserved (SPEC §5.1 step 3)', () => {
+describe('unitIds must be reserved (docs/product.md §5.1 step 3)', () => {
   it('is 422 listing the strays in node order, then by code point', async () => {
     const err = await failure(reclaim({ ctx: ctxFor(db(), ORG.owner), input: input({ unitIds: ['zz-9', 'gpu-7', 'gpu-0', 'gpu-6'] }) }));
     expect(err.code).toBe('unit_not_in_reservation');
@@ -180,7 +180,7 @@ describe('unitIds must be reserved (SPEC §5.1 step 3)', () => {
   });
 });
 
-describe('who may reclaim (SPEC §2)', () => {
+describe('who may reclaim (docs/product.md §2)', () => {
   const cases: [string, string, 'ok' | 'forbidden' | 'not_found'][] = [
     ['operator', ORG.platform, 'ok'],
     ['node owner', ORG.owner, 'ok'],

@@ -4,15 +4,14 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
-import { requireMarketManager } from '../policy';
 import { endVms } from '../vms/internal';
-import { openReservation, saveReservation } from './internal';
+import { openReservation, requireAction, saveReservation } from './internal';
 import type { ReclaimInput } from './schemas';
 import { holdsNow, toReservation, type ReclaimResult } from './view';
 
 /**
  * Reclaims released units of a reservation and terminates the spot VMs on them, in one
- * transaction (SPEC §5.1; seeds/reclaim-endpoint.txt).
+ * transaction (docs/product.md §5.1; docs/product.md §5.1a).
  *
  * @param input.unitIds 1–1024 distinct unit ids, each in the reservation's reservedUnitIds.
  * @param input.dryRun report `wouldTerminate`/`wouldSkip` and write nothing.
@@ -25,24 +24,18 @@ import { holdsNow, toReservation, type ReclaimResult } from './view';
  *   unit_not_in_reservation (strays, step 3), eviction_set_changed (step 5).
  *
  * Locks: node, reservation, then the affected VMs by id (see server/access.ts). A reclaim
- * that changes nothing writes nothing, not even `updatedAt` (SPEC §5.1 "idempotent").
+ * that changes nothing writes nothing, not even `updatedAt` (docs/product.md §5.1 "idempotent").
  * A reservation that does not hold its units now (before or after its period, whatever its
  * status — pending or needs-review) terminates and skips nothing: the VMs on them run on
- * another holder's capacity (a narrowing of SPEC §5.1 step 4, see `holdsNow`).
+ * another holder's capacity (a narrowing of docs/product.md §5.1 step 4, see `holdsNow`).
  */
 export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput }): Promise<ReclaimResult> {
   const dryRun = input.dryRun ?? false;
   return inTransaction(ctx, async (tx) => {
     // Step 1: 404 before 403; a dry run only needs a stable picture, not exclusivity.
     const { ctx: lctx, node, reservation, relation, status, units, positions } = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
-    requireMarketManager(relation, 'reclaim');
-
-    // Step 2.
-    if (status === 'cancelled' || status === 'expired') {
-      throw new DomainError('reservation_not_reclaimable', `Reservation "${reservation.id}" is ${status}; only pending, active or needs-review reservations can be reclaimed.`, {
-        reservationStatus: status,
-      });
-    }
+    // Step 1's 403, then step 2: cancelled or expired is not reclaimable.
+    requireAction({ reservation, relation, status }, 'reclaim');
 
     // Step 3.
     const reserved = new Set(units.map((u) => u.unitId));

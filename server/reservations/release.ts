@@ -4,13 +4,12 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortUnitIds } from '../ids';
-import { requireMarketManager } from '../policy';
-import { openReservation, runningOn, saveReservation } from './internal';
+import { openReservation, requireAction, runningOn, saveReservation } from './internal';
 import type { ReleaseInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
- * Puts reserved units of an active reservation on the spot market (SPEC §5.2). Same
+ * Puts reserved units of an active reservation on the spot market (docs/product.md §5.2). Same
  * principals as reclaim. Idempotent for units already released; a release that changes
  * nothing writes nothing. A dry run returns the reservation as it would look after it.
  * @returns the Reservation after (or, dry run, as it would be after) the release.
@@ -22,13 +21,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
   return inTransaction(ctx, async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
     const { node, reservation: r, positions } = s;
-    requireMarketManager(s.relation, 'release');
-    if (s.status === 'needs-review') {
-      throw new DomainError('reservation_needs_review', `Reservation "${r.id}" needs review after a topology change; an operator must re-affirm it before units can be released.`, { reservationStatus: s.status });
-    }
-    if (s.status !== 'active') {
-      throw new DomainError('reservation_not_active', `Reservation "${r.id}" is ${s.status}; only active reservations can release units.`, { reservationStatus: s.status });
-    }
+    requireAction(s, 'release');
     const held = new Map(s.units.map((u) => [u.unitId, u]));
     const strays = input.unitIds.filter((u) => !held.has(u));
     if (strays.length) {

@@ -3,7 +3,7 @@ import { Id, distinctIds, freeText } from '../ids';
 import { Limit, LimitNumber } from '../pagination';
 import { Timestamp } from '../timestamp';
 
-/** Body of cancel and re-affirm: `{ reason? }` (SPEC §5). */
+/** Body of cancel and re-affirm: `{ reason? }` (docs/product.md §5). */
 export const ReasonBody = z.object({ reason: freeText(1000).optional() }).strict();
 
 export const CancelReservationInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
@@ -16,7 +16,7 @@ export const OrgIds = (what: string, min: number) =>
     .max(256, 'must name at most 256 orgs')
     .refine((ids) => new Set(ids).size === ids.length, `${what} must not repeat an org`);
 
-/** Body of `POST /v1/nodes/{nodeId}/reservations` (SPEC §5). */
+/** Body of `POST /v1/nodes/{nodeId}/reservations` (docs/product.md §5). */
 export const CreateReservationFields = z
   .object({
     id: Id.optional(),
@@ -41,7 +41,7 @@ export type CreateReservationInput = z.infer<typeof CreateReservationInput>;
 
 export const OrgIdList = z.array(Id).max(256).refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
 
-/** Body of `PATCH …/reservations/{id}`: the fields that may change (SPEC §5; §5.4 shrink). */
+/** Body of `PATCH …/reservations/{id}`: the fields that may change (docs/product.md §5; §5.4 shrink). */
 export const UpdateReservationBody = z
   .object({
     allowedOrgIds: OrgIdList.refine((ids) => ids.length > 0, 'must name at least one org').optional(),
@@ -59,13 +59,13 @@ export const UpdateReservationBody = z
 export const UpdateReservationInput = UpdateReservationBody.extend({ nodeId: Id, reservationId: Id });
 export type UpdateReservationInput = z.infer<typeof UpdateReservationInput>;
 
-/** Body of `POST …/release` (SPEC §5.2). */
+/** Body of `POST …/release` (docs/product.md §5.2). */
 export const ReleaseBody = z.object({ unitIds: distinctIds(1024), reason: freeText(1000).optional(), dryRun: z.boolean().optional() }).strict();
 
 export const ReleaseInput = ReleaseBody.extend({ nodeId: Id, reservationId: Id });
 export type ReleaseInput = z.infer<typeof ReleaseInput>;
 
-/** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (seeds/reclaim-endpoint.txt). */
+/** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (docs/product.md §5.1a). */
 export const ReclaimBody = z
   .object({
     unitIds: distinctIds(1024),

@@ -5,8 +5,7 @@ import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
 import { requireKnownOrgs } from '../orgs/internal';
-import { requireReservationOwner } from '../policy';
-import { openReservation, overlappingUnits, requireNotEnded, runningOn, saveReservation } from './internal';
+import { openReservation, overlappingUnits, requireAction, runningOn, saveReservation } from './internal';
 import type { UpdateReservationInput } from './schemas';
 import { holdsNow, toReservation, type Reservation } from './view';
 
@@ -24,8 +23,7 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
   return inTransaction(ctx, async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
     const { node, reservation: r, positions } = s;
-    requireReservationOwner(s.relation, 'edit this reservation');
-    requireNotEnded(s, 'it can no longer be edited');
+    requireAction(s, 'edit');
     if (input.endsAt && input.endsAt <= r.startsAt) {
       throw new DomainError('invalid_request', 'endsAt must be after the reservation’s startsAt.', { errors: [{ path: 'body.endsAt', message: 'must be after startsAt' }] });
     }

@@ -8,7 +8,7 @@ export type ReservationStatus = (typeof reservationStatuses)[number];
 export type ReservationRow = typeof reservations.$inferSelect;
 
 /**
- * A reservation's status at `now`, in SPEC §4's precedence: cancelled, expired (periods are
+ * A reservation's status at `now`, in docs/product.md §4's precedence: cancelled, expired (periods are
  * half-open, so at `endsAt` it has expired), needs-review (written against an older
  * topologyGen than the node's), pending (before `startsAt`), active.
  */
@@ -36,8 +36,8 @@ export function holdsNow(r: Pick<ReservationRow, 'cancelledAt' | 'startsAt' | 'e
   return !r.cancelledAt && r.startsAt.getTime() <= t && (!r.endsAt || t < r.endsAt.getTime());
 }
 
-/** The Reservation object of the published contract (seeds/reclaim-endpoint.txt), minus the
- * reclaim-only fields. Optional strings are omitted when unset, never null (SPEC §5). */
+/** The Reservation object of the published contract (docs/product.md §5.1a), minus the
+ * reclaim-only fields. Optional strings are omitted when unset, never null (docs/product.md §5). */
 export type Reservation = {
   id: string;
   nodeId: string;
@@ -93,5 +93,5 @@ export function toReservation(
  * `wouldTerminate`/`wouldSkip` on a dry run; the other pair is absent. */
 export type ReclaimResult = Reservation & { terminated?: string[]; skipped?: string[]; wouldTerminate?: string[]; wouldSkip?: string[] };
 
-/** What the acting org may do with a reservation; the console offers only these (SPEC §6). */
-export type ReservationAction = 'release' | 'reclaim';
+/** What the acting org may do with a reservation; the console offers only these (docs/product.md §6). */
+

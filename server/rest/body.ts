@@ -1,6 +1,6 @@
 import { DomainError } from '../errors';
 
-/** SPEC §5 Requests: bodies are at most 64 KiB — on REST and tRPC alike. */
+/** docs/product.md §5 Requests: bodies are at most 64 KiB — on REST and tRPC alike. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
 /**

@@ -16,7 +16,7 @@ export function requestFingerprint(search: string, body: string): string {
 
 /**
  * Runs `execute` at most once per (acting org, method, path, key) within 24 h and replays its
- * stored response otherwise (SPEC §5 Idempotency).
+ * stored response otherwise (docs/product.md §5 Idempotency).
  *
  * The record is written in the same transaction as the effect, so a crash leaves neither. A
  * transaction-scoped advisory lock on the scope tells a duplicate in flight (409

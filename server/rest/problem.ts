@@ -8,7 +8,7 @@ export function jsonResponse(status: number, body: string, extra: Record<string,
   return new Response(body, { status, headers: { ...JSON_HEADERS, ...extra } });
 }
 
-/** The problem+json response for a domain error (SPEC §5 Errors). */
+/** The problem+json response for a domain error (docs/product.md §5 Errors). */
 export function problemResponse(err: DomainError, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(err.toProblem()), {
     status: err.httpStatus,
@@ -22,7 +22,7 @@ export function problemResponse(err: DomainError, extra: Record<string, string> 
   });
 }
 
-/** The 500 answer: says nothing of internals (SPEC §5); the cause goes to the server log. */
+/** The 500 answer: says nothing of internals (docs/product.md §5); the cause goes to the server log. */
 export function internalErrorResponse(cause: unknown): Response {
   console.error('[api] unexpected error', cause);
   return problemResponse(new DomainError('internal_error', 'The server failed to handle this request. The failure has been logged; retry later.'));
@@ -30,7 +30,7 @@ export function internalErrorResponse(cause: unknown): Response {
 
 /**
  * Turns zod issues into a 400 `invalid_request` naming each offending field; unknown fields
- * are named one by one (SPEC §5 Requests).
+ * are named one by one (docs/product.md §5 Requests).
  * @param where prefix of each path: `body`, `query`, `header`.
  */
 export function invalidRequest(where: string, issues: readonly z.core.$ZodIssue[]): DomainError {

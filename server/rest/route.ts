@@ -17,11 +17,11 @@ const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
 
 const EmptyQuery = z.object({}).strict();
 const NoParams = z.object({});
-/** The `Idempotency-Key` header (SPEC §5 Idempotency: 1–255 characters). */
+/** The `Idempotency-Key` header (docs/product.md §5 Idempotency: 1–255 characters). */
 export const IdempotencyKey = z.string().min(1, 'must be 1–255 characters').max(255, 'must be 1–255 characters');
 
 export type RestHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
-  /** Path parameters; a value that does not parse is 404 (SPEC §5 Ids). */
+  /** Path parameters; a value that does not parse is 404 (docs/product.md §5 Ids). */
   params?: P;
   /** Query parameters (strict: unknown ones are 400). */
   query?: Q;
@@ -96,7 +96,7 @@ function methodNotAllowed(allow: string): Response {
 function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler {
   return async (req, route) => {
     try {
-      // SPEC §5 check order: 401 → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
+      // docs/product.md §5 check order: 401 → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
       let principal: Omit<Ctx, 'db'> | null = null;
       if (h.auth !== 'none') {
         const auth = await authenticateApiKey(getDb(), req.headers.get('authorization'));

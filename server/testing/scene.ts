@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 export const T0 = new Date('2026-06-01T12:00:00.000Z');
 export const hours = (h: number, base: Date = T0) => new Date(base.getTime() + h * 3_600_000);
 
-/** One org per column of SPEC §2's table, plus spot tenants. */
+/** One org per column of docs/product.md §2's table, plus spot tenants. */
 export const ORG = {
   platform: 'org_platform',
   owner: 'org_owner',

@@ -8,7 +8,7 @@ import type { TrpcContext } from './init';
 
 /**
  * The tRPC context of a console HTTP request: the cookie session's principal (via console).
- * A cross-site request never acts as the user (SPEC §8 R5: cookie mutations CSRF-safe).
+ * A cross-site request never acts as the user (docs/product.md §8 R5: cookie mutations CSRF-safe).
  * A signed-in user's calls count against the same per-minute limit as an API key's
  * (`calls`: each call of a batch counts).
  * @throws TRPCError TOO_MANY_REQUESTS (cause: DomainError rate_limited) over the limit.

@@ -13,7 +13,7 @@ import { DomainError, errorTable } from '../errors';
 // 1. Context ---------------------------------------------------------------------------
 
 /** What a tRPC call starts with: the signed-in principal (or none) and the pool. `now`
- * overrides the clock (tests); otherwise it is read from PostgreSQL per call (SPEC §4). */
+ * overrides the clock (tests); otherwise it is read from PostgreSQL per call (docs/product.md §4). */
 export type TrpcContext = { principal: Principal | null; db: Db; now?: Date };
 
 // 2. Init ------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ import type { ListNodeVmsInput, ListVmsInput } from './schemas';
 import type { VmView } from './view';
 
 /**
- * The VMs the caller may see (SPEC §2), filtered by node, status and tier; by id, paginated.
+ * The VMs the caller may see (docs/product.md §2), filtered by node, status and tier; by id, paginated.
  * @returns `{ items: Vm[], nextCursor? }`
  */
 export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput }): Promise<{ items: VmView[]; nextCursor?: string }> {

@@ -5,18 +5,19 @@ import { DomainError } from '../errors';
 import { newId, sortUnitIds } from '../ids';
 import { lockNode, requireKnownUnits } from '../nodes/internal';
 import { computeUnitViews, loadUnitInputs } from '../nodes/unit-states';
+import { assertReservationAction } from '../policy';
 import { findVisibleReservation, occupiedUnits } from '../reservations/internal';
 import { reservationStatus } from '../reservations/view';
 import type { PlaceVmInput } from './schemas';
 import { toVmView, type VmView } from './view';
 
 /**
- * Places a VM on some of a node's units (SPEC §5.3).
+ * Places a VM on some of a node's units (docs/product.md §5.3).
  *
  * @param input.unitIds 1–64 distinct units of the node.
  * @param input.tier `reserved` (on units the active reservation holds and has not released;
  *   the acting org must be in its audience), `spot` (units `released` or `free`), or
- *   `on-demand` (units `free`), by the states of SPEC §3 at `ctx.now`.
+ *   `on-demand` (units `free`), by the states of docs/product.md §3 at `ctx.now`.
  * @returns the VM, running, owned by the acting org.
  * @throws DomainError not_found (node; reservation invisible), forbidden (reserved tier and
  *   not in the audience), reservation_not_active / reservation_needs_review, unknown_unit,
@@ -30,16 +31,7 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
     const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
     if (input.tier === 'reserved') {
       const { reservation, relation } = await findVisibleReservation(tx, ctx, node, input.reservationId!, 'write');
-      if (!relation.audience) {
-        throw new DomainError('forbidden', `Only orgs in the audience (allowedOrgIds) of reservation "${reservation.id}" may place reserved-tier VMs on it.`);
-      }
-      const status = reservationStatus(reservation, node.topologyGen, lctx.now);
-      if (status === 'needs-review') {
-        throw new DomainError('reservation_needs_review', `Reservation "${reservation.id}" needs review after a topology change; an operator must re-affirm it first.`, { reservationStatus: status });
-      }
-      if (status !== 'active') {
-        throw new DomainError('reservation_not_active', `Reservation "${reservation.id}" is ${status}; reserved-tier VMs need an active reservation.`, { reservationStatus: status });
-      }
+      assertReservationAction('placeReservedVm', relation, { id: reservation.id, status: reservationStatus(reservation, node.topologyGen, lctx.now) });
     }
 
     const inputs = await loadUnitInputs(tx, [node.id], lctx.now);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Id, distinctIds } from '../ids';
 import { Limit, LimitNumber } from '../pagination';
 
-/** Body of `POST /v1/vms` (SPEC §5.3). */
+/** Body of `POST /v1/vms` (docs/product.md §5.3). */
 export const PlaceVmInput = z
   .object({
     nodeId: Id,

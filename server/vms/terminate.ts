@@ -1,17 +1,17 @@
 import { vms } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
-import { inTransaction, isOperator, type Ctx } from '../context';
-import { DomainError, notFound } from '../errors';
+import { inTransaction, type Ctx } from '../context';
+import { notFound } from '../errors';
 import { sortUnitIds } from '../ids';
 import { loadUnitPositions, lockNode } from '../nodes/internal';
-import { vmVisibleTo } from '../policy';
+import { assertCanTerminateVm, vmVisibleTo } from '../policy';
 import { endVms, toVmViews } from './internal';
 import type { GetVmInput } from './schemas';
 import { toVmView, type VmView } from './view';
 
 /**
- * Terminates a VM (SPEC §5.3): its own org or the operator; owners and managing orgs evict
+ * Terminates a VM (docs/product.md §5.3): its own org or the operator; owners and managing orgs evict
  * through reclaim, the audited path, not by terminating a tenant's VM (§2). Ending a VM that
  * has ended changes nothing.
  * @returns the VM, terminated (reason `terminated`, or `reclaimed` if a reclaim ended it).
@@ -25,9 +25,7 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
     const { node, ctx: lctx } = await lockNode(tx, ctx, seen.nodeId);
     const [vm] = await tx.select().from(vms).where(eq(vms.id, input.vmId)).for('no key update');
     if (!vm) throw notFound(`VM "${input.vmId}"`);
-    if (!isOperator(ctx) && vm.orgId !== ctx.orgId) {
-      throw new DomainError('forbidden', 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.');
-    }
+    assertCanTerminateVm(ctx, vm);
     if (vm.status === 'terminated') {
       const [view] = await toVmViews(tx, ctx, [vm]);
       return view!;

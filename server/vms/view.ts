@@ -1,10 +1,11 @@
 import type { vms } from '@/db/schema';
-import { isOperator, type Principal } from '../context';
+import { type Principal } from '../context';
 import { sortUnitIds } from '../ids';
+import { maySeeVmOrg } from '../policy';
 
 export type VmRow = typeof vms.$inferSelect;
 
-/** The VM object (SPEC §5 Objects). `orgId` only for the operator and the VM's own org (§2). */
+/** The VM object (docs/product.md §5 Objects). `orgId` only for the operator and the VM's own org (§2). */
 export type VmView = {
   id: string;
   nodeId: string;
@@ -19,7 +20,7 @@ export type VmView = {
 };
 
 export function toVmView(principal: Principal, vm: VmRow, unitIds: string[], positions: ReadonlyMap<string, number>): VmView {
-  const ownerVisible = isOperator(principal) || vm.orgId === principal.orgId;
+  const ownerVisible = maySeeVmOrg(principal, vm);
   return {
     id: vm.id,
     nodeId: vm.nodeId,

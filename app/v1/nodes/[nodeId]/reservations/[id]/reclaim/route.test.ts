@@ -66,7 +66,7 @@ describe('POST …/reclaim: the published contract', () => {
   });
 });
 
-describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
+describe('POST …/reclaim: errors as problem+json (docs/product.md §5)', () => {
   it('401 without, or with a wrong or revoked key', async () => {
     expectProblem(await post({ unitIds: ['gpu-0'] }, { key: undefined }), 401, 'unauthenticated');
     expectProblem(await post({ unitIds: ['gpu-0'] }, { key: 'gpuk_nope' }), 401, 'unauthenticated');
@@ -166,7 +166,7 @@ describe('POST …/reclaim: errors as problem+json (SPEC §5)', () => {
   });
 });
 
-describe('rate limit (SPEC §8 R5)', () => {
+describe('rate limit (docs/product.md §8 R5)', () => {
   it('answers 429 with Retry-After once a key has used its minute, per key', async () => {
     process.env.RATE_LIMIT_PER_MINUTE = '3';
     try {
@@ -183,7 +183,7 @@ describe('rate limit (SPEC §8 R5)', () => {
   });
 });
 
-describe('Idempotency-Key (SPEC §5)', () => {
+describe('Idempotency-Key (docs/product.md §5)', () => {
   it('replays the stored response byte for byte and does the work once', async () => {
     const headers = { 'idempotency-key': 'k-1' };
     const first = await post({ unitIds: ['gpu-0'], reason: 'r' }, { headers });
