@@ -1,40 +1,26 @@
+/// <reference types="vite/client" />
 /**
  * docs/product.md §8 R4: every route × every kind of principal matches §2, over REST and tRPC alike.
  *
  * The cases are generated from two tables so that nothing is missed:
  * - `expectations`: §2's permissions table, one row per action, one column per principal;
- * - `routes`: every REST route (method + path) and every tRPC procedure, each mapped to the
+ * - `routes`: every REST route (its route-table operationId) and every tRPC procedure, each mapped to the
  *   §2 action it exercises, with a body that is valid and would succeed for an allowed
  *   principal (so the only reason to fail is permission).
- * Two coverage tests fail when a route file under app/v1 or a tRPC procedure has no row.
+ * Coverage tests fail when a route-table entry (server/rest/routes.ts) has no route file or
+ * no row, when a route file has no entry, or when a tRPC procedure has no row.
  *
  * A case whose expectation is a success of a mutating call runs on a fresh database. Every
  * other case runs on a shared scene, which must be left exactly as it was (a denied call
  * writes nothing, docs/product.md §5's check order puts 401/403/404 before any change); a call that did
  * write fails and drops the shared scene, so one product bug cannot cascade into the next case.
  */
-import * as auditRoute from '@/app/v1/audit/route';
-import * as reservationCancelRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/cancel/route';
-import * as reservationReaffirmRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/reaffirm/route';
-import * as reservationReclaimRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/reclaim/route';
-import * as reservationReleaseRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/release/route';
-import * as reservationRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/route';
-import * as nodeReservationsRoute from '@/app/v1/nodes/[nodeId]/reservations/route';
-import * as nodeRoute from '@/app/v1/nodes/[nodeId]/route';
-import * as nodeTopologyRoute from '@/app/v1/nodes/[nodeId]/topology/route';
-import * as nodesRoute from '@/app/v1/nodes/route';
-import * as notificationsRoute from '@/app/v1/notifications/route';
-import * as vmRoute from '@/app/v1/vms/[id]/route';
-import * as vmTerminateRoute from '@/app/v1/vms/[id]/terminate/route';
-import * as vmsRoute from '@/app/v1/vms/route';
 import type { Db } from '@/db/client';
 import { gpuUnits, insertNode, insertVm } from '@/db/factories';
 import { apiKeys, auditEvents, nodeUnits, nodes, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
 import { count, eq } from 'drizzle-orm';
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEventView } from './audit/view';
 import { issueApiKey } from './auth/api-keys';
@@ -46,6 +32,7 @@ import type { NotificationView } from './notifications/view';
 import { reclaim } from './reservations/reclaim';
 import { updateReservation } from './reservations/update';
 import type { Reservation } from './reservations/view';
+import { restRoutes } from './rest/routes';
 import { callRoute, issueKeys } from './testing/rest';
 import { ORG, buildScene, ctxFor } from './testing/scene';
 import { appRouter, createCaller } from './trpc/root';
@@ -357,24 +344,15 @@ function leakedOrgs(text: string, kind: Kind): string[] {
 
 type RouteHandler = Parameters<typeof callRoute>[0];
 type RouteModule = Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS', RouteHandler>;
-/** Route modules by their directory under app/v1. */
-const routeModules = {
-  nodes: nodesRoute,
-  'nodes/[nodeId]': nodeRoute,
-  'nodes/[nodeId]/topology': nodeTopologyRoute,
-  'nodes/[nodeId]/reservations': nodeReservationsRoute,
-  'nodes/[nodeId]/reservations/[id]': reservationRoute,
-  'nodes/[nodeId]/reservations/[id]/cancel': reservationCancelRoute,
-  'nodes/[nodeId]/reservations/[id]/release': reservationReleaseRoute,
-  'nodes/[nodeId]/reservations/[id]/reclaim': reservationReclaimRoute,
-  'nodes/[nodeId]/reservations/[id]/reaffirm': reservationReaffirmRoute,
-  vms: vmsRoute,
-  'vms/[id]': vmRoute,
-  'vms/[id]/terminate': vmTerminateRoute,
-  audit: auditRoute,
-  notifications: notificationsRoute,
-} satisfies Record<string, RouteModule>;
-type RouteDir = keyof typeof routeModules;
+/** Every route file under app/v1, by its path (`../app/v1/nodes/[nodeId]/route.ts`). */
+const routeFiles = import.meta.glob<RouteModule>('../app/v1/**/route.ts', { eager: true });
+/** The route file that serves an OpenAPI path template of the route table. */
+const routeFileOf = (template: string) => `../app/v1/${template.replace(/^\/v1\/?/, '').replace(/\{(\w+)\}/g, '[$1]')}/route.ts`.replace('//route.ts', '/route.ts');
+const specOf = (operationId: string) => {
+  const spec = restRoutes.find((r) => r.operationId === operationId);
+  if (!spec) throw new Error(`No route-table entry "${operationId}"`);
+  return spec;
+};
 
 type PerKind<T> = T | ((kind: Kind) => T);
 const resolve = <T,>(v: PerKind<T>, kind: Kind): T => (typeof v === 'function' ? (v as (kind: Kind) => T)(kind) : v);
@@ -392,12 +370,10 @@ type Common = {
 };
 type RestRow = Common & {
   transport: 'rest';
-  method: 'GET' | 'POST' | 'PUT' | 'PATCH';
-  route: RouteDir;
+  /** The route-table entry (server/rest/routes.ts) the row calls; method and path come from it. */
+  operationId: string;
   params?: PerKind<Record<string, string>>;
   body?: PerKind<unknown>;
-  /** The success status (docs/product.md §5: 201 for creations). */
-  okStatus?: 200 | 201;
 };
 type TrpcRow = Common & { transport: 'trpc'; procedure: string; input: PerKind<unknown> };
 type MatrixRow = RestRow | TrpcRow;
@@ -415,33 +391,33 @@ const reclaimBody = { unitIds: ['gpu-0'], reason: 'matrix' };
 // prettier-ignore
 const routes: MatrixRow[] = [
   // REST ──────────────────────────────────────────────────────────────────────────────
-  { transport: 'rest', method: 'GET', route: 'nodes', action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
-  { transport: 'rest', method: 'POST', route: 'nodes', body: registerBody, okStatus: 201, action: 'register a node', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'GET', route: 'nodes/[nodeId]', params: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
-  { transport: 'rest', method: 'PUT', route: 'nodes/[nodeId]/topology', params: { nodeId: 'n1' }, body: { units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'GET', route: 'nodes/[nodeId]/reservations', params: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations', params: { nodeId: 'n1' }, body: createBody, okStatus: 201, action: 'create a reservation on the node', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'GET', route: 'nodes/[nodeId]/reservations/[id]', params: r1, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
-  { transport: 'rest', method: 'PATCH', route: 'nodes/[nodeId]/reservations/[id]', params: r1, body: { contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/cancel', params: r1, body: { reason: 'matrix' }, action: 'cancel a reservation', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/release', params: r1, body: releaseBody, action: 'release units', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/release', params: r1, body: { ...releaseBody, dryRun: true }, label: 'dryRun', action: 'release units', scene: 'base', mutates: false },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/reclaim', params: r1, body: reclaimBody, action: 'reclaim units', scene: 'base', mutates: true },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/reclaim', params: r1, body: { ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
-  { transport: 'rest', method: 'POST', route: 'nodes/[nodeId]/reservations/[id]/reaffirm', params: r1, body: { reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
-  { transport: 'rest', method: 'POST', route: 'vms', body: placeReserved, okStatus: 201, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
-  { transport: 'rest', method: 'POST', route: 'vms', body: placeReserved, okStatus: 201, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
-  { transport: 'rest', method: 'POST', route: 'vms', body: placeSpot, okStatus: 201, label: 'spot', action: 'place a spot VM on released or free units', scene: 'base', mutates: true, check: checks.placed },
-  { transport: 'rest', method: 'GET', route: 'vms', action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.vmList },
-  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: { id: 'vm-spot-a' }, label: 'vm-spot-a', action: 'see a VM: a spot tenant’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
-  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: { id: 'vm-res' }, label: 'vm-res', action: 'see a VM: the audience’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
-  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: { id: 'vm-od' }, label: 'vm-od', action: 'see a VM: a tenant’s, outside the reservation', scene: 'base', mutates: false, check: checks.vm },
-  { transport: 'rest', method: 'GET', route: 'vms/[id]', params: (k) => ({ id: ownVm(k) }), label: 'own', action: 'see a VM: its own', scene: 'base', mutates: false, check: checks.vm },
-  { transport: 'rest', method: 'POST', route: 'vms/[id]/terminate', params: { id: 'vm-spot-a' }, body: {}, label: 'vm-spot-a', action: 'terminate a VM: a spot tenant’s', scene: 'base', mutates: true, check: checks.terminated },
-  { transport: 'rest', method: 'POST', route: 'vms/[id]/terminate', params: { id: 'vm-res' }, body: {}, label: 'vm-res', action: 'terminate a VM: the audience’s', scene: 'base', mutates: true, check: checks.terminated },
-  { transport: 'rest', method: 'POST', route: 'vms/[id]/terminate', params: (k) => ({ id: ownVm(k) }), body: {}, label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
-  { transport: 'rest', method: 'GET', route: 'audit', action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
-  { transport: 'rest', method: 'GET', route: 'notifications', action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+  { transport: 'rest', operationId: 'listNodes', action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
+  { transport: 'rest', operationId: 'registerNode', body: registerBody, action: 'register a node', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'getNode', params: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
+  { transport: 'rest', operationId: 'changeTopology', params: { nodeId: 'n1' }, body: { units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'listNodeReservations', params: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
+  { transport: 'rest', operationId: 'createReservation', params: { nodeId: 'n1' }, body: createBody, action: 'create a reservation on the node', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'getReservation', params: r1, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
+  { transport: 'rest', operationId: 'updateReservation', params: r1, body: { contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'cancelReservation', params: r1, body: { reason: 'matrix' }, action: 'cancel a reservation', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'releaseUnits', params: r1, body: releaseBody, action: 'release units', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'releaseUnits', params: r1, body: { ...releaseBody, dryRun: true }, label: 'dryRun', action: 'release units', scene: 'base', mutates: false },
+  { transport: 'rest', operationId: 'reclaimUnits', params: r1, body: reclaimBody, action: 'reclaim units', scene: 'base', mutates: true },
+  { transport: 'rest', operationId: 'reclaimUnits', params: r1, body: { ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
+  { transport: 'rest', operationId: 'reaffirmReservation', params: r1, body: { reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
+  { transport: 'rest', operationId: 'placeVm', body: placeReserved, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
+  { transport: 'rest', operationId: 'placeVm', body: placeReserved, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
+  { transport: 'rest', operationId: 'placeVm', body: placeSpot, label: 'spot', action: 'place a spot VM on released or free units', scene: 'base', mutates: true, check: checks.placed },
+  { transport: 'rest', operationId: 'listVms', action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.vmList },
+  { transport: 'rest', operationId: 'getVm', params: { id: 'vm-spot-a' }, label: 'vm-spot-a', action: 'see a VM: a spot tenant’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', operationId: 'getVm', params: { id: 'vm-res' }, label: 'vm-res', action: 'see a VM: the audience’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', operationId: 'getVm', params: { id: 'vm-od' }, label: 'vm-od', action: 'see a VM: a tenant’s, outside the reservation', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', operationId: 'getVm', params: (k) => ({ id: ownVm(k) }), label: 'own', action: 'see a VM: its own', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'rest', operationId: 'terminateVm', params: { id: 'vm-spot-a' }, body: {}, label: 'vm-spot-a', action: 'terminate a VM: a spot tenant’s', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'rest', operationId: 'terminateVm', params: { id: 'vm-res' }, body: {}, label: 'vm-res', action: 'terminate a VM: the audience’s', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'rest', operationId: 'terminateVm', params: (k) => ({ id: ownVm(k) }), body: {}, label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
+  { transport: 'rest', operationId: 'listAuditEvents', action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
+  { transport: 'rest', operationId: 'listNotifications', action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
 
   // tRPC ──────────────────────────────────────────────────────────────────────────────
   { transport: 'trpc', procedure: 'nodes.get', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
@@ -482,12 +458,13 @@ type Answer = { outcome: Outcome | string; status?: number; body: unknown; text:
 
 async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
   const params = r.params ? resolve(r.params, kind) : {};
-  const urlPath = '/v1/' + r.route.replace(/\[(\w+)\]/g, (_, k: string) => encodeURIComponent(params[k]!));
+  const spec = specOf(r.operationId);
+  const urlPath = spec.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k]!));
   const key = kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scene.keys[orgOf[kind]];
   // Route handlers take their pool from DATABASE_URL; several scenes are alive at once.
   process.env.DATABASE_URL = scene.tdb.url;
-  const handler = (routeModules[r.route] as RouteModule)[r.method];
-  const res = await callRoute(handler, { method: r.method, path: urlPath, params, key, body: r.body === undefined ? undefined : resolve(r.body, kind) });
+  const handler = routeFiles[routeFileOf(spec.path)]![spec.method];
+  const res = await callRoute(handler, { method: spec.method, path: urlPath, params, key, body: r.body === undefined ? undefined : resolve(r.body, kind) });
   const outcome = res.status >= 200 && res.status < 300 ? 'ok' : [401, 403, 404].includes(res.status) ? (res.status as Outcome) : `${res.status} ${String(res.json?.code)}: ${String(res.json?.detail)}`;
   return { outcome, status: res.status, body: res.json, text: res.text, problemCode: res.json?.code, contentType: res.headers.get('content-type') };
 }
@@ -509,7 +486,7 @@ async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene): Promise<Answer> {
 }
 
 const rowName = (r: MatrixRow) =>
-  (r.transport === 'rest' ? `REST ${r.method} /v1/${r.route}` : `tRPC ${r.procedure}`) + (r.label ? ` (${r.label})` : '');
+  (r.transport === 'rest' ? `REST ${specOf(r.operationId).method} ${specOf(r.operationId).path}` : `tRPC ${r.procedure}`) + (r.label ? ` (${r.label})` : '');
 const problemCodes: Partial<Record<Outcome, string>> = { 401: 'unauthenticated', 403: 'forbidden', 404: 'not_found' };
 
 // ── The matrix ──────────────────────────────────────────────────────────────────────────
@@ -550,7 +527,7 @@ describe('authorization matrix (docs/product.md §2 × §5 routes × tRPC proced
               expect(answer.problemCode).toBe(problemCodes[expected]);
             }
             if (expected === 'ok' && kind !== 'anonymous' && kind !== 'revoked') {
-              if (r.transport === 'rest') expect(answer.status).toBe(r.okStatus ?? 200);
+              if (r.transport === 'rest') expect(answer.status).toBe(specOf(r.operationId).status ?? 200);
               r.check?.(answer.body, kind);
             }
           } finally {
@@ -565,27 +542,27 @@ describe('authorization matrix (docs/product.md §2 × §5 routes × tRPC proced
 // ── Coverage: a route or procedure without a row fails here ─────────────────────────────
 
 describe('the matrix covers every route and procedure', () => {
-  it('has a row for every method of every route file under app/v1', async () => {
-    const v1 = path.join(import.meta.dirname, '..', 'app', 'v1');
-    const dirs = readdirSync(v1, { recursive: true, encoding: 'utf8' })
-      .filter((f) => path.basename(f) === 'route.ts')
-      .map((f) => path.dirname(f).split(path.sep).join('/'))
-      // The catch-all and bare /v1 answer 404 to everything; the OpenAPI document is public.
-      .filter((d) => d !== '.' && d !== '[...path]' && !d.startsWith('openapi.json'))
-      .sort();
-    expect(dirs).toEqual(Object.keys(routeModules).sort());
+  it('has a row for every route-table entry, and no row for an entry that does not exist', () => {
+    const rows = new Set(routes.flatMap((r) => (r.transport === 'rest' ? [r.operationId] : [])));
+    // The OpenAPI document is public: no principal to tell apart.
+    const entries = restRoutes.filter((r) => r.auth !== 'none').map((r) => r.operationId);
+    expect(entries.filter((id) => !rows.has(id)), 'route-table entries without a matrix row').toEqual([]);
+    expect([...rows].filter((id) => !entries.includes(id)), 'rows naming no route-table entry').toEqual([]);
+  });
 
-    const missing: string[] = [];
-    for (const dir of dirs as RouteDir[]) {
-      const res = await (routeModules[dir] as RouteModule).OPTIONS(new Request(`http://localhost/v1/${dir}`, { method: 'OPTIONS' }), { params: Promise.resolve({}) });
-      const declared = (res.headers.get('allow') ?? '')
-        .split(',')
-        .map((m) => m.trim())
-        .filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
-      expect(declared.length, `${dir} declares methods`).toBeGreaterThan(0);
-      for (const m of declared) if (!routes.some((r) => r.transport === 'rest' && r.route === dir && r.method === m)) missing.push(`${m} /v1/${dir}`);
+  it('has a route file for every route-table path, answering exactly its methods, and no route file outside the table', async () => {
+    const templates = [...new Set(restRoutes.map((r) => r.path))];
+    for (const template of templates) {
+      const mod = routeFiles[routeFileOf(template)];
+      expect(mod, `${routeFileOf(template)} for ${template}`).toBeDefined();
+      const res = await mod!.OPTIONS(new Request(`http://localhost${template}`, { method: 'OPTIONS' }), { params: Promise.resolve({}) });
+      const declared = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
+      const tabled = restRoutes.filter((r) => r.path === template).map((r) => r.method);
+      expect(declared.sort(), `Allow of ${template}`).toEqual([...tabled].sort());
     }
-    expect(missing, 'REST routes without a matrix row').toEqual([]);
+    // The bare /v1 and the catch-all answer 404 to everything.
+    const files = Object.keys(routeFiles).filter((f) => f !== '../app/v1/route.ts' && !f.includes('[...'));
+    expect(files.filter((f) => !templates.some((t) => routeFileOf(t) === f)), 'route files without a table entry').toEqual([]);
   });
 
   it('has a row for every tRPC procedure, and no row for a procedure that does not exist', () => {

@@ -6,7 +6,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { callRoute, issueKeys } from '../testing/rest';
 import { buildScene, ORG } from '../testing/scene';
-import { buildOpenApiDocument, OPENAPI_PATH, routes } from './document';
+import { OPENAPI_PATH, restRoutes } from '../rest/routes';
+import { buildOpenApiDocument } from './document';
+import { projectContract } from './contract';
+import contractSnapshot from './contract.snapshot.json';
 import { Problem, reclaimOnlyFields } from './schemas';
 
 type RouteHandler = Parameters<typeof callRoute>[0];
@@ -174,6 +177,15 @@ describe('GET /v1/openapi.json', () => {
     expect(applied.properties.terminated?.description).toContain('Reclaim only: spot VM ids terminated');
   });
 
+  it('keeps every path, operation, type and required list of the published contract (contract.snapshot.json)', () => {
+    // Descriptions may grow; structure may not change. A new route adds to the snapshot
+    // (`npx tsx server/openapi/contract.ts --write`); a changed one is a breaking change.
+    const now = projectContract(doc);
+    const before = contractSnapshot as ReturnType<typeof projectContract>;
+    for (const [key, op] of Object.entries(before.operations)) expect(now.operations[key], key).toEqual(op);
+    for (const [name, schema] of Object.entries(before.schemas)) expect(now.schemas[name], name).toEqual(schema);
+  });
+
   it('lists every error code of errorTable in Problem, and answers errors as problem+json', () => {
     const problem = doc.components?.schemas?.Problem as { properties: { code: { enum: string[] } } };
     expect(problem.properties.code.enum).toEqual(expect.arrayContaining(['invalid_request', 'eviction_set_changed', 'idempotency_key_reused', 'rate_limited']));
@@ -199,13 +211,13 @@ describe('live answers match the documented response schemas', () => {
   });
 
   async function check(method: 'GET' | 'POST', template: string, params: Record<string, string>, opts: { key: string; body?: unknown; status?: number }) {
-    const route = routes.find((r) => r.path === template && r.method === method.toLowerCase());
+    const route = restRoutes.find((r) => r.path === template && r.method === method);
     expect(route, `${method} ${template} is documented`).toBeDefined();
     const file = path.join(appV1, ...template.replace(/^\/v1\//, '').split('/').map((s) => s.replace(/^\{(\w+)\}$/, '[$1]')), 'route.ts');
     const mod = (await import(file)) as RouteModule;
     const urlPath = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
     const res = await callRoute(mod[method]!, { method, path: urlPath, params, key: opts.key, body: opts.body });
-    const status = opts.status ?? route!.status;
+    const status = opts.status ?? route!.status ?? 200;
     expect(res.status, res.text).toBe(status);
     const schema: z.ZodType = status < 400 ? route!.response : Problem;
     const parsed = schema.safeParse(res.json);

@@ -227,3 +227,6 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof AuditEventPage>, Page<AuditEventView>>>,
   Assert<Exact<z.infer<typeof NotificationPage>, Page<NotificationView>>>,
 ];
+
+/** The OpenAPI document itself: any JSON object. */
+export const OpenApiDocumentSchema = z.record(z.string(), z.unknown()).meta({ description: 'An OpenAPI 3.1 document.' });

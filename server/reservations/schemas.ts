@@ -4,7 +4,7 @@ import { Limit, LimitNumber } from '../pagination';
 import { Timestamp } from '../timestamp';
 
 /** Body of cancel and re-affirm: `{ reason? }` (docs/product.md §5). */
-export const ReasonBody = z.object({ reason: freeText(1000).optional() }).strict();
+export const ReasonBody = z.object({ reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }) }).strict();
 
 export const CancelReservationInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
 export type CancelReservationInput = z.infer<typeof CancelReservationInput>;
@@ -19,14 +19,14 @@ export const OrgIds = (what: string, min: number) =>
 /** Body of `POST /v1/nodes/{nodeId}/reservations` (docs/product.md §5). */
 export const CreateReservationFields = z
   .object({
-    id: Id.optional(),
+    id: Id.optional().meta({ description: 'Chosen by the server when absent.' }),
     reservedUnitIds: distinctIds(1024),
     allowedOrgIds: OrgIds('allowedOrgIds', 1),
     managingOrgIds: OrgIds('managingOrgIds', 0).optional(),
     contractRef: freeText(200).optional(),
-    startsAt: Timestamp.optional(),
-    endsAt: Timestamp.optional(),
-    reason: freeText(1000).optional(),
+    startsAt: Timestamp.optional().meta({ description: 'Defaults to now.' }),
+    endsAt: Timestamp.optional().meta({ description: 'Absent = open-ended until cancelled.' }),
+    reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
   .strict();
 
@@ -46,13 +46,10 @@ export const UpdateReservationBody = z
   .object({
     allowedOrgIds: OrgIdList.refine((ids) => ids.length > 0, 'must name at least one org').optional(),
     managingOrgIds: OrgIdList.optional(),
-    /** null makes the reservation open-ended. */
-    endsAt: Timestamp.nullable().optional(),
-    /** null clears it. */
-    contractRef: freeText(200).nullable().optional(),
-    /** May lose units, never gain them. */
-    reservedUnitIds: distinctIds(1024).optional(),
-    reason: freeText(1000).optional(),
+    endsAt: Timestamp.nullable().optional().meta({ description: 'null makes the reservation open-ended.' }),
+    contractRef: freeText(200).nullable().optional().meta({ description: 'null clears it.' }),
+    reservedUnitIds: distinctIds(1024).optional().meta({ description: 'May lose units, never gain them; a removed unit also leaves releasedUnitIds.' }),
+    reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
   .strict();
 
@@ -60,7 +57,13 @@ export const UpdateReservationInput = UpdateReservationBody.extend({ nodeId: Id,
 export type UpdateReservationInput = z.infer<typeof UpdateReservationInput>;
 
 /** Body of `POST …/release` (docs/product.md §5.2). */
-export const ReleaseBody = z.object({ unitIds: distinctIds(1024), reason: freeText(1000).optional(), dryRun: z.boolean().optional() }).strict();
+export const ReleaseBody = z
+  .object({
+    unitIds: distinctIds(1024).meta({ description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds and not running a VM.", uniqueItems: true }),
+    reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
+    dryRun: z.boolean().optional().meta({ description: 'Return the reservation as it would look after the release, and write nothing.' }),
+  })
+  .strict();
 
 export const ReleaseInput = ReleaseBody.extend({ nodeId: Id, reservationId: Id });
 export type ReleaseInput = z.infer<typeof ReleaseInput>;
@@ -68,10 +71,22 @@ export type ReleaseInput = z.infer<typeof ReleaseInput>;
 /** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (docs/product.md §5.1a). */
 export const ReclaimBody = z
   .object({
-    unitIds: distinctIds(1024),
-    dryRun: z.boolean().optional(),
-    reason: freeText(1000).optional(),
-    expectedTerminate: z.array(Id).max(1024, 'must name at most 1024 VM ids').optional(),
+    unitIds: distinctIds(1024).meta({ description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation).", uniqueItems: true }),
+    // The published contract's words (docs/product.md §5.1a).
+    dryRun: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Report which spot workloads would be terminated, and change nothing: no terminations, and the capacity boundary stays where it is.' }),
+    reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
+    expectedTerminate: z
+      .array(Id)
+      .max(1024, 'must name at most 1024 VM ids')
+      .optional()
+      .meta({
+        description:
+          'Extension of this API, not part of the published reclaim contract: the VM ids the caller previewed (e.g. the `wouldTerminate` of a dry run). If the spot VMs this reclaim would terminate differ from them as a set, the reclaim is refused with 409 eviction_set_changed (carrying the current set in `terminate`) and nothing changes.',
+        'x-extension': true,
+      }),
   })
   .strict();
 export type ReclaimBody = z.infer<typeof ReclaimBody>;

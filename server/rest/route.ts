@@ -42,7 +42,7 @@ export function handler<P extends z.ZodType = typeof NoParams, Q extends z.ZodTy
 }
 
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
-type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
+export type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
 
 async function readBody(req: Request): Promise<string> {
   const bytes = await readCappedBody(req);

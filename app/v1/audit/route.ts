@@ -1,7 +1,3 @@
-import { listAuditEvents } from '@/server/audit/list';
-import { ListAuditQuery } from '@/server/audit/schemas';
-import { handler, restRoute } from '@/server/rest/route';
+import { routeHandlers } from '@/server/rest/routes';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
-  GET: handler({ query: ListAuditQuery, handle: ({ ctx, query }) => listAuditEvents({ ctx, input: query }) }),
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/audit');

@@ -1,9 +1,3 @@
-import { listNodes } from '@/server/nodes/list';
-import { registerNode } from '@/server/nodes/register';
-import { ListNodesQuery, RegisterNodeInput } from '@/server/nodes/schemas';
-import { handler, restRoute } from '@/server/rest/route';
+import { routeHandlers } from '@/server/rest/routes';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
-  GET: handler({ query: ListNodesQuery, handle: ({ ctx, query }) => listNodes({ ctx, input: query }) }),
-  POST: handler({ body: RegisterNodeInput, status: 201, handle: ({ ctx, body }) => registerNode({ ctx, input: body }) }),
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/nodes');

@@ -1,7 +1,3 @@
-import { getNode } from '@/server/nodes/get';
-import { NodePath } from '@/server/rest/paths';
-import { handler, restRoute } from '@/server/rest/route';
+import { routeHandlers } from '@/server/rest/routes';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
-  GET: handler({ params: NodePath, handle: ({ ctx, params }) => getNode({ ctx, input: params }) }),
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/nodes/{nodeId}');

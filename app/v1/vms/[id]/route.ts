@@ -1,7 +1,3 @@
-import { VmPath } from '@/server/rest/paths';
-import { handler, restRoute } from '@/server/rest/route';
-import { getVm } from '@/server/vms/get';
+import { routeHandlers } from '@/server/rest/routes';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
-  GET: handler({ params: VmPath, handle: ({ ctx, params }) => getVm({ ctx, input: { vmId: params.id } }) }),
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/vms/{id}');

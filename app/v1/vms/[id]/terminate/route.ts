@@ -1,8 +1,3 @@
-import { VmPath } from '@/server/rest/paths';
-import { handler, restRoute } from '@/server/rest/route';
-import { TerminateVmBody } from '@/server/vms/schemas';
-import { terminateVm } from '@/server/vms/terminate';
+import { routeHandlers } from '@/server/rest/routes';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
-  POST: handler({ params: VmPath, body: TerminateVmBody, handle: ({ ctx, params }) => terminateVm({ ctx, input: { vmId: params.id } }) }),
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/vms/{id}/terminate');

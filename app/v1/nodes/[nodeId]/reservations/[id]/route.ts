@@ -1,14 +1,3 @@
-import { getReservation } from '@/server/reservations/get';
-import { UpdateReservationBody } from '@/server/reservations/schemas';
-import { updateReservation } from '@/server/reservations/update';
-import { ReservationPath } from '@/server/rest/paths';
-import { handler, restRoute } from '@/server/rest/route';
+import { routeHandlers } from '@/server/rest/routes';
 
-export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = restRoute({
-  GET: handler({ params: ReservationPath, handle: ({ ctx, params }) => getReservation({ ctx, input: { nodeId: params.nodeId, reservationId: params.id } }) }),
-  PATCH: handler({
-    params: ReservationPath,
-    body: UpdateReservationBody,
-    handle: ({ ctx, params, body }) => updateReservation({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }),
-  }),
-});
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/nodes/{nodeId}/reservations/{id}');
