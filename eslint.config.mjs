@@ -57,11 +57,29 @@ export default tseslint.config(
     },
   },
   {
-    // Arrows point one way (docs/architecture.md): pages, routes and components never touch db/.
-    files: ['app/**/*.ts', 'app/**/*.tsx', 'components/**/*.ts', 'components/**/*.tsx'],
+    // Arrows point one way (docs/architecture.md): pages and routes never touch db/ …
+    files: ['app/**/*.ts', 'app/**/*.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb.' }] }],
+    },
+  },
+  {
+    // … and components know the API only through tRPC: its router's types (components/trpc-types.ts)
+    // and the shared QueryClient factory — never a page, the database or a server module.
+    files: ['components/**/*.ts', 'components/**/*.tsx'],
+    ignores: ['**/*.test.ts', '**/*.test.tsx'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb through tRPC.' },
+            { group: ['@/app', '@/app/*', '**/app/*'], message: 'components/ never import app/: pass what they need as props.' },
+            { regex: '^@/server/(?!trpc/(root|query-client)$)', message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.' },
+          ],
+        },
+      ],
     },
   },
 );

@@ -1,5 +1,5 @@
-import type { Problem } from '@/server/errors';
 import { TRPCClientError } from '@trpc/client';
+import type { Problem } from './trpc-types';
 
 /** The problem+json body a tRPC error carries (server/trpc/init.ts errorFormatter), if any. */
 export function problemOf(error: unknown): Problem | null {
@@ -13,4 +13,13 @@ export function problemOf(error: unknown): Problem | null {
 /** A sentence for the user: the problem's `detail`, or the error's message. */
 export function errorMessage(error: unknown): string {
   return problemOf(error)?.detail ?? (error instanceof Error ? error.message : 'Something went wrong.');
+}
+
+/**
+ * The messages a problem's `errors[]` gives for one form field, whichever transport answered:
+ * REST names it `body.<field>`, tRPC `input.<field>` (server/trpc/init.ts).
+ */
+export function fieldErrors(error: unknown, field: string): string[] {
+  const errors = problemOf(error)?.errors ?? [];
+  return errors.filter((e) => e.path.split('.').slice(1).join('.') === field || e.path.split('.').slice(1, 2)[0] === field).map((e) => e.message);
 }

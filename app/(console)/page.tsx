@@ -1,7 +1,15 @@
 import { FleetTable } from '@/components/fleet-table';
+import { fleetQueryInput } from '@/components/queries';
+import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
 
 export const metadata = { title: 'Fleet · GPU Reservations' };
 
-export default function FleetPage() {
-  return <FleetTable />;
+/** The fleet page: its first page of nodes is fetched here, so the table is in the first HTML. */
+export default async function FleetPage() {
+  await prefetch(trpc.nodes.list.queryOptions(fleetQueryInput()));
+  return (
+    <HydrateClient>
+      <FleetTable />
+    </HydrateClient>
+  );
 }

@@ -1,6 +1,6 @@
 'use client';
 
-import type { UnitView } from '@/server/nodes/unit-states';
+import type { UnitView } from '../trpc-types';
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
 import { moveFocus, selectBox, type Selection } from './selection';
 import { unitStyles } from './unit-styles';

@@ -1,4 +1,4 @@
-import type { UnitState } from '@/server/nodes/unit-states';
+import type { UnitState } from '../trpc-types';
 
 export type UnitStyle = {
   label: string;

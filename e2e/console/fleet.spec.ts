@@ -23,3 +23,15 @@ test('the fleet lists every node with per-state counts, pages and filters by own
   await rows.nth(0).getByRole('link').click();
   await expect(page.getByRole('heading', { name: /Borealis A100 #01/ })).toBeVisible();
 });
+
+test('the fleet table and the node grid are in the first HTML (prefetched on the server, no client waterfall)', async ({ page }) => {
+  await signIn(page, 'alice@acme.example');
+  // The page's own HTML, as the server sends it, before any script runs.
+  const fleet = await (await page.context().request.get('/')).text();
+  expect(fleet).toContain('acme-h100-01');
+  const node = await (await page.context().request.get('/nodes/acme-h100-02')).text();
+  expect(node).toContain('data-unit-id="gpu-0"');
+  expect(node).toContain('res-nimbus-02');
+  expect(node).toContain('data-testid="vm-table"');
+  expect(node).not.toContain('Loading node…');
+});

@@ -1,5 +1,6 @@
 import { getDb } from '@/db/client';
 import { cookies } from 'next/headers';
+import { cache } from 'react';
 import { auth } from './config';
 import { buildCookieOptions } from './cookie-options';
 import { isMemberOf, resolveConsoleSession, revokeSession, revokeUserSessions, type ConsoleSession } from './sessions';
@@ -22,14 +23,15 @@ const ACTING_ORG_MAX_AGE_SECONDS = 365 * 24 * 3600;
  * null. The one way to learn who is signed in: `auth()` alone only verifies the cookie's
  * signature, which outlives sign-out.
  */
-export async function getConsoleSession(): Promise<ConsoleSession | null> {
+export const getConsoleSession = cache(async (): Promise<ConsoleSession | null> => {
+  // cache: the layout, the page's prefetch context and its actions read it once per request.
   const session = await auth();
   const userId = session?.user?.id;
   const sessionId = session?.sessionId;
   if (!userId || !sessionId) return null;
   const remembered = (await cookies()).get(ACTING_ORG_COOKIE)?.value;
   return resolveConsoleSession(getDb(), { userId, sessionId }, remembered);
-}
+});
 
 /**
  * The org switcher (docs/product.md §2): remembers `orgId` as the acting org of the signed-in user, in a

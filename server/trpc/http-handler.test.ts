@@ -134,3 +134,23 @@ describe('console rate limit', () => {
     expect(row?.n).toBe(4);
   });
 });
+
+describe('tRPC errors carry the problem REST would answer', () => {
+  it('invalid input is 400 invalid_request with errors[] per field, under input.', async () => {
+    signInAs(ORG.managing);
+    const res = await post('reservations.reclaim', JSON.stringify(superjson.serialize({ nodeId: 'n1', reservationId: 'r1', unitIds: [], reason: 5 })));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: { json: { data: { problem: { code: string; status: number; errors: { path: string; message: string }[] } } } } };
+    const problem = body.error.json.data.problem;
+    expect(problem).toMatchObject({ code: 'invalid_request', status: 400 });
+    expect(problem.errors.map((e) => e.path).sort()).toEqual(['input.reason', 'input.unitIds']);
+  });
+
+  it('a domain error carries its problem', async () => {
+    signInAs(ORG.audience);
+    const res = await post('reservations.reclaim', JSON.stringify(superjson.serialize(dryRun)));
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as { error: { json: { data: { problem: { code: string } } } } };
+    expect(body.error.json.data.problem.code).toBe('forbidden');
+  });
+});

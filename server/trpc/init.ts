@@ -8,7 +8,8 @@ import { sql } from 'drizzle-orm';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
 import type { Ctx, Principal } from '../context';
-import { DomainError, errorTable } from '../errors';
+import { DomainError, errorTable, type Problem } from '../errors';
+import { invalidRequest } from '../rest/problem';
 
 // 1. Context ---------------------------------------------------------------------------
 
@@ -20,10 +21,16 @@ export type TrpcContext = { principal: Principal | null; db: Db; now?: Date };
 
 const t = initTRPC.context<TrpcContext>().create({
   transformer: superjson,
+  /**
+   * Every error carries the problem REST would answer (docs/product.md §5 Errors): a domain
+   * error's own, and for input that fails validation the same 400 `invalid_request` with one
+   * `errors[]` entry per field (paths under `input.`, as REST's are under `body.`/`query.`), so
+   * one form component shows both transports' errors next to their fields.
+   */
   errorFormatter({ shape, error }) {
-    const problem = error.cause instanceof DomainError ? error.cause.toProblem() : null;
-    const zodIssues = error.cause instanceof ZodError ? error.cause.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) : null;
-    return { ...shape, data: { ...shape.data, problem, zodIssues } };
+    const problem: Problem | null =
+      error.cause instanceof DomainError ? error.cause.toProblem() : error.cause instanceof ZodError ? invalidRequest('input', error.cause.issues).toProblem() : null;
+    return { ...shape, data: { ...shape.data, problem } };
   },
 });
 

@@ -1,0 +1,82 @@
+'use client';
+
+import { useQuery } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
+import Link from 'next/link';
+import { useState } from 'react';
+import { formatRelative } from '../format';
+import { errorMessage } from '../problem';
+import { nodePageQueryInputs } from '../queries';
+import { useTRPC } from '../trpc-provider';
+import type { ReservationAction } from '../trpc-types';
+import { emptySelection, type Selection } from '../unit-grid/selection';
+import { ReservationsPanel } from './reservations-panel';
+import { UnitPanel } from './unit-panel';
+import { VmTable } from './vm-table';
+
+const REFRESH_MS = 5_000;
+// Dialogs load on demand: the first paint needs only the grid.
+const ReclaimDialog = dynamic(() => import('../reclaim-dialog').then((m) => m.ReclaimDialog));
+
+/**
+ * The node page (docs/product.md §6): unit grid, reservations panel, VMs on the node, and the
+ * actions the acting org may take. Its data is prefetched on the server (the first HTML holds
+ * the grid) and refreshes by itself while open.
+ */
+export function NodeView({ nodeId }: { nodeId: string }) {
+  const trpc = useTRPC();
+  const inputs = nodePageQueryInputs(nodeId);
+  const node = useQuery({ ...trpc.nodes.get.queryOptions(inputs.node), refetchInterval: REFRESH_MS });
+  const reservations = useQuery({ ...trpc.reservations.listForNode.queryOptions(inputs.reservations), refetchInterval: REFRESH_MS });
+  const vms = useQuery({ ...trpc.vms.listForNode.queryOptions(inputs.vms), refetchInterval: REFRESH_MS });
+  const [selection, setSelection] = useState<Selection>(emptySelection);
+  const [reclaiming, setReclaiming] = useState<{ reservationId: string; unitIds: string[] } | null>(null);
+
+  if (node.isError) {
+    return (
+      <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+        {errorMessage(node.error)} <Link href="/" className="underline">Back to the fleet</Link>
+      </div>
+    );
+  }
+  if (!node.data) return <p className="text-sm text-slate-500">Loading node…</p>;
+  const n = node.data;
+  const actionsByReservation = new Map<string, ReservationAction[]>((reservations.data?.items ?? []).map((r) => [r.reservation.id, r.actions]));
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <p className="text-sm text-slate-500">
+            <Link href="/" className="hover:underline">Fleet</Link> / node
+          </p>
+          <h1 className="text-2xl font-semibold">{n.name}</h1>
+          <p className="mt-1 text-sm text-slate-600">
+            <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation {n.topologyGen}
+          </p>
+        </div>
+        <p className="text-xs text-slate-500" aria-live="polite" suppressHydrationWarning>
+          {node.isFetching ? 'Refreshing…' : `Updated ${formatRelative(new Date(node.dataUpdatedAt).toISOString())}`}
+        </p>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <UnitPanel units={n.units} counts={n.counts} actionsByReservation={actionsByReservation} selection={selection} onSelectionChange={setSelection} onReclaim={setReclaiming} />
+        <ReservationsPanel items={reservations.data?.items} error={reservations.isError ? reservations.error : null} />
+      </div>
+
+      <VmTable vms={vms.data} />
+
+      {reclaiming && (
+        <ReclaimDialog
+          nodeId={nodeId}
+          reservationId={reclaiming.reservationId}
+          unitIds={reclaiming.unitIds}
+          vms={vms.data ?? []}
+          onClose={() => setReclaiming(null)}
+          onDone={() => setSelection(emptySelection)}
+        />
+      )}
+    </div>
+  );
+}

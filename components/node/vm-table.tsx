@@ -1,0 +1,51 @@
+'use client';
+
+import { formatDateTime, formatRelative } from '../format';
+import type { VmView } from '../trpc-types';
+import { DataTable, type Column } from '../ui/data-table';
+
+const columns: readonly Column<VmView>[] = [
+  { key: 'id', header: 'VM', cell: (vm) => vm.id, className: 'py-2 pr-4 font-mono' },
+  { key: 'tier', header: 'Tier', cell: (vm) => vm.tier },
+  { key: 'units', header: 'Units', cell: (vm) => vm.unitIds.join(', '), className: 'py-2 pr-4 font-mono' },
+  {
+    key: 'org',
+    header: 'Org',
+    className: 'py-2 pr-4 font-mono text-slate-600',
+    // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
+    cell: (vm) =>
+      vm.orgId ?? (
+        <span className="font-sans text-xs italic text-slate-400" title="Another tenant’s identity is private">
+          another org
+        </span>
+      ),
+  },
+  {
+    key: 'since',
+    header: 'Since',
+    headerClassName: 'py-2 font-medium',
+    className: 'py-2 text-slate-600',
+    // Relative to the clock of whoever renders it: the server's first HTML and the browser may differ by a second.
+    cell: (vm) => (
+      <span title={formatDateTime(vm.startedAt)} suppressHydrationWarning>
+        {formatRelative(vm.startedAt)}
+      </span>
+    ),
+  },
+];
+
+/** The node page's running VMs the acting org may see. */
+export function VmTable({ vms }: { vms: VmView[] | undefined }) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="vms-title">
+      <h2 id="vms-title" className="mb-3 font-semibold">Running VMs you can see</h2>
+      {!vms ? (
+        <p className="text-sm text-slate-500">Loading…</p>
+      ) : vms.length === 0 ? (
+        <p className="text-sm text-slate-500">No running VM on this node is visible to your org.</p>
+      ) : (
+        <DataTable columns={columns} rows={vms} rowKey={(vm) => vm.id} rowAttr="vm-id" testId="vm-table" empty="No running VM." />
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,20 @@
+/**
+ * The console's view of the API: every type a component needs, inferred from the tRPC router
+ * (RouterOutputs), so components never import server modules for their shapes.
+ */
+import type { inferRouterOutputs } from '@trpc/server';
+import type { TRPCClientErrorLike } from '@trpc/client';
+import type { AppRouter } from '@/server/trpc/root';
+
+export type RouterOutputs = inferRouterOutputs<AppRouter>;
+
+export type NodeData = RouterOutputs['nodes']['get'];
+export type UnitView = NodeData['units'][number];
+export type UnitState = UnitView['state'];
+export type Reservation = RouterOutputs['reservations']['get'];
+export type ReservationItem = RouterOutputs['reservations']['listForNode']['items'][number];
+export type ReservationAction = ReservationItem['actions'][number];
+export type VmView = RouterOutputs['vms']['get'];
+export type ReclaimResult = RouterOutputs['reservations']['reclaim'];
+/** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
+export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];

@@ -1,0 +1,44 @@
+import 'server-only';
+import { HydrationBoundary, dehydrate, type QueryClient } from '@tanstack/react-query';
+import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
+import { cache, type ReactNode } from 'react';
+import { getDb } from '@/db/client';
+import { getConsoleSession } from '../auth/console-principal';
+import type { TrpcContext } from './init';
+import { makeQueryClient } from './query-client';
+import { appRouter } from './root';
+
+/**
+ * The console's server-side tRPC (React Server Components): pages prefetch the queries their
+ * client components ask for, so the first HTML already holds the grid or the fleet table and
+ * the browser does not wait on a client-side waterfall (docs/product.md §8 P3).
+ * Calls run in-process through the same procedures, context and error mapping as
+ * /api/trpc; the session is the request's (cookie), read once per request.
+ */
+
+/** One QueryClient per request (React's `cache` is request-scoped on the server). */
+export const getQueryClient = cache(makeQueryClient);
+
+const createRscContext = cache(async (): Promise<TrpcContext> => {
+  const session = await getConsoleSession();
+  return { principal: session?.principal ?? null, db: getDb() };
+});
+
+/** Query options for server-side prefetching, the same keys `useTRPC()` builds in the browser. */
+export const trpc = createTRPCOptionsProxy({ ctx: createRscContext, router: appRouter, queryClient: getQueryClient });
+
+/**
+ * Prefetches queries into this request's QueryClient. Awaited, so the data is in the first
+ * HTML; a failing query is left out (the browser fetches it and shows the error).
+ */
+export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): Promise<void> {
+  const client = getQueryClient();
+  // Each query's own types were checked where its options were built (trpc.x.queryOptions);
+  // a list of differently typed queries only unifies as their common shape.
+  await Promise.all(queries.map((q) => client.prefetchQuery(q as Parameters<QueryClient['prefetchQuery']>[0])));
+}
+
+/** Hands the prefetched queries to the client components below it. */
+export function HydrateClient({ children }: { children: ReactNode }) {
+  return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
+}
