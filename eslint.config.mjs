@@ -76,7 +76,7 @@ export default tseslint.config(
           patterns: [
             { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb through tRPC.' },
             { group: ['@/app', '@/app/*', '**/app/*'], message: 'components/ never import app/: pass what they need as props.' },
-            { regex: '^@/server/(?!trpc/(root|query-client)$)', message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.' },
+            { regex: '^@/server/(?!trpc/(root|query-client|shared)$)', message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.' },
           ],
         },
       ],

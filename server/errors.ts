@@ -20,6 +20,7 @@ export const errorTable = {
   unit_missing: { status: 409, title: 'Unit missing', trpc: 'CONFLICT' },
   already_exists: { status: 409, title: 'Already exists', trpc: 'CONFLICT' },
   idempotency_in_progress: { status: 409, title: 'Idempotent request in progress', trpc: 'CONFLICT' },
+  acting_org_changed: { status: 409, title: 'Acting org changed', trpc: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   unit_not_in_reservation: { status: 422, title: 'Unit not in reservation', trpc: 'UNPROCESSABLE_CONTENT' },

@@ -18,7 +18,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
   return (
-    <TrpcProvider>
+    <TrpcProvider actingOrgId={session.principal.orgId}>
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
           <Link href="/" className="font-semibold">

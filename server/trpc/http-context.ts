@@ -5,17 +5,27 @@ import { isSameOrigin } from '../auth/csrf';
 import { countConsoleRequests } from '../auth/rate-limit';
 import { DomainError, errorTable } from '../errors';
 import type { TrpcContext } from './init';
+import { ACTING_ORG_HEADER } from './shared';
 
 /**
  * The tRPC context of a console HTTP request: the cookie session's principal (via console).
  * A cross-site request never acts as the user (docs/product.md §8 R5: cookie mutations CSRF-safe).
  * A signed-in user's calls count against the same per-minute limit as an API key's
  * (`calls`: each call of a batch counts).
- * @throws TRPCError TOO_MANY_REQUESTS (cause: DomainError rate_limited) over the limit.
+ * @throws TRPCError TOO_MANY_REQUESTS (cause: DomainError rate_limited) over the limit;
+ *   CONFLICT (acting_org_changed) when the page's acting org is not the session's.
  */
 export async function createHttpContext(req: Request, calls = 1): Promise<TrpcContext> {
   const session = isSameOrigin(req) ? await getConsoleSession() : null;
   const db = getDb();
+  // The page names the acting org it shows (ACTING_ORG_HEADER). When another tab switched org
+  // since, the session acts as a different org than the person sees: refuse, and the page
+  // reloads to the current one (docs/product.md §6), rather than act as an org not on screen.
+  const shown = req.headers.get(ACTING_ORG_HEADER);
+  if (session && shown !== null && shown !== session.principal.orgId) {
+    const e = new DomainError('acting_org_changed', `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`);
+    throw new TRPCError({ code: errorTable[e.code].trpc, message: e.detail, cause: e });
+  }
   if (session && session.principal.actor.kind === 'user') {
     try {
       await countConsoleRequests(db, session.principal.actor.userId, calls);

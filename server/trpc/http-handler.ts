@@ -4,15 +4,12 @@ import { readCappedBody } from '../rest/body';
 import { problemResponse } from '../rest/problem';
 import { createHttpContext } from './http-context';
 import { appRouter } from './root';
+import { MAX_BATCH_SIZE } from './shared';
+
+export { MAX_BATCH_SIZE };
 
 export const TRPC_ENDPOINT = '/api/trpc';
 
-/**
- * Calls one HTTP request may batch. The node page batches a handful of queries; one request
- * batching 1,400 placements once held a node's lock for 3.8 s. A larger batch is refused as
- * a whole (400) before any call runs; the console's batch link splits at the same size.
- */
-export const MAX_BATCH_SIZE = 16;
 
 /** How many procedure calls a tRPC request carries (`/api/trpc/a,b,c?batch=1` is three). */
 export function countCalls(url: URL): number {
