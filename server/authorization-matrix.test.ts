@@ -17,14 +17,15 @@
  */
 import type { Db } from '@/db/client';
 import { gpuUnits, insertNode, insertVm } from '@/db/factories';
-import { apiKeys, auditEvents, nodeUnits, nodes, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { apiKeys, auditEvents, nodeUnits, nodes, notifications, orgAuditActions, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AuditEventView } from './audit/view';
+import { writeAuditEvent } from './audit/write';
 import { issueApiKey } from './auth/api-keys';
-import type { Principal } from './context';
+import { systemCtx, type Principal } from './context';
 import { registerNode } from './nodes/register';
 import { changeTopology } from './nodes/topology';
 import type { NodeView } from './nodes/view';
@@ -124,7 +125,8 @@ function expectedFor(action: Action, kind: Kind): Outcome {
  *   plus one spot VM `own-<kind>` per signed-in kind, on node n-own (owned by the platform,
  *   so no other kind relates to it), and API keys: one per org and a revoked operator key.
  * - `needs-review`: base, then the operator adds gpu-8 to n1, so r1 needs review.
- * - `history`: base, then a few audited actions for the audit trail and notifications.
+ * - `history`: base, then a few audited actions for the audit trail and notifications, and two
+ *   org-level events (no node): one by a system job, one by `other`'s API key.
  * - `wide-audience`: base, then the owner adds the platform, itself and the managing org to
  *   r1's allowedOrgIds (§2's 403* footnote).
  */
@@ -166,6 +168,10 @@ async function makeScene(name: SceneName): Promise<Scene> {
     historyOtherVmId = spot.id;
     // Evicts vm-spot-a (org_tenant_a) and other's spot VM: each org gets a notification.
     await reclaim({ ctx: ctxFor(db, ORG.managing, now), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-3'] } });
+    // No verb writes org-level events yet (docs/product.md §9.2): written as one will.
+    const orgLevel = { unitIds: [], details: {} };
+    await db.transaction((tx) => writeAuditEvent(tx, systemCtx(db, 'seed', now), { ...orgLevel, action: 'api_key.create' }));
+    await db.transaction((tx) => writeAuditEvent(tx, ctxFor(db, ORG.other, now), { ...orgLevel, action: 'api_key.revoke' }));
   }
   return { name, tdb, keys, revokedKey: revoked.secret };
 }
@@ -278,19 +284,30 @@ function checkReservationList(body: unknown, kind: SignedIn) {
  * The history scene's events, as `action/reservationId/actor`, per docs/product.md §2: the operator all;
  * a node owner its nodes'; a managing org its reservations'; everyone its own actions.
  * `actorOrgId` shows to the operator, to the actor itself, and when the actor is the
- * platform, the node owner or a managing org; a tenant's own placements show without it.
+ * platform, the node owner or a managing org; a tenant's own placements show without it. An
+ * org-level event (no node, no reservation) shows to the operator and the actor's org only.
  */
 const auditSeen: Record<SignedIn, string[]> = {
-  operator: [`node.register/-/${ORG.platform}`, `reservation.update/r1/${ORG.owner}`, `vm.place/r1/${ORG.audience}`, `vm.place/-/${ORG.other}`, `reservation.reclaim/r1/${ORG.managing}`],
+  operator: [
+    `node.register/-/${ORG.platform}`,
+    `reservation.update/r1/${ORG.owner}`,
+    `vm.place/r1/${ORG.audience}`,
+    `vm.place/-/${ORG.other}`,
+    `reservation.reclaim/r1/${ORG.managing}`,
+    `api_key.create/-/${ORG.platform}`,
+    `api_key.revoke/-/${ORG.other}`,
+  ],
   owner: [`node.register/-/${ORG.platform}`, `reservation.update/r1/${ORG.owner}`, 'vm.place/r1/hidden', 'vm.place/-/hidden', `reservation.reclaim/r1/${ORG.managing}`],
   managing: [`reservation.update/r1/${ORG.owner}`, 'vm.place/r1/hidden', `reservation.reclaim/r1/${ORG.managing}`],
   audience: [`vm.place/r1/${ORG.audience}`],
-  other: [`vm.place/-/${ORG.other}`],
+  other: [`vm.place/-/${ORG.other}`, `api_key.revoke/-/${ORG.other}`],
 };
 
 function checkAudit(body: unknown, kind: SignedIn) {
   const items = (body as { items: AuditEventView[] }).items;
   const seen = items.map((e) => `${e.action}/${e.reservationId ?? '-'}/${e.actorOrgId ?? 'hidden'}`);
+  // nodeId is omitted, never null, exactly for org-level events (docs/product.md §5 Objects).
+  for (const e of items) expect('nodeId' in e, e.action).toBe(!(orgAuditActions as readonly string[]).includes(e.action));
   // A spot placement carries no reservation; whether "own reservations" covers a spot VM on
   // units its reservation released is not settled by §2, so the managing org may or may not
   // see it — but never with the tenant's identity.

@@ -1,10 +1,18 @@
 import type { DbOrTx, Tx } from '@/db/client';
 
-/** Who acts: a console user or an API key (docs/product.md §2). */
-export type Actor = { kind: 'user'; userId: string } | { kind: 'apiKey'; apiKeyId: string };
+/**
+ * Who acts (docs/product.md §2): a console user, an API key, or the platform itself — a
+ * `system` actor names the job that runs (`seed`, `bench`, `schedule`, …), since no person or
+ * key is behind it. It acts as the platform org (see `systemCtx`).
+ */
+export type Actor = { kind: 'user'; userId: string } | { kind: 'apiKey'; apiKeyId: string } | { kind: 'system'; job: string };
 
-/** The acting org plus the user or key behind it, and the transport it came through. */
-export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' };
+/**
+ * The acting org plus the actor behind it, and how it came (docs/product.md §5 Objects `via`):
+ * `console` (a session), `api` (a key), or `schedule` — no request at all: the platform's own
+ * jobs, and (§5.6) scheduled work run later with the actor who scheduled it.
+ */
+export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' | 'schedule' };
 
 /**
  * What every verb receives: the principal, the database (a pool or an open transaction,
@@ -32,8 +40,29 @@ export function atLockTime(ctx: Ctx, lockedAt: Date): Ctx {
   return ctx.clock === 'database' ? { ...ctx, now: lockedAt } : ctx;
 }
 
+/** Whether the principal acts as the platform org (docs/product.md §2), a system actor included. */
 export function isOperator(ctx: Principal): boolean {
   return ctx.orgId === platformOrgId();
+}
+
+// A job name is recorded in every event it writes: short, and safe to print in a log line.
+const JOB_NAME = /^[a-z][a-z0-9._:-]{0,63}$/;
+
+/**
+ * The context of work the platform does on its own behalf (docs/product.md §9 j): the seed,
+ * benchmark fixtures, scheduled jobs. Its principal is the platform org — nothing else could
+ * answer for it, and as an operator it may do what any job needs — with a `system` actor
+ * naming `job`, `via: 'schedule'` (no request carried it), and so audit events that read
+ * "the platform did this, via schedule" to everyone who may see them (§2 shows the platform's
+ * `actorOrgId`); the job name is kept in `audit_events.actor_job` for the record.
+ * @param now the one clock (docs/product.md §4); a job runner passes PostgreSQL's `now()`.
+ * @param clock `database` for a job running beside other instances, so writers re-read the
+ *   clock under the node lock as transports do; `fixed` (default) for fixtures and tests.
+ * @throws Error when `job` is not a short lowercase name (a programming error, not input).
+ */
+export function systemCtx(db: DbOrTx, job: string, now: Date, clock: Ctx['clock'] = 'fixed'): Ctx {
+  if (!JOB_NAME.test(job)) throw new Error(`systemCtx: job "${job}" must match ${JOB_NAME}`);
+  return { orgId: platformOrgId(), actor: { kind: 'system', job }, via: 'schedule', db, now, clock };
 }
 
 /**

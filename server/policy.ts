@@ -206,7 +206,9 @@ export function maySeeVmOrg(principal: Principal, vm: { orgId: string }): boolea
 /**
  * SQL over `audit_events` left-joined to its node and reservation: the operator sees all; a
  * node owner those on its nodes; a managing org those of reservations it manages; everyone its
- * own actions (§2 "read the audit trail": a filtered list, never 403).
+ * own actions (§2 "read the audit trail": a filtered list, never 403). An org-level event has
+ * no node and no reservation, so the joins give nulls and only the operator and the actor's
+ * org see it; a system actor's is the platform's own, so the operator's alone.
  */
 export function auditVisibleTo(principal: Principal): SQL | undefined {
   if (isOperator(principal)) return undefined;

@@ -9,7 +9,8 @@ import type { AuditEventView } from './view';
 /**
  * The audit events the caller may see, newest first (docs/product.md §2 "read the audit trail": always
  * a filtered list, never 403): the operator all; a node owner those on its nodes; a managing
- * org those of reservations it manages; everyone their own actions. `actorOrgId` shows only
+ * org those of reservations it manages; everyone their own actions — so an org-level event (no
+ * node, no reservation) shows only to the operator and the actor's org. `actorOrgId` shows only
  * to the operator, to the actor itself, and when the actor is the platform, the node owner or
  * a managing org of the event's reservation.
  * @returns `{ items, nextCursor? }`
@@ -44,7 +45,7 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
       action: e.action,
       ...(shown ? { actorOrgId: e.actorOrgId } : {}),
       via: e.via,
-      nodeId: e.nodeId,
+      ...(e.nodeId ? { nodeId: e.nodeId } : {}),
       ...(e.reservationId ? { reservationId: e.reservationId } : {}),
       unitIds: e.unitIds,
       ...(e.reason ? { reason: e.reason } : {}),

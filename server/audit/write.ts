@@ -1,17 +1,25 @@
 import type { Tx } from '@/db/client';
-import { auditEvents, type AuditAction } from '@/db/schema';
+import { auditEvents, type NodeAuditAction, type OrgAuditAction } from '@/db/schema';
 import type { Ctx } from '../context';
 import { newId } from '../ids';
 
+/** What an event is about: a node (and maybe one of its reservations), or only the acting org. */
+export type AuditSubject =
+  | { action: NodeAuditAction; nodeId: string; reservationId?: string }
+  // Org-level (docs/product.md §5 Objects): no node, and so no reservation, whose ids are per node.
+  | { action: OrgAuditAction; nodeId?: undefined; reservationId?: undefined };
+
 /**
  * Appends one audit event in the caller's transaction, so the change and its record commit
- * or vanish together (docs/product.md §7: audit events are append-only).
- * @param event.unitIds in the node's unit order.
+ * or vanish together (docs/product.md §7: audit events are append-only). The actor is stored
+ * in full (its org, and its user, key or system job) and filtered per reader when read (§2).
+ * @param event.nodeId absent exactly for org-level actions (`api_key.*`, `sign_in.lockout`).
+ * @param event.unitIds in the node's unit order; `[]` for org-level events.
  */
 export async function writeAuditEvent(
   tx: Tx,
   ctx: Ctx,
-  event: { action: AuditAction; nodeId: string; reservationId?: string; unitIds: string[]; reason?: string; details: Record<string, unknown> },
+  event: AuditSubject & { unitIds: string[]; reason?: string; details: Record<string, unknown> },
 ): Promise<void> {
   await tx.insert(auditEvents).values({
     id: newId('evt'),
@@ -20,8 +28,9 @@ export async function writeAuditEvent(
     actorOrgId: ctx.orgId,
     actorUserId: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
     actorApiKeyId: ctx.actor.kind === 'apiKey' ? ctx.actor.apiKeyId : null,
+    actorJob: ctx.actor.kind === 'system' ? ctx.actor.job : null,
     via: ctx.via,
-    nodeId: event.nodeId,
+    nodeId: event.nodeId ?? null,
     reservationId: event.reservationId ?? null,
     unitIds: event.unitIds,
     reason: event.reason ?? null,

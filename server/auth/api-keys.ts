@@ -15,7 +15,9 @@ export function hashApiKeySecret(secret: string): string {
 
 /**
  * Issues a new API key for `orgId`. The secret is returned once and only its hash is stored
- * (docs/product.md §8 R5).
+ * (docs/product.md §8 R5). It writes no audit event: it is the primitive the seed and tests
+ * use to hand out keys, which no principal asked for; the `api_key.create` verb (not built,
+ * docs/product.md §9.2) will audit around it in its own transaction.
  * @returns the key id and the secret (`gpuk_` + 43 base64url chars).
  */
 export async function issueApiKey(db: DbOrTx, input: { orgId: string; name: string; now: Date }): Promise<{ id: string; secret: string }> {

@@ -10,7 +10,7 @@
  *
  * Request schemas are NOT here: the document uses the very schemas the routes validate with.
  */
-import { auditActions, vmTiers } from '@/db/schema';
+import { auditActions, auditVias, vmTiers } from '@/db/schema';
 import { z } from 'zod';
 import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
@@ -125,8 +125,8 @@ export const AuditEvent = z
     at: Timestamp,
     action: z.enum(auditActions),
     actorOrgId: Id.optional().meta({ description: 'The acting org, where the caller may see it (docs/product.md §2).' }),
-    via: z.enum(['console', 'api']),
-    nodeId: Id,
+    via: z.enum(auditVias).meta({ description: '`console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.' }),
+    nodeId: Id.optional().meta({ description: 'The node the event is about; absent for org-level events (`api_key.*`, `sign_in.lockout`).' }),
     reservationId: Id.optional(),
     unitIds: UnitIds,
     reason: z.string().optional(),
