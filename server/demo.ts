@@ -1,6 +1,6 @@
 import type { Db } from '@/db/client';
 import { DEMO_PASSWORD, seedDemo } from '@/db/seed';
-import { issueApiKey } from './auth/api-keys';
+import { issueApiKey } from './api-keys/internal';
 import { hashPassword } from './auth/password';
 
 /**

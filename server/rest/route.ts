@@ -1,6 +1,6 @@
 import { getDb, type DbOrTx } from '@/db/client';
 import { z } from 'zod';
-import { authenticateApiKey } from '../auth/api-keys';
+import { authenticateApiKey } from '../api-keys/authenticate';
 import { rateLimited } from '../auth/rate-limit';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';

@@ -1,5 +1,5 @@
 import type { Db } from '@/db/client';
-import { issueApiKey } from '../auth/api-keys';
+import { issueApiKey } from '../api-keys/internal';
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string | string[] | undefined>> }) => Promise<Response>;
 

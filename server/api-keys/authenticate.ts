@@ -1,38 +1,8 @@
 import type { DbOrTx } from '@/db/client';
-import { apiKeys } from '@/db/schema';
 import { sql } from 'drizzle-orm';
-import { createHash, randomBytes } from 'node:crypto';
+import { rateLimitPerMinute, secondsLeftInMinute } from '../auth/rate-limit';
 import type { Principal } from '../context';
-import { newId } from '../ids';
-import { rateLimitPerMinute, secondsLeftInMinute } from './rate-limit';
-
-const SECRET_PREFIX = 'gpuk_';
-
-/** SHA-256 of a key secret, hex. Keys carry 256 random bits, so no stretching is needed. */
-export function hashApiKeySecret(secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex');
-}
-
-/**
- * Issues a new API key for `orgId`. The secret is returned once and only its hash is stored
- * (docs/product.md §8 R5). It writes no audit event: it is the primitive the seed and tests
- * use to hand out keys, which no principal asked for; the `api_key.create` verb (not built,
- * docs/product.md §9.2) will audit around it in its own transaction.
- * @returns the key id and the secret (`gpuk_` + 43 base64url chars).
- */
-export async function issueApiKey(db: DbOrTx, input: { orgId: string; name: string; now: Date }): Promise<{ id: string; secret: string }> {
-  const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
-  const id = newId('key');
-  await db.insert(apiKeys).values({
-    id,
-    orgId: input.orgId,
-    name: input.name,
-    prefix: secret.slice(0, SECRET_PREFIX.length + 6),
-    secretHash: hashApiKeySecret(secret),
-    createdAt: input.now,
-  });
-  return { id, secret };
-}
+import { hashApiKeySecret } from './internal';
 
 export type ApiKeyAuth = {
   principal: Principal;
@@ -79,3 +49,4 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   }
   return { principal, now };
 }
+
