@@ -110,6 +110,8 @@ const expectations = {
   'terminate a VM: its own':                          row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'read the audit trail (filtered, always 200)':      row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'read notifications (the acting org’s)':            row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // The org picker: for those who may create reservations (the operator, node owners).
+  'search orgs (the org picker)':                     row('ok',    'ok',  403,     403,     403,   401),
 } satisfies Record<string, Expectation>;
 type Action = keyof typeof expectations;
 
@@ -333,6 +335,15 @@ const checks = {
     checkN1(items.find((n) => n.id === 'n1'), kind);
   }) satisfies Check,
   reservation: ((body) => checkR1Fields(body as Reservation)) satisfies Check,
+  // The policy's node actions (server/policy.ts nodeRules), as the console offers them.
+  nodeActions: ((body, kind) => expect(body).toEqual(kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [])) satisfies Check,
+  fleetActions: ((body, kind) => expect(body).toEqual(kind === 'operator' ? ['registerNode'] : [])) satisfies Check,
+  // Ids and names only, and the orgs are all there (every org of the scene starts with org_).
+  orgSearch: ((body) => {
+    const items = (body as { items: { id: string; name: string }[] }).items;
+    expect(items.map((o) => o.id).sort()).toEqual(Object.values(ORG).sort());
+    for (const o of items) expect(Object.keys(o).sort()).toEqual(['id', 'name']);
+  }) satisfies Check,
   reservationList: checkReservationList satisfies Check,
   vm: ((body, kind) => checkVmOrg(body as VmView, kind)) satisfies Check,
   vmList: ((body, kind) => checkVmList(body, kind)) satisfies Check,
@@ -384,6 +395,11 @@ type Common = {
   check?: Check;
   /** Tells two rows of one route apart (dry run, which VM). */
   label?: string;
+  /**
+   * The answer names orgs by design (the org picker lists orgs to reserve for): the tenant
+   * identity rule is about who runs which VM, which such an answer does not say.
+   */
+  namesOrgs?: true;
 };
 type RestRow = Common & {
   transport: 'rest';
@@ -434,11 +450,15 @@ const routes: MatrixRow[] = [
   { transport: 'rest', operationId: 'terminateVm', params: { id: 'vm-res' }, body: {}, label: 'vm-res', action: 'terminate a VM: the audience’s', scene: 'base', mutates: true, check: checks.terminated },
   { transport: 'rest', operationId: 'terminateVm', params: (k) => ({ id: ownVm(k) }), body: {}, label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
   { transport: 'rest', operationId: 'listAuditEvents', action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
+  { transport: 'rest', operationId: 'searchOrgs', action: 'search orgs (the org picker)', scene: 'base', mutates: false, check: checks.orgSearch, namesOrgs: true },
   { transport: 'rest', operationId: 'listNotifications', action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
 
   // tRPC ──────────────────────────────────────────────────────────────────────────────
   { transport: 'trpc', procedure: 'nodes.get', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
   { transport: 'trpc', procedure: 'nodes.list', input: {}, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
+  { transport: 'trpc', procedure: 'nodes.actions', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeActions },
+  { transport: 'trpc', procedure: 'nodes.fleetActions', input: undefined, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.fleetActions },
+  { transport: 'trpc', procedure: 'orgs.search', input: { q: 'org_' }, action: 'search orgs (the org picker)', scene: 'base', mutates: false, check: checks.orgSearch, namesOrgs: true },
   { transport: 'trpc', procedure: 'nodes.topologyHistory', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false },
   { transport: 'trpc', procedure: 'nodes.register', input: registerBody, action: 'register a node', scene: 'base', mutates: true },
   { transport: 'trpc', procedure: 'nodes.changeTopology', input: { nodeId: 'n1', units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
@@ -538,7 +558,7 @@ describe('authorization matrix (docs/product.md §2 × §5 routes × tRPC proced
 
             expect(answer.outcome, `${rowName(r)} as ${kind}`).toBe(expected);
             expect(wrote, 'a call that is denied, or only reads, writes nothing').toBe(false);
-            expect(leakedOrgs(answer.text, kind), 'org ids this principal may not learn').toEqual([]);
+            if (!r.namesOrgs) expect(leakedOrgs(answer.text, kind), 'org ids this principal may not learn').toEqual([]);
             if (r.transport === 'rest' && expected !== 'ok') {
               expect(answer.contentType).toBe('application/problem+json');
               expect(answer.problemCode).toBe(problemCodes[expected]);

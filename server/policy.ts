@@ -10,6 +10,7 @@
  * 3. Visibility — one statement per rule: SQL for lists, and a JS predicate where a computed
  *    view needs it, tested equal (server/policy.test.ts).
  */
+import type { DbOrTx } from '@/db/client';
 import { auditEvents, nodes, notifications, reservations, vms } from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
@@ -144,6 +145,17 @@ export function assertNodeAction(action: NodeAction, rel: NodeRelation): void {
 /** The node actions the console offers the principal. */
 export function offeredNodeActions(rel: NodeRelation): NodeAction[] {
   return (Object.keys(nodeRules) as NodeAction[]).filter((a) => nodeRules[a].who(rel));
+}
+
+/**
+ * The org picker (`GET /v1/orgs`) is for those who may create reservations: the operator and
+ * orgs that own a node. Org names are not every tenant's business.
+ * @throws DomainError forbidden
+ */
+export async function assertMayPickOrgs(ctx: Principal & { db: DbOrTx }): Promise<void> {
+  if (isOperator(ctx)) return;
+  const [owns] = await ctx.db.select({ one: sql<number>`1` }).from(nodes).where(eq(nodes.ownerOrgId, ctx.orgId)).limit(1);
+  if (!owns) throw new DomainError('forbidden', 'Only a platform operator or a node owner may search orgs (to reserve units for them).');
 }
 
 /** Terminating a VM: its own org, or the operator; owners and managers evict through reclaim (§2). */

@@ -189,6 +189,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
         { name: 'Reservations', description: 'Reservations of units, the spot market, reclaim.' },
         { name: 'VMs', description: 'Workloads on units.' },
         { name: 'Audit', description: 'The audit trail and notifications.' },
+        { name: 'Orgs', description: 'Finding orgs to reserve units for.' },
         { name: 'Meta', description: 'This document.' },
       ],
       paths,

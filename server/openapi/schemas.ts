@@ -12,6 +12,7 @@
  */
 import { auditActions, auditVias, vmTiers } from '@/db/schema';
 import { z } from 'zod';
+import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
 import { unitStates, type UnitView } from '../nodes/unit-states';
@@ -191,6 +192,10 @@ export const VmPage = pageOf(Vm, 'VmPage');
 export const AuditEventPage = pageOf(AuditEvent, 'AuditEventPage');
 export const NotificationPage = pageOf(Notification, 'NotificationPage');
 
+/** An org as the org picker shows it: id and name only. */
+export const OrgSummary = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: 'OrgSummary' });
+export const OrgSummaryList = z.strictObject({ items: z.array(OrgSummary).meta({ description: 'At most 20, by name.' }) }).meta({ id: 'OrgSummaryList' });
+
 // ---- Drift checks: each schema's parsed type is exactly the type its verb returns. ----
 
 /** `true` when A and B accept the same values and name the same keys (so an optional field
@@ -226,6 +231,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof VmPage>, Page<VmView>>>,
   Assert<Exact<z.infer<typeof AuditEventPage>, Page<AuditEventView>>>,
   Assert<Exact<z.infer<typeof NotificationPage>, Page<NotificationView>>>,
+  Assert<Exact<z.infer<typeof OrgSummaryList>, { items: OrgSummaryType[] }>>,
 ];
 
 /** The OpenAPI document itself: any JSON object. */

@@ -18,7 +18,9 @@ import { ChangeTopologyBody, ListNodesQuery, RegisterNodeInput } from '../nodes/
 import { changeTopology } from '../nodes/topology';
 import { listNotifications } from '../notifications/list';
 import { ListNotificationsQuery } from '../notifications/schemas';
-import { AuditEventPage, Node, NodePage, NotificationPage, OpenApiDocumentSchema, ReclaimResponse, Reservation, ReservationPage, Vm, VmPage } from '../openapi/schemas';
+import { AuditEventPage, Node, NodePage, NotificationPage, OpenApiDocumentSchema, OrgSummaryList, ReclaimResponse, Reservation, ReservationPage, Vm, VmPage } from '../openapi/schemas';
+import { SearchOrgsQuery } from '../orgs/schemas';
+import { searchOrgs } from '../orgs/search';
 import { cancelReservation } from '../reservations/cancel';
 import { createReservation } from '../reservations/create';
 import { getReservation } from '../reservations/get';
@@ -44,7 +46,7 @@ export type RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   /** OpenAPI path template; its route file is `app/v1/…/route.ts` with `{x}` as `[x]`. */
   path: `/v1${string}`;
   operationId: string;
-  tag: 'Nodes' | 'Reservations' | 'VMs' | 'Audit' | 'Meta';
+  tag: 'Nodes' | 'Reservations' | 'VMs' | 'Audit' | 'Orgs' | 'Meta';
   summary: string;
   description?: string;
   /** The success answer's schema (server/openapi/schemas.ts), checked against the verb's type there. */
@@ -316,6 +318,19 @@ export const restRoutes: readonly RouteSpec[] = [
     responseDescription: 'A page of notifications.',
     errors: [],
     handle: ({ ctx, query }) => listNotifications({ ctx, input: query }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/orgs',
+    operationId: 'searchOrgs',
+    tag: 'Orgs',
+    summary: 'Search orgs by name (the org picker)',
+    description: 'Ids and names of the orgs whose name or id contains `q`, at most 20, by name. For those who may create reservations: the platform operator and node owners (else 403).',
+    query: SearchOrgsQuery,
+    response: OrgSummaryList,
+    responseDescription: 'Matching orgs.',
+    errors: ['forbidden'],
+    handle: ({ ctx, query }) => searchOrgs({ ctx, input: query }),
   }),
   route({
     method: 'GET',

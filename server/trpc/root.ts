@@ -1,6 +1,7 @@
 import { createCallerFactory, createTRPCRouter } from './init';
 import { auditRouter } from './routers/audit';
 import { nodesRouter } from './routers/nodes';
+import { orgsRouter } from './routers/orgs';
 import { reservationsRouter } from './routers/reservations';
 import { vmsRouter } from './routers/vms';
 
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   reservations: reservationsRouter,
   vms: vmsRouter,
   audit: auditRouter,
+  orgs: orgsRouter,
 });
 
 export type AppRouter = typeof appRouter;
