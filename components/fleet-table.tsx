@@ -1,6 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import dynamic from 'next/dynamic';
 import Link from 'next/link';
 import { useState } from 'react';
 import { errorMessage } from './problem';
@@ -11,6 +12,9 @@ import { DataTable, type Column } from './ui/data-table';
 import { Pager } from './ui/pager';
 import { useCursorPages } from './ui/use-cursor-pages';
 import { MiniGrid, UnitLegend } from './unit-grid/unit-grid';
+
+// Loaded on demand: the first paint needs only the table.
+const RegisterNodeDialog = dynamic(() => import('./topology-dialogs').then((m) => m.RegisterNodeDialog));
 import { unitStyles } from './unit-grid/unit-styles';
 
 type FleetNode = RouterOutputs['nodes']['list']['items'][number];
@@ -55,6 +59,8 @@ export function FleetTable() {
   const [owner, setOwner] = useState('');
   const pages = useCursorPages();
   const nodes = useQuery({ ...trpc.nodes.list.queryOptions(fleetQueryInput(pages.cursor, owner)), placeholderData: keepPreviousData, refetchInterval: 10_000 });
+  const fleetActions = useQuery(trpc.nodes.fleetActions.queryOptions());
+  const [registering, setRegistering] = useState(false);
 
   return (
     <div className="space-y-4">
@@ -63,6 +69,11 @@ export function FleetTable() {
           <h1 className="text-2xl font-semibold">Fleet</h1>
           <p className="text-sm text-slate-600">Every node, with its GPU units by state.</p>
         </div>
+        {fleetActions.data?.includes('registerNode') && (
+          <button type="button" onClick={() => setRegistering(true)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
+            Register node…
+          </button>
+        )}
         <form
           className="flex items-end gap-2"
           onSubmit={(e) => {
@@ -97,6 +108,7 @@ export function FleetTable() {
         <UnitLegend />
       </div>
       <Pager pages={pages} nextCursor={nodes.data?.nextCursor} />
+      {registering && <RegisterNodeDialog onClose={() => setRegistering(false)} />}
     </div>
   );
 }

@@ -10,13 +10,23 @@ import { nodePageQueryInputs } from '../queries';
 import { useTRPC } from '../trpc-provider';
 import type { ReservationAction } from '../trpc-types';
 import { emptySelection, type Selection } from '../unit-grid/selection';
-import { ReservationsPanel } from './reservations-panel';
-import { UnitPanel } from './unit-panel';
+import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
+import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
 
 const REFRESH_MS = 5_000;
 // Dialogs load on demand: the first paint needs only the grid.
 const ReclaimDialog = dynamic(() => import('../reclaim-dialog').then((m) => m.ReclaimDialog));
+const ReserveDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.ReserveDialog));
+const ReleaseDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.ReleaseDialog));
+const EditReservationDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.EditReservationDialog));
+const CancelReservationDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.CancelReservationDialog));
+const ReaffirmDialog = dynamic(() => import('../topology-dialogs').then((m) => m.ReaffirmDialog));
+const TopologyDialog = dynamic(() => import('../topology-dialogs').then((m) => m.TopologyDialog));
+
+type OpenDialog = UnitAction | ReservationDialog | { kind: 'topology' };
+/** Stop polling what failed: an unknown node stays "not found" instead of flickering. */
+const refetchUnlessFailed = (q: { state: { status: string } }) => (q.state.status === 'error' ? false : REFRESH_MS);
 
 /**
  * The node page (docs/product.md §6): unit grid, reservations panel, VMs on the node, and the
@@ -26,11 +36,13 @@ const ReclaimDialog = dynamic(() => import('../reclaim-dialog').then((m) => m.Re
 export function NodeView({ nodeId }: { nodeId: string }) {
   const trpc = useTRPC();
   const inputs = nodePageQueryInputs(nodeId);
-  const node = useQuery({ ...trpc.nodes.get.queryOptions(inputs.node), refetchInterval: REFRESH_MS });
-  const reservations = useQuery({ ...trpc.reservations.listForNode.queryOptions(inputs.reservations), refetchInterval: REFRESH_MS });
-  const vms = useQuery({ ...trpc.vms.listForNode.queryOptions(inputs.vms), refetchInterval: REFRESH_MS });
+  const node = useQuery({ ...trpc.nodes.get.queryOptions(inputs.node), refetchInterval: refetchUnlessFailed });
+  const reservations = useQuery({ ...trpc.reservations.listForNode.queryOptions(inputs.reservations), refetchInterval: refetchUnlessFailed });
+  const vms = useQuery({ ...trpc.vms.listForNode.queryOptions(inputs.vms), refetchInterval: refetchUnlessFailed });
+  const nodeActions = useQuery(trpc.nodes.actions.queryOptions(inputs.node));
   const [selection, setSelection] = useState<Selection>(emptySelection);
-  const [reclaiming, setReclaiming] = useState<{ reservationId: string; unitIds: string[] } | null>(null);
+  const [open, setOpen] = useState<OpenDialog | null>(null);
+  const close = () => setOpen(null);
 
   if (node.isError) {
     return (
@@ -55,28 +67,40 @@ export function NodeView({ nodeId }: { nodeId: string }) {
             <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation {n.topologyGen}
           </p>
         </div>
+        {nodeActions.data?.includes('changeTopology') && (
+          <button type="button" onClick={() => setOpen({ kind: 'topology' })} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50">
+            Change topology…
+          </button>
+        )}
         <p className="text-xs text-slate-500" aria-live="polite" suppressHydrationWarning>
           {node.isFetching ? 'Refreshing…' : `Updated ${formatRelative(new Date(node.dataUpdatedAt).toISOString())}`}
         </p>
       </div>
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
-        <UnitPanel units={n.units} counts={n.counts} actionsByReservation={actionsByReservation} selection={selection} onSelectionChange={setSelection} onReclaim={setReclaiming} />
-        <ReservationsPanel items={reservations.data?.items} error={reservations.isError ? reservations.error : null} />
+        <UnitPanel
+          units={n.units}
+          counts={n.counts}
+          actionsByReservation={actionsByReservation}
+          canReserve={nodeActions.data?.includes('createReservation') ?? false}
+          selection={selection}
+          onSelectionChange={setSelection}
+          onAction={setOpen}
+        />
+        <ReservationsPanel items={reservations.data?.items} error={reservations.isError ? reservations.error : null} onOpen={setOpen} />
       </div>
 
       <VmTable vms={vms.data} />
 
-      {reclaiming && (
-        <ReclaimDialog
-          nodeId={nodeId}
-          reservationId={reclaiming.reservationId}
-          unitIds={reclaiming.unitIds}
-          vms={vms.data ?? []}
-          onClose={() => setReclaiming(null)}
-          onDone={() => setSelection(emptySelection)}
-        />
+      {open?.kind === 'reclaim' && (
+        <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
       )}
+      {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
+      {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}
+      {open?.kind === 'edit' && <EditReservationDialog reservation={open.reservation} onClose={close} />}
+      {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
+      {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}
+      {open?.kind === 'topology' && <TopologyDialog node={n} onClose={close} />}
     </div>
   );
 }

@@ -12,8 +12,20 @@ const statusTone: Record<Reservation['status'], string> = {
   cancelled: 'bg-slate-100 text-slate-500 line-through',
 };
 
-/** The node page's reservations panel: the reservations on the node the acting org may see, latest start first. */
-export function ReservationsPanel({ items, error }: { items: ReservationItem[] | undefined; error: unknown }) {
+/** What a reservation's buttons open (the node view shows the dialog). */
+export type ReservationDialog = { kind: 'edit' | 'cancel' | 'reaffirm'; reservation: Reservation };
+
+const buttons = [
+  { action: 'edit', label: 'Edit…' },
+  { action: 'cancel', label: 'Cancel reservation…' },
+  { action: 'reaffirm', label: 'Re-affirm…' },
+] as const;
+
+/**
+ * The node page's reservations panel: the reservations on the node the acting org may see,
+ * latest start first, each with the buttons of the actions the server offers on it.
+ */
+export function ReservationsPanel({ items, error, onOpen }: { items: ReservationItem[] | undefined; error: unknown; onOpen: (d: ReservationDialog) => void }) {
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="reservations-title">
       <h2 id="reservations-title" className="mb-3 font-semibold">Reservations</h2>
@@ -27,7 +39,7 @@ export function ReservationsPanel({ items, error }: { items: ReservationItem[] |
         <ul className="space-y-3">
           {[...items]
             .sort((a, b) => (a.reservation.startsAt < b.reservation.startsAt ? 1 : a.reservation.startsAt > b.reservation.startsAt ? -1 : 0))
-            .map(({ reservation: r }) => (
+            .map(({ reservation: r, actions }) => (
               <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
                   <span className="font-mono font-medium">{r.id}</span>
@@ -35,9 +47,11 @@ export function ReservationsPanel({ items, error }: { items: ReservationItem[] |
                 </div>
                 <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-xs text-slate-700">
                   <dt className="text-slate-500">Units</dt>
-                  <dd className="font-mono">{r.reservedUnitIds.join(', ')}</dd>
+                  <dd className="font-mono">
+                    <UnitIds ids={r.reservedUnitIds} />
+                  </dd>
                   <dt className="text-slate-500">Released</dt>
-                  <dd className="font-mono" data-testid="released-units">{r.releasedUnitIds.length ? r.releasedUnitIds.join(', ') : '—'}</dd>
+                  <dd className="font-mono" data-testid="released-units">{r.releasedUnitIds.length ? <UnitIds ids={r.releasedUnitIds} /> : '—'}</dd>
                   <dt className="text-slate-500">Audience</dt>
                   <dd className="font-mono">{r.allowedOrgIds.join(', ')}</dd>
                   <dt className="text-slate-500">Managing orgs</dt>
@@ -53,10 +67,37 @@ export function ReservationsPanel({ items, error }: { items: ReservationItem[] |
                     </>
                   )}
                 </dl>
+                {buttons.some((b) => actions.includes(b.action)) && (
+                  <div className="mt-2 flex flex-wrap gap-2">
+                    {buttons
+                      .filter((b) => actions.includes(b.action))
+                      .map((b) => (
+                        <button
+                          key={b.action}
+                          type="button"
+                          aria-label={`${b.label.replace('…', '')} ${r.id}…`}
+                          onClick={() => onOpen({ kind: b.action, reservation: r })}
+                          className={`rounded-md border px-2.5 py-1 text-xs font-medium ${b.action === 'cancel' ? 'border-red-300 text-red-800 hover:bg-red-50' : 'border-slate-300 hover:bg-slate-50'}`}
+                        >
+                          {b.label}
+                        </button>
+                      ))}
+                  </div>
+                )}
               </li>
             ))}
         </ul>
       )}
     </section>
   );
+}
+
+/** Unit ids that wrap between ids, never inside one ("gpu-" / "5"). */
+function UnitIds({ ids }: { ids: string[] }) {
+  return ids.map((id, i) => (
+    <span key={id} className="whitespace-nowrap">
+      {id}
+      {i < ids.length - 1 ? ', ' : ''}
+    </span>
+  ));
 }

@@ -4,40 +4,35 @@ import type { ReservationAction, UnitView } from '../trpc-types';
 import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit, type Selection } from '../unit-grid/selection';
 import { UnitGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
+import { actionsForSelection } from './selection-actions';
+
+/** What the panel's action bar opens (the node view shows the dialog). */
+export type UnitAction = { kind: 'reserve'; unitIds: string[] } | { kind: 'release' | 'reclaim'; reservationId: string; unitIds: string[] };
 
 /**
- * The node page's unit grid with selection and the actions the server offers on the selected
- * units' reservation (docs/product.md §6): click, shift-click, drag, keyboard; "Select all
- * released"; "Reclaim…" when every selected unit belongs to one reservation that offers it.
- * The console holds no rule: what a reservation offers comes from the server (server/policy.ts).
+ * The node page's unit grid with selection and the actions the server offers (docs/product.md
+ * §6): click, shift-click, drag, keyboard; "Select all released"; "Reserve…" (units no
+ * reservation holds now), "Release…" and "Reclaim…" (units of one reservation that offers
+ * them). The console holds no rule: offers come from the server (server/policy.ts).
  */
 export function UnitPanel(props: {
   units: UnitView[];
   counts: Record<string, number>;
   actionsByReservation: Map<string, ReservationAction[]>;
+  canReserve: boolean;
   selection: Selection;
   onSelectionChange: (s: Selection) => void;
-  onReclaim: (target: { reservationId: string; unitIds: string[] }) => void;
+  onAction: (action: UnitAction) => void;
 }) {
-  const { units, counts, actionsByReservation, onSelectionChange, onReclaim } = props;
+  const { units, counts, actionsByReservation, canReserve, onSelectionChange, onAction } = props;
   const order = units.map((u) => u.id);
   const selection = pruneSelection(props.selection, order);
   const selectedIds = orderedSelection(selection, order);
-  const canReclaimAny = [...actionsByReservation.values()].some((a) => a.includes('reclaim'));
-
-  // Reclaim acts on one reservation: every selected unit must be held by the same one, and the
-  // server must have offered 'reclaim' on it.
-  const selectedReservations = new Set(selectedIds.map((id) => units.find((u) => u.id === id)?.reservationId ?? null));
-  const target = selectedReservations.size === 1 ? [...selectedReservations][0] : null;
-  const reclaimable = Boolean(target && actionsByReservation.get(target)?.includes('reclaim'));
-  const hint =
-    selectedIds.length === 0
-      ? 'Select units to reclaim.'
-      : !target || selectedReservations.size > 1
-        ? 'Select units of one reservation.'
-        : !reclaimable
-          ? `You may not reclaim units of ${target}.`
-          : `${selectedIds.length} unit${selectedIds.length === 1 ? '' : 's'} of ${target} selected.`;
+  const offered = [...actionsByReservation.values()];
+  const canRelease = offered.some((a) => a.includes('release'));
+  const canReclaim = offered.some((a) => a.includes('reclaim'));
+  const selectable = canReserve || canRelease || canReclaim;
+  const possible = actionsForSelection(units, selectedIds, actionsByReservation, canReserve);
 
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="units-title">
@@ -52,29 +47,43 @@ export function UnitPanel(props: {
       </div>
       <UnitGrid
         units={units}
-        selection={canReclaimAny ? selection : undefined}
-        onToggle={canReclaimAny ? (id, range) => onSelectionChange(range ? selectRange(selection, order, id) : toggleUnit(selection, id)) : undefined}
-        onSelect={canReclaimAny ? onSelectionChange : undefined}
+        selection={selectable ? selection : undefined}
+        onToggle={selectable ? (id, range) => onSelectionChange(range ? selectRange(selection, order, id) : toggleUnit(selection, id)) : undefined}
+        onSelect={selectable ? onSelectionChange : undefined}
       />
-      {canReclaimAny && (
+      {selectable && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
-          <button type="button" onClick={() => onSelectionChange(selectWhere(units, (u) => u.state === 'released' || u.state === 'spot-occupied'))} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
-            Select all released
-          </button>
+          {canReclaim && (
+            <button type="button" onClick={() => onSelectionChange(selectWhere(units, (u) => u.state === 'released' || u.state === 'spot-occupied'))} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
+              Select all released
+            </button>
+          )}
           <button type="button" onClick={() => onSelectionChange(emptySelection)} disabled={selectedIds.length === 0} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50">
             Clear
           </button>
           <span className="flex-1 text-sm text-slate-600" data-testid="selection-hint">
-            {hint}
+            {possible.hint}
           </span>
-          <button
-            type="button"
-            disabled={!reclaimable}
-            onClick={() => target && onReclaim({ reservationId: target, unitIds: selectedIds })}
-            className="rounded-md bg-red-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-40"
-          >
-            Reclaim…
-          </button>
+          {canReserve && (
+            <button type="button" disabled={!possible.reserve} onClick={() => onAction({ kind: 'reserve', unitIds: selectedIds })} className={secondary}>
+              Reserve…
+            </button>
+          )}
+          {canRelease && (
+            <button type="button" disabled={!possible.release} onClick={() => possible.release && onAction({ kind: 'release', reservationId: possible.release, unitIds: selectedIds })} className={secondary}>
+              Release…
+            </button>
+          )}
+          {canReclaim && (
+            <button
+              type="button"
+              disabled={!possible.reclaim}
+              onClick={() => possible.reclaim && onAction({ kind: 'reclaim', reservationId: possible.reclaim, unitIds: selectedIds })}
+              className="rounded-md bg-red-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-40"
+            >
+              Reclaim…
+            </button>
+          )}
         </div>
       )}
       <div className="mt-4 border-t border-slate-100 pt-3">
@@ -83,3 +92,5 @@ export function UnitPanel(props: {
     </section>
   );
 }
+
+const secondary = 'rounded-md border border-indigo-300 bg-indigo-50 px-4 py-1.5 text-sm font-semibold text-indigo-900 hover:bg-indigo-100 disabled:cursor-not-allowed disabled:opacity-40';

@@ -63,3 +63,24 @@ test('a batch of 1,400 calls is refused as a whole with a 4xx, and the server ke
   expect(await batch.text()).toContain('Batch call exceeds maximum size');
   expect((await request.get('/v1/openapi.json')).status()).toBe(200);
 });
+
+test('Auth.js endpoints refuse a huge body with 413 before reading it, and the server keeps answering', async ({ request }) => {
+  const r = await streamHugeBody('/api/auth/callback/credentials', 50);
+  expect(r.status).toBe(413);
+  expect(r.writtenMiB).toBeLessThan(50);
+  expect((await request.get('/v1/openapi.json')).status()).toBe(200);
+});
+
+test('hostile proxy headers and undecodable paths answer 4xx or the page, never 5xx', async ({ request }) => {
+  const hostile: Record<string, string>[] = [{ 'x-forwarded-proto': 'https,http' }, { 'x-forwarded-proto': 'ht tp' }, { 'x-forwarded-host': 'a b' }, { 'x-forwarded-host': '[::1' }];
+  for (const headers of hostile) {
+    for (const path of ['/', '/sign-in', '/nodes/acme-h100-02']) {
+      const res = await request.get(path, { headers, maxRedirects: 0 });
+      expect(res.status(), `${path} ${JSON.stringify(headers)}`).toBeLessThan(500);
+    }
+  }
+  for (const path of ['/nodes/%ZZ', '/api/trpc/%ZZ', '/v1/%ZZ']) {
+    const res = await request.get(path, { maxRedirects: 0 });
+    expect(res.status(), path).toBe(404);
+  }
+});

@@ -23,6 +23,10 @@ test('a session cookie saved before sign-out is refused after it, on pages and o
   await expect(replayPage.getByRole('button', { name: 'Sign in' })).toBeVisible();
   const trpc = await replay.request.get(TRPC_LIST_NODES);
   expect(trpc.status()).toBe(401);
+  // Auth.js's own session endpoint agrees: the session is over (found by the adversarial review).
+  const session = await replay.request.get('/api/auth/session');
+  expect(session.status()).toBe(200);
+  expect(await session.json()).toBeNull();
   await replay.close();
 });
 

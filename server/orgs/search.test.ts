@@ -1,6 +1,6 @@
 import { insertOrg } from '@/db/factories';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors';
+import { type DomainError } from '../errors';
 import { useFreshScene } from '../testing/fresh-scene';
 import { ctxFor, ORG } from '../testing/scene';
 import { searchOrgs } from './search';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { DomainError } from '../errors';
+import { DomainError, type Problem } from '../errors';
 
 const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
 
@@ -22,10 +22,15 @@ export function problemResponse(err: DomainError, extra: Record<string, string> 
   });
 }
 
+/** The problem of a 500: says nothing of internals (docs/product.md §5), on both transports. */
+export function internalError(): Problem {
+  return new DomainError('internal_error', 'The server failed to handle this request. The failure has been logged; retry later.').toProblem();
+}
+
 /** The 500 answer: says nothing of internals (docs/product.md §5); the cause goes to the server log. */
 export function internalErrorResponse(cause: unknown): Response {
   console.error('[api] unexpected error', cause);
-  return problemResponse(new DomainError('internal_error', 'The server failed to handle this request. The failure has been logged; retry later.'));
+  return problemResponse(new DomainError('internal_error', internalError().detail));
 }
 
 /**

@@ -3,7 +3,7 @@
  * 64 KiB), batches capped (refused whole), and a signed-in user rate-limited like an API key.
  */
 import { vms } from '@/db/schema';
-import { count, eq } from 'drizzle-orm';
+import { count, eq, sql } from 'drizzle-orm';
 import superjson from 'superjson';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConsoleSession } from '../auth/sessions';
@@ -152,5 +152,31 @@ describe('tRPC errors carry the problem REST would answer', () => {
     expect(res.status).toBe(403);
     const body = (await res.json()) as { error: { json: { data: { problem: { code: string } } } } };
     expect(body.error.json.data.problem.code).toBe('forbidden');
+  });
+});
+
+describe('found by the adversarial review', () => {
+  it('counts percent-encoded commas as the calls tRPC runs (no way around the limit)', () => {
+    expect(countCalls(new URL(`${base}/nodes.get%2Cnodes.get%2cnodes.get?batch=1`))).toBe(3);
+    expect(countCalls(new URL(`${base}/%ZZ`))).toBeNull();
+  });
+
+  it('an undecodable procedure path is 404, not 500', async () => {
+    signInAs(ORG.owner);
+    const res = await handleTrpcRequest(new Request(`${base}/%ZZ`, { headers: sameSite }));
+    expect(res.status).toBe(404);
+  });
+
+  it('an internal error says nothing of internals (no SQL, no parameters)', async () => {
+    signInAs(ORG.owner);
+    await db().execute(sql`alter table node_units rename to node_units_gone`);
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+    const res = await handleTrpcRequest(new Request(`${base}/nodes.get?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ nodeId: 'n1' })))}`, { headers: sameSite }));
+    expect(res.status).toBe(500);
+    const text = await res.text();
+    expect(text).not.toMatch(/select|node_units|params|Failed query/i);
+    expect(text).toContain('internal_error');
+    expect(errors).toHaveBeenCalled();
+    errors.mockRestore();
   });
 });

@@ -11,9 +11,18 @@ export { MAX_BATCH_SIZE };
 export const TRPC_ENDPOINT = '/api/trpc';
 
 
-/** How many procedure calls a tRPC request carries (`/api/trpc/a,b,c?batch=1` is three). */
-export function countCalls(url: URL): number {
-  const paths = url.pathname.slice(TRPC_ENDPOINT.length + 1);
+/**
+ * How many procedure calls a tRPC request carries (`/api/trpc/a,b,c?batch=1` is three),
+ * counted as tRPC counts them: on the percent-decoded path, so `a%2Cb` is two as well.
+ * @returns null for a path that cannot be decoded (it names no procedure).
+ */
+export function countCalls(url: URL): number | null {
+  let paths: string;
+  try {
+    paths = decodeURIComponent(url.pathname.slice(TRPC_ENDPOINT.length + 1));
+  } catch {
+    return null;
+  }
   return url.searchParams.get('batch') === '1' ? Math.max(1, paths.split(',').length) : 1;
 }
 
@@ -34,12 +43,17 @@ export async function handleTrpcRequest(req: Request): Promise<Response> {
     forwarded = new Request(req.url, { method: req.method, headers: req.headers, body: body.byteLength ? body : null });
   }
   const calls = countCalls(new URL(req.url));
+  if (calls === null) return problemResponse(new DomainError('not_found', 'No procedure exists at this path.'));
   return fetchRequestHandler({
     endpoint: TRPC_ENDPOINT,
     req: forwarded,
     router: appRouter,
     maxBatchSize: MAX_BATCH_SIZE,
     createContext: () => createHttpContext(forwarded, calls),
+    onError({ error, path }) {
+      // The client is told nothing of internals (server/trpc/init.ts); the log is.
+      if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] ${path ?? '?'} failed`, error.cause ?? error);
+    },
     responseMeta({ errors }) {
       // 429 (and later 503) tell the client when to come back, as REST does.
       const retry = errors.map((e) => e.cause).find((c): c is DomainError => c instanceof DomainError && c.retryAfterSeconds !== undefined);

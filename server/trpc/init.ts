@@ -9,7 +9,7 @@ import superjson from 'superjson';
 import { ZodError } from 'zod';
 import type { Ctx, Principal } from '../context';
 import { DomainError, errorTable, type Problem } from '../errors';
-import { invalidRequest } from '../rest/problem';
+import { internalError, invalidRequest } from '../rest/problem';
 
 // 1. Context ---------------------------------------------------------------------------
 
@@ -28,8 +28,16 @@ const t = initTRPC.context<TrpcContext>().create({
    * one form component shows both transports' errors next to their fields.
    */
   errorFormatter({ shape, error }) {
-    const problem: Problem | null =
-      error.cause instanceof DomainError ? error.cause.toProblem() : error.cause instanceof ZodError ? invalidRequest('input', error.cause.issues).toProblem() : null;
+    if (error.cause instanceof DomainError) return { ...shape, data: { ...shape.data, problem: error.cause.toProblem() } };
+    if (error.cause instanceof ZodError) return { ...shape, data: { ...shape.data, problem: invalidRequest('input', error.cause.issues).toProblem() } };
+    if (error.code === 'INTERNAL_SERVER_ERROR') {
+      // A bug, or the database gone: the message may be a driver's (`Failed query: <sql>
+      // params: …`). Say nothing of internals, as REST's 500 does; the server log has it.
+      const problem = internalError();
+      return { ...shape, message: problem.detail, data: { ...shape.data, stack: undefined, problem } };
+    }
+    // tRPC's own refusals (unparsable input, an oversized batch, an unknown procedure).
+    const problem: Problem | null = shape.data.httpStatus >= 400 && shape.data.httpStatus < 500 ? new DomainError(shape.data.httpStatus === 404 ? 'not_found' : 'invalid_request', error.message).toProblem() : null;
     return { ...shape, data: { ...shape.data, problem } };
   },
 });

@@ -4,6 +4,8 @@ import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { cache, type ReactNode } from 'react';
 import { getDb } from '@/db/client';
 import { getConsoleSession } from '../auth/console-principal';
+import { countConsoleRequests } from '../auth/rate-limit';
+import { DomainError } from '../errors';
 import type { TrpcContext } from './init';
 import { makeQueryClient } from './query-client';
 import { appRouter } from './root';
@@ -32,6 +34,17 @@ export const trpc = createTRPCOptionsProxy({ ctx: createRscContext, router: appR
  * HTML; a failing query is left out (the browser fetches it and shows the error).
  */
 export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): Promise<void> {
+  // A page's prefetched calls count against the user's per-minute limit like /api/trpc calls;
+  // over it, nothing is prefetched and the browser's own calls get the 429 to show.
+  const ctx = await createRscContext();
+  if (ctx.principal?.actor.kind === 'user') {
+    try {
+      await countConsoleRequests(ctx.db, ctx.principal.actor.userId, queries.length);
+    } catch (e) {
+      if (e instanceof DomainError && e.code === 'rate_limited') return;
+      throw e;
+    }
+  }
   const client = getQueryClient();
   // Each query's own types were checked where its options were built (trpc.x.queryOptions);
   // a list of differently typed queries only unifies as their common shape.

@@ -19,7 +19,11 @@ export type VmView = {
   terminationReason?: 'reclaimed' | 'terminated';
 };
 
-export function toVmView(principal: Principal, vm: VmRow, unitIds: string[], positions: ReadonlyMap<string, number>): VmView {
+/**
+ * @param showReservation whether the principal may see the VM's reservation (the verbs that
+ *   place or end a VM answer its own org or the operator, who may; lists decide per VM).
+ */
+export function toVmView(principal: Principal, vm: VmRow, unitIds: string[], positions: ReadonlyMap<string, number>, showReservation = true): VmView {
   const ownerVisible = maySeeVmOrg(principal, vm);
   return {
     id: vm.id,
@@ -28,7 +32,7 @@ export function toVmView(principal: Principal, vm: VmRow, unitIds: string[], pos
     tier: vm.tier,
     status: vm.status,
     ...(ownerVisible ? { orgId: vm.orgId } : {}),
-    ...(vm.reservationId ? { reservationId: vm.reservationId } : {}),
+    ...(vm.reservationId && showReservation ? { reservationId: vm.reservationId } : {}),
     startedAt: vm.startedAt.toISOString(),
     ...(vm.terminatedAt ? { terminatedAt: vm.terminatedAt.toISOString() } : {}),
     ...(vm.terminationReason ? { terminationReason: vm.terminationReason } : {}),

@@ -1,3 +1,3 @@
-import { handlers } from '@/server/auth/config';
+import { handleAuthRequest } from '@/server/auth/http';
 
-export const { GET, POST } = handlers;
+export { handleAuthRequest as GET, handleAuthRequest as POST };

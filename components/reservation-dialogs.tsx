@@ -1,0 +1,259 @@
+'use client';
+
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { formatDateTime } from './format';
+import { OrgPicker } from './org-picker';
+import { fieldErrors } from './problem';
+import { useTRPC } from './trpc-provider';
+import type { Reservation } from './trpc-types';
+import { Field, FormDialog, inputClass } from './ui/form-dialog';
+import { PreviewDialog } from './ui/preview-dialog';
+
+/**
+ * The reservation actions of the console (docs/product.md §6): reserve, release, edit, cancel.
+ * Each calls one tRPC procedure — one verb — and shows the API's problem details next to the
+ * fields they name. Which of them a person is offered is the server's decision (the `actions`
+ * the policy reports); these dialogs hold no rule.
+ */
+
+const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** `<input type="datetime-local">` speaks local time; the API takes ISO 8601 UTC. */
+const toIso = (local: string) => new Date(local).toISOString();
+const toLocalInput = (iso: string) => {
+  const d = new Date(iso);
+  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
+};
+
+/** After any change: every query of the page may show something else now. */
+function useRefresh() {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries();
+}
+
+/** Reserve units of a node for an audience (operator, owner). */
+export function ReserveDialog({ nodeId, unitIds, onClose }: { nodeId: string; unitIds: string[]; onClose: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefresh();
+  const create = useMutation(trpc.reservations.create.mutationOptions());
+  const [allowed, setAllowed] = useState<string[]>([]);
+  const [managing, setManaging] = useState<string[]>([]);
+  const [start, setStart] = useState<'now' | 'later'>('now');
+  const [startsAt, setStartsAt] = useState('');
+  const [openEnded, setOpenEnded] = useState(true);
+  const [endsAt, setEndsAt] = useState('');
+  const [contractRef, setContractRef] = useState('');
+  const [reason, setReason] = useState('');
+
+  return (
+    <FormDialog
+      title={`Reserve ${plural(unitIds.length, 'unit')} of ${nodeId}`}
+      description={<span className="font-mono text-xs">{unitIds.join(', ')}</span>}
+      submitLabel={`Reserve ${plural(unitIds.length, 'unit')}`}
+      submitDisabled={allowed.length === 0}
+      onClose={onClose}
+      onSubmit={async () => {
+        await create.mutateAsync({
+          nodeId,
+          reservedUnitIds: unitIds,
+          allowedOrgIds: allowed,
+          ...(managing.length ? { managingOrgIds: managing } : {}),
+          ...(start === 'later' && startsAt ? { startsAt: toIso(startsAt) } : {}),
+          ...(!openEnded && endsAt ? { endsAt: toIso(endsAt) } : {}),
+          ...(contractRef.trim() ? { contractRef: contractRef.trim() } : {}),
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+        });
+        await refresh();
+      }}
+    >
+      {(error) => (
+        <>
+          <OrgPicker label="Audience (may place workloads)" value={allowed} onChange={setAllowed} errors={fieldErrors(error, 'allowedOrgIds')} />
+          <OrgPicker label="Managing orgs (may release and reclaim)" value={managing} onChange={setManaging} errors={fieldErrors(error, 'managingOrgIds')} />
+          <fieldset className="space-y-2 text-sm">
+            <legend className="font-medium text-slate-700">Period</legend>
+            <div className="flex flex-wrap items-center gap-3">
+              <label className="flex items-center gap-1">
+                <input type="radio" name="start" checked={start === 'now'} onChange={() => setStart('now')} /> Start now
+              </label>
+              <label className="flex items-center gap-1">
+                <input type="radio" name="start" checked={start === 'later'} onChange={() => setStart('later')} /> Start later
+              </label>
+              {start === 'later' && (
+                <Field label="Starts at" errors={fieldErrors(error, 'startsAt')}>
+                  <input type="datetime-local" required value={startsAt} onChange={(e) => setStartsAt(e.target.value)} className={inputClass} />
+                </Field>
+              )}
+            </div>
+            <div className="flex flex-wrap items-center gap-3">
+              <label className="flex items-center gap-1">
+                <input type="checkbox" checked={openEnded} onChange={(e) => setOpenEnded(e.target.checked)} /> Open-ended
+              </label>
+              {!openEnded && (
+                <Field label="Ends at" errors={fieldErrors(error, 'endsAt')}>
+                  <input type="datetime-local" required value={endsAt} onChange={(e) => setEndsAt(e.target.value)} className={inputClass} />
+                </Field>
+              )}
+            </div>
+          </fieldset>
+          <Field label="Contract reference" hint="(optional)" errors={fieldErrors(error, 'contractRef')}>
+            <input value={contractRef} onChange={(e) => setContractRef(e.target.value)} maxLength={200} className={inputClass} />
+          </Field>
+          <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
+            <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
+          </Field>
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** Release reserved idle units to the spot market, after previewing the reservation as it would look. */
+export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nodeId: string; reservationId: string; unitIds: string[]; onClose: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefresh();
+  const { mutateAsync: release } = useMutation(trpc.reservations.release.mutationOptions());
+  const [reason, setReason] = useState('');
+  const preview = useCallback(() => release({ nodeId, reservationId, unitIds, dryRun: true }), [release, nodeId, reservationId, unitIds]);
+  return (
+    <PreviewDialog
+      tone="primary"
+      title={`Release ${plural(unitIds.length, 'unit')} of ${reservationId}`}
+      subtitle={unitIds.join(', ')}
+      preview={preview}
+      confirmLabel={() => `Release ${plural(unitIds.length, 'unit')} to the spot market`}
+      confirm={() => release({ nodeId, reservationId, unitIds, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
+      onDone={() => void refresh()}
+      onClose={onClose}
+      renderPreview={(after) => (
+        <div data-testid="release-preview" className="space-y-2 text-sm">
+          <p>Anyone may then run spot VMs on these units, and your reservation can reclaim them at any time, terminating those VMs.</p>
+          <dl className="grid grid-cols-[9rem_1fr] gap-1">
+            <dt className="text-slate-500">Released after</dt>
+            <dd className="font-mono">{after.releasedUnitIds.join(', ') || '—'}</dd>
+            <dt className="text-slate-500">Reserved</dt>
+            <dd className="font-mono">{after.reservedUnitIds.join(', ')}</dd>
+          </dl>
+        </div>
+      )}
+      renderResult={(r) => (
+        <p data-testid="release-summary" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+          Released. On the spot market now: <span className="font-mono">{r.releasedUnitIds.join(', ')}</span>.
+        </p>
+      )}
+    >
+      <Field label="Reason" hint="(recorded in the audit trail)">
+        <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
+      </Field>
+    </PreviewDialog>
+  );
+}
+
+/** Edit a reservation's audience, managers, end, contract ref, or shrink its units (operator, owner). */
+export function EditReservationDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefresh();
+  const update = useMutation(trpc.reservations.update.mutationOptions());
+  const [allowed, setAllowed] = useState(r.allowedOrgIds);
+  const [managing, setManaging] = useState(r.managingOrgIds);
+  const [openEnded, setOpenEnded] = useState(!r.endsAt);
+  const [endsAt, setEndsAt] = useState(r.endsAt ? toLocalInput(r.endsAt) : '');
+  const [contractRef, setContractRef] = useState(r.contractRef ?? '');
+  const [keep, setKeep] = useState<string[]>(r.reservedUnitIds);
+  const [reason, setReason] = useState('');
+
+  return (
+    <FormDialog
+      title={`Edit ${r.id}`}
+      submitLabel="Save changes"
+      submitDisabled={allowed.length === 0 || keep.length === 0}
+      onClose={onClose}
+      onSubmit={async () => {
+        await update.mutateAsync({
+          nodeId: r.nodeId,
+          reservationId: r.id,
+          allowedOrgIds: allowed,
+          managingOrgIds: managing,
+          endsAt: openEnded ? null : endsAt ? toIso(endsAt) : undefined,
+          contractRef: contractRef.trim() ? contractRef.trim() : null,
+          ...(keep.length !== r.reservedUnitIds.length ? { reservedUnitIds: keep } : {}),
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+        });
+        await refresh();
+      }}
+    >
+      {(error) => (
+        <>
+          <OrgPicker label="Audience (may place workloads)" value={allowed} onChange={setAllowed} errors={fieldErrors(error, 'allowedOrgIds')} />
+          <OrgPicker label="Managing orgs (may release and reclaim)" value={managing} onChange={setManaging} errors={fieldErrors(error, 'managingOrgIds')} />
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <label className="flex items-center gap-1">
+              <input type="checkbox" checked={openEnded} onChange={(e) => setOpenEnded(e.target.checked)} /> Open-ended
+            </label>
+            {!openEnded && (
+              <Field label="Ends at" errors={fieldErrors(error, 'endsAt')}>
+                <input type="datetime-local" required value={endsAt} onChange={(e) => setEndsAt(e.target.value)} className={inputClass} />
+              </Field>
+            )}
+          </div>
+          <Field label="Contract reference" errors={fieldErrors(error, 'contractRef')}>
+            <input value={contractRef} onChange={(e) => setContractRef(e.target.value)} maxLength={200} className={inputClass} />
+          </Field>
+          <fieldset className="text-sm">
+            <legend className="font-medium text-slate-700">Units (a reservation may lose units, never gain them)</legend>
+            <div className="mt-1 flex flex-wrap gap-2">
+              {r.reservedUnitIds.map((u) => (
+                <label key={u} className="flex items-center gap-1 font-mono text-xs">
+                  <input type="checkbox" checked={keep.includes(u)} onChange={(e) => setKeep(e.target.checked ? r.reservedUnitIds.filter((x) => x === u || keep.includes(x)) : keep.filter((x) => x !== u))} /> {u}
+                </label>
+              ))}
+            </div>
+            {fieldErrors(error, 'reservedUnitIds').map((m) => (
+              <span key={m} className="mt-1 block text-xs text-red-700">
+                {m}
+              </span>
+            ))}
+          </fieldset>
+          <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
+            <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
+          </Field>
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** Cancel a reservation, saying what stops being held and that running VMs keep running (operator, owner). */
+export function CancelReservationDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
+  const trpc = useTRPC();
+  const refresh = useRefresh();
+  const cancel = useMutation(trpc.reservations.cancel.mutationOptions());
+  const [reason, setReason] = useState('');
+  return (
+    <FormDialog
+      tone="danger"
+      title={`Cancel reservation ${r.id}`}
+      submitLabel="Cancel reservation"
+      onClose={onClose}
+      onSubmit={async () => {
+        await cancel.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, ...(reason.trim() ? { reason: reason.trim() } : {}) });
+        await refresh();
+      }}
+    >
+      {(error) => (
+        <>
+          <div data-testid="cancel-consequences" className="space-y-1 text-sm">
+            <p>
+              {plural(r.reservedUnitIds.length, 'unit')} stop being held by this reservation: <span className="font-mono">{r.reservedUnitIds.join(', ')}</span>
+              {r.releasedUnitIds.length > 0 && <> (of which on the spot market: <span className="font-mono">{r.releasedUnitIds.join(', ')}</span>)</>}.
+            </p>
+            <p>Running VMs on them keep running. The reservation stays on record as cancelled ({formatDateTime(r.startsAt)} → {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}).</p>
+          </div>
+          <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
+            <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
+          </Field>
+        </>
+      )}
+    </FormDialog>
+  );
+}

@@ -1,0 +1,216 @@
+'use client';
+
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { OrgPicker } from './org-picker';
+import { fieldErrors, problemOf } from './problem';
+import { useTRPC } from './trpc-provider';
+import type { NodeData, Reservation } from './trpc-types';
+import { Field, FormDialog, inputClass } from './ui/form-dialog';
+
+/**
+ * The operator's topology actions (docs/product.md §5.4, §6): register a node, edit a node's
+ * unit list, and re-affirm a needs-review reservation after reviewing what changed.
+ */
+
+type UnitDraft = { id: string; model: string; memoryGiB: string; nvlinkDomain: string };
+const toDraft = (u: { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string }): UnitDraft => ({ id: u.id, model: u.model ?? '', memoryGiB: u.memoryGiB?.toString() ?? '', nvlinkDomain: u.nvlinkDomain ?? '' });
+const fromDraft = (u: UnitDraft) => ({ id: u.id.trim(), ...(u.model.trim() ? { model: u.model.trim() } : {}), ...(u.memoryGiB.trim() ? { memoryGiB: Number(u.memoryGiB) } : {}), ...(u.nvlinkDomain.trim() ? { nvlinkDomain: u.nvlinkDomain.trim() } : {}) });
+
+/** The unit list editor both dialogs share: one row per unit, add and remove. */
+function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange: (u: UnitDraft[]) => void; error: unknown }) {
+  const set = (i: number, patch: Partial<UnitDraft>) => onChange(units.map((u, j) => (j === i ? { ...u, ...patch } : u)));
+  const errs = fieldErrors(error, 'units');
+  return (
+    <fieldset className="text-sm">
+      <legend className="font-medium text-slate-700">Units ({units.length})</legend>
+      <table className="mt-1 w-full text-left text-xs">
+        <thead className="text-slate-500">
+          <tr>
+            <th className="py-1 pr-2 font-medium">Id</th>
+            <th className="py-1 pr-2 font-medium">Model</th>
+            <th className="py-1 pr-2 font-medium">Memory (GiB)</th>
+            <th className="py-1 pr-2 font-medium">NVLink domain</th>
+            <th />
+          </tr>
+        </thead>
+        <tbody>
+          {units.map((u, i) => (
+            <tr key={i}>
+              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} id`} value={u.id} onChange={(e) => set(i, { id: e.target.value })} className={`${inputClass} font-mono`} /></td>
+              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} model`} value={u.model} onChange={(e) => set(i, { model: e.target.value })} className={inputClass} /></td>
+              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} memory in GiB`} inputMode="numeric" value={u.memoryGiB} onChange={(e) => set(i, { memoryGiB: e.target.value })} className={inputClass} /></td>
+              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} NVLink domain`} value={u.nvlinkDomain} onChange={(e) => set(i, { nvlinkDomain: e.target.value })} className={inputClass} /></td>
+              <td className="py-0.5"><button type="button" aria-label={`Remove unit ${u.id || i + 1}`} onClick={() => onChange(units.filter((_, j) => j !== i))} className="rounded px-2 py-1 hover:bg-slate-100">×</button></td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      <button type="button" onClick={() => onChange([...units, { ...(units.at(-1) ?? { model: '', memoryGiB: '', nvlinkDomain: '' }), id: `gpu-${units.length}` }])} className="mt-2 rounded-md border border-slate-300 bg-white px-3 py-1 text-xs hover:bg-slate-50">
+        Add unit
+      </button>
+      {errs.map((m) => (
+        <span key={m} className="mt-1 block text-xs text-red-700">{m}</span>
+      ))}
+    </fieldset>
+  );
+}
+
+/** Register a node with its units (operator). */
+export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const register = useMutation(trpc.nodes.register.mutationOptions());
+  const [id, setId] = useState('');
+  const [name, setName] = useState('');
+  const [owner, setOwner] = useState<string[]>([]);
+  const [units, setUnits] = useState<UnitDraft[]>(Array.from({ length: 8 }, (_, i) => ({ id: `gpu-${i}`, model: 'H100-SXM5', memoryGiB: '80', nvlinkDomain: `nvl-${Math.floor(i / 4)}` })));
+  return (
+    <FormDialog
+      title="Register a node"
+      submitLabel="Register node"
+      submitDisabled={!id.trim() || !name.trim() || owner.length !== 1 || units.length === 0}
+      onClose={onClose}
+      onSubmit={async () => {
+        await register.mutateAsync({ id: id.trim(), name: name.trim(), ownerOrgId: owner[0]!, units: units.map(fromDraft) });
+        await queryClient.invalidateQueries();
+      }}
+    >
+      {(error) => (
+        <>
+          <Field label="Node id" errors={fieldErrors(error, 'id')}>
+            <input value={id} onChange={(e) => setId(e.target.value)} placeholder="e.g. acme-h100-15" className={`${inputClass} font-mono`} />
+          </Field>
+          <Field label="Name" errors={fieldErrors(error, 'name')}>
+            <input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. Acme H100 #15 (fra-1)" className={inputClass} />
+          </Field>
+          <OrgPicker label="Owner org (exactly one)" value={owner} onChange={(ids) => setOwner(ids.slice(-1))} errors={fieldErrors(error, 'ownerOrgId')} />
+          <UnitsEditor units={units} onChange={setUnits} error={error} />
+        </>
+      )}
+    </FormDialog>
+  );
+}
+
+/** Replace a node's unit list (operator): a change bumps topologyGen and puts its reservations in review. */
+export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const change = useMutation(trpc.nodes.changeTopology.mutationOptions());
+  const [units, setUnits] = useState<UnitDraft[]>(node.units.map(toDraft));
+  return (
+    <FormDialog
+      title={`Change the topology of ${node.id}`}
+      description={`Generation ${node.topologyGen}. Any difference makes it ${node.topologyGen + 1}, and every pending or active reservation on the node needs review until re-affirmed.`}
+      submitLabel="Save topology"
+      submitDisabled={units.length === 0}
+      onClose={onClose}
+      onSubmit={async () => {
+        await change.mutateAsync({ nodeId: node.id, units: units.map(fromDraft) });
+        await queryClient.invalidateQueries();
+      }}
+    >
+      {(error) => <UnitsEditor units={units} onChange={setUnits} error={error} />}
+    </FormDialog>
+  );
+}
+
+type TopologyUnit = { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string };
+type UnitDiff = { id: string; change: 'added' | 'removed' | 'changed'; before?: TopologyUnit; after?: TopologyUnit };
+
+/** What changed for a reservation between its generation and the node's (its units first). */
+export function diffTopology(before: readonly TopologyUnit[], after: readonly TopologyUnit[]): UnitDiff[] {
+  const old = new Map(before.map((u) => [u.id, u]));
+  const now = new Map(after.map((u) => [u.id, u]));
+  const out: UnitDiff[] = [];
+  for (const u of after) {
+    const b = old.get(u.id);
+    if (!b) out.push({ id: u.id, change: 'added', after: u });
+    else if (JSON.stringify(b) !== JSON.stringify(u)) out.push({ id: u.id, change: 'changed', before: b, after: u });
+  }
+  for (const u of before) if (!now.has(u.id)) out.push({ id: u.id, change: 'removed', before: u });
+  return out;
+}
+
+const describe = (u?: TopologyUnit) => (u ? [u.model, u.memoryGiB && `${u.memoryGiB} GiB`, u.nvlinkDomain].filter(Boolean).join(' · ') : '');
+
+/**
+ * Re-affirm a needs-review reservation (operator): shows the per-unit diff of its generation
+ * against the node's, and when one of its units is gone, offers the shrink first (the API
+ * answers 409 unit_missing otherwise).
+ */
+export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const history = useQuery(trpc.nodes.topologyHistory.queryOptions({ nodeId: r.nodeId }));
+  const reaffirm = useMutation(trpc.reservations.reaffirm.mutationOptions());
+  const shrink = useMutation(trpc.reservations.update.mutationOptions());
+  const [reason, setReason] = useState('');
+  const gens = history.data ?? [];
+  const mine = gens.find((g) => g.gen === r.topologyGen)?.units ?? [];
+  const current = gens.at(-1)?.units ?? [];
+  const diff = diffTopology(mine, current);
+  const held = new Set(r.reservedUnitIds);
+  const missing = r.reservedUnitIds.filter((u) => !current.some((c) => c.id === u));
+  const mustShrink = missing.length > 0 || problemOf(reaffirm.error)?.code === 'unit_missing';
+
+  return (
+    <FormDialog
+      title={`Re-affirm ${r.id}`}
+      description={`Written against topology generation ${r.topologyGen}; the node is at ${gens.at(-1)?.gen ?? '…'}. Review what changed, then re-affirm so it grants its units again.`}
+      submitLabel={mustShrink ? `Remove ${missing.join(', ')} from the reservation` : 'Re-affirm reservation'}
+      submitDisabled={!history.data || (!mustShrink && !reason.trim())}
+      onClose={onClose}
+      onSubmit={async () => {
+        if (mustShrink) {
+          await shrink.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reservedUnitIds: r.reservedUnitIds.filter((u) => !missing.includes(u)), reason: `Units ${missing.join(', ')} left the topology` });
+          await queryClient.invalidateQueries();
+          // Stay open: re-affirming is the next step, now possible.
+          throw new Error(`Removed ${missing.join(', ')}. Now re-affirm the reservation.`);
+        }
+        await reaffirm.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reason: reason.trim() });
+        await queryClient.invalidateQueries();
+      }}
+    >
+      {(error) => (
+        <>
+          <table className="w-full text-left text-xs" data-testid="topology-diff">
+            <thead className="text-slate-500">
+              <tr>
+                <th className="py-1 pr-2 font-medium">Unit</th>
+                <th className="py-1 pr-2 font-medium">Change</th>
+                <th className="py-1 pr-2 font-medium">Generation {r.topologyGen}</th>
+                <th className="py-1 font-medium">Now</th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {diff.map((d) => (
+                <tr key={d.id} data-unit-diff={d.id} className={held.has(d.id) ? 'font-semibold' : ''}>
+                  <td className="py-1 pr-2 font-mono">{d.id}{held.has(d.id) ? ' (reserved)' : ''}</td>
+                  <td className="py-1 pr-2">{d.change}</td>
+                  <td className="py-1 pr-2">{describe(d.before)}</td>
+                  <td className="py-1">{describe(d.after)}</td>
+                </tr>
+              ))}
+              {history.data && diff.length === 0 && (
+                <tr>
+                  <td colSpan={4} className="py-2 text-slate-500">No unit differs.</td>
+                </tr>
+              )}
+            </tbody>
+          </table>
+          {mustShrink && (
+            <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+              Units {missing.join(', ')} are no longer on the node, so the reservation cannot be re-affirmed as it is (409 unit_missing). Remove them from it first; then re-affirm.
+            </p>
+          )}
+          {!mustShrink && (
+            <Field label="Reason" hint="(required; recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
+              <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
+            </Field>
+          )}
+        </>
+      )}
+    </FormDialog>
+  );
+}
