@@ -1,7 +1,7 @@
 'use client';
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useCallback, useState } from 'react';
+import { useCallback, useState, type ReactNode } from 'react';
 import { formatDateTime } from './format';
 import { OrgPicker } from './org-picker';
 import { fieldErrors } from './problem';
@@ -18,6 +18,8 @@ import { PreviewDialog } from './ui/preview-dialog';
  */
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** A reason is optional everywhere: absent, not empty, when none is given. */
+const optionalReason = (text: string) => (text.trim() ? { reason: text.trim() } : {});
 /** `<input type="datetime-local">` speaks local time; the API takes ISO 8601 UTC. */
 const toIso = (local: string) => new Date(local).toISOString();
 const toLocalInput = (iso: string) => {
@@ -31,78 +33,86 @@ function useRefresh() {
   return () => queryClient.invalidateQueries();
 }
 
+/** What a reservation's holder agrees to, as the reserve and edit dialogs edit it. */
+type Terms = { allowed: string[]; managing: string[]; openEnded: boolean; endsAt: string; contractRef: string; reason: string };
+
+function useTerms(initial: Terms): [Terms, (patch: Partial<Terms>) => void] {
+  const [terms, setTerms] = useState(initial);
+  return [terms, (patch) => setTerms((t) => ({ ...t, ...patch }))];
+}
+
+/** The fields the reserve and edit dialogs share; `children` go between the orgs and the end. */
+function TermsFields({ terms, set, error, children }: { terms: Terms; set: (patch: Partial<Terms>) => void; error: unknown; children?: ReactNode }) {
+  return (
+    <>
+      <OrgPicker label="Audience (may place workloads)" value={terms.allowed} onChange={(allowed) => set({ allowed })} errors={fieldErrors(error, 'allowedOrgIds')} />
+      <OrgPicker label="Managing orgs (may release and reclaim)" value={terms.managing} onChange={(managing) => set({ managing })} errors={fieldErrors(error, 'managingOrgIds')} />
+      {children}
+      <div className="flex flex-wrap items-center gap-3 text-sm">
+        <label className="flex items-center gap-1">
+          <input type="checkbox" checked={terms.openEnded} onChange={(e) => set({ openEnded: e.target.checked })} /> Open-ended
+        </label>
+        {!terms.openEnded && (
+          <Field label="Ends at" errors={fieldErrors(error, 'endsAt')}>
+            <input type="datetime-local" required value={terms.endsAt} onChange={(e) => set({ endsAt: e.target.value })} className={inputClass} />
+          </Field>
+        )}
+      </div>
+      <Field label="Contract reference" hint="(optional)" errors={fieldErrors(error, 'contractRef')}>
+        <input value={terms.contractRef} onChange={(e) => set({ contractRef: e.target.value })} maxLength={200} className={inputClass} />
+      </Field>
+      <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
+        <textarea value={terms.reason} onChange={(e) => set({ reason: e.target.value })} maxLength={1000} rows={2} className={inputClass} />
+      </Field>
+    </>
+  );
+}
+
 /** Reserve units of a node for an audience (operator, owner). */
 export function ReserveDialog({ nodeId, unitIds, onClose }: { nodeId: string; unitIds: string[]; onClose: () => void }) {
   const trpc = useTRPC();
-  const refresh = useRefresh();
   const create = useMutation(trpc.reservations.create.mutationOptions());
-  const [allowed, setAllowed] = useState<string[]>([]);
-  const [managing, setManaging] = useState<string[]>([]);
+  const [terms, set] = useTerms({ allowed: [], managing: [], openEnded: true, endsAt: '', contractRef: '', reason: '' });
   const [start, setStart] = useState<'now' | 'later'>('now');
   const [startsAt, setStartsAt] = useState('');
-  const [openEnded, setOpenEnded] = useState(true);
-  const [endsAt, setEndsAt] = useState('');
-  const [contractRef, setContractRef] = useState('');
-  const [reason, setReason] = useState('');
 
   return (
     <FormDialog
       title={`Reserve ${plural(unitIds.length, 'unit')} of ${nodeId}`}
       description={<span className="font-mono text-xs">{unitIds.join(', ')}</span>}
       submitLabel={`Reserve ${plural(unitIds.length, 'unit')}`}
-      submitDisabled={allowed.length === 0}
+      submitDisabled={terms.allowed.length === 0}
       onClose={onClose}
       onSubmit={async () => {
         await create.mutateAsync({
           nodeId,
           reservedUnitIds: unitIds,
-          allowedOrgIds: allowed,
-          ...(managing.length ? { managingOrgIds: managing } : {}),
+          allowedOrgIds: terms.allowed,
+          ...(terms.managing.length ? { managingOrgIds: terms.managing } : {}),
           ...(start === 'later' && startsAt ? { startsAt: toIso(startsAt) } : {}),
-          ...(!openEnded && endsAt ? { endsAt: toIso(endsAt) } : {}),
-          ...(contractRef.trim() ? { contractRef: contractRef.trim() } : {}),
-          ...(reason.trim() ? { reason: reason.trim() } : {}),
+          ...(!terms.openEnded && terms.endsAt ? { endsAt: toIso(terms.endsAt) } : {}),
+          ...(terms.contractRef.trim() ? { contractRef: terms.contractRef.trim() } : {}),
+          ...optionalReason(terms.reason),
         });
-        await refresh();
       }}
     >
       {(error) => (
-        <>
-          <OrgPicker label="Audience (may place workloads)" value={allowed} onChange={setAllowed} errors={fieldErrors(error, 'allowedOrgIds')} />
-          <OrgPicker label="Managing orgs (may release and reclaim)" value={managing} onChange={setManaging} errors={fieldErrors(error, 'managingOrgIds')} />
-          <fieldset className="space-y-2 text-sm">
-            <legend className="font-medium text-slate-700">Period</legend>
-            <div className="flex flex-wrap items-center gap-3">
-              <label className="flex items-center gap-1">
-                <input type="radio" name="start" checked={start === 'now'} onChange={() => setStart('now')} /> Start now
-              </label>
-              <label className="flex items-center gap-1">
-                <input type="radio" name="start" checked={start === 'later'} onChange={() => setStart('later')} /> Start later
-              </label>
-              {start === 'later' && (
-                <Field label="Starts at" errors={fieldErrors(error, 'startsAt')}>
-                  <input type="datetime-local" required value={startsAt} onChange={(e) => setStartsAt(e.target.value)} className={inputClass} />
-                </Field>
-              )}
-            </div>
-            <div className="flex flex-wrap items-center gap-3">
-              <label className="flex items-center gap-1">
-                <input type="checkbox" checked={openEnded} onChange={(e) => setOpenEnded(e.target.checked)} /> Open-ended
-              </label>
-              {!openEnded && (
-                <Field label="Ends at" errors={fieldErrors(error, 'endsAt')}>
-                  <input type="datetime-local" required value={endsAt} onChange={(e) => setEndsAt(e.target.value)} className={inputClass} />
-                </Field>
-              )}
-            </div>
-          </fieldset>
-          <Field label="Contract reference" hint="(optional)" errors={fieldErrors(error, 'contractRef')}>
-            <input value={contractRef} onChange={(e) => setContractRef(e.target.value)} maxLength={200} className={inputClass} />
-          </Field>
-          <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
-            <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
-          </Field>
-        </>
+        <TermsFields terms={terms} set={set} error={error}>
+          <div className="flex flex-wrap items-center gap-3 text-sm">
+            <span className="font-medium text-slate-700">Starts</span>
+            <label className="flex items-center gap-1">
+              <input type="radio" name="start" checked={start === 'now'} onChange={() => setStart('now')} /> now
+            </label>
+            <label className="flex items-center gap-1">
+              <input type="radio" name="start" checked={start === 'later'} onChange={() => setStart('later')} /> later
+            </label>
+            {start === 'later' && (
+              <Field label="Starts at" errors={fieldErrors(error, 'startsAt')}>
+                <input type="datetime-local" required value={startsAt} onChange={(e) => setStartsAt(e.target.value)} className={inputClass} />
+              </Field>
+            )}
+          </div>
+        </TermsFields>
       )}
     </FormDialog>
   );
@@ -122,7 +132,7 @@ export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nod
       subtitle={unitIds.join(', ')}
       preview={preview}
       confirmLabel={() => `Release ${plural(unitIds.length, 'unit')} to the spot market`}
-      confirm={() => release({ nodeId, reservationId, unitIds, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
+      confirm={() => release({ nodeId, reservationId, unitIds, ...optionalReason(reason) })}
       onDone={() => void refresh()}
       onClose={onClose}
       renderPreview={(after) => (
@@ -152,53 +162,31 @@ export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nod
 /** Edit a reservation's audience, managers, end, contract ref, or shrink its units (operator, owner). */
 export function EditReservationDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
-  const refresh = useRefresh();
   const update = useMutation(trpc.reservations.update.mutationOptions());
-  const [allowed, setAllowed] = useState(r.allowedOrgIds);
-  const [managing, setManaging] = useState(r.managingOrgIds);
-  const [openEnded, setOpenEnded] = useState(!r.endsAt);
-  const [endsAt, setEndsAt] = useState(r.endsAt ? toLocalInput(r.endsAt) : '');
-  const [contractRef, setContractRef] = useState(r.contractRef ?? '');
+  const [terms, set] = useTerms({ allowed: r.allowedOrgIds, managing: r.managingOrgIds, openEnded: !r.endsAt, endsAt: r.endsAt ? toLocalInput(r.endsAt) : '', contractRef: r.contractRef ?? '', reason: '' });
   const [keep, setKeep] = useState<string[]>(r.reservedUnitIds);
-  const [reason, setReason] = useState('');
 
   return (
     <FormDialog
       title={`Edit ${r.id}`}
       submitLabel="Save changes"
-      submitDisabled={allowed.length === 0 || keep.length === 0}
+      submitDisabled={terms.allowed.length === 0 || keep.length === 0}
       onClose={onClose}
       onSubmit={async () => {
         await update.mutateAsync({
           nodeId: r.nodeId,
           reservationId: r.id,
-          allowedOrgIds: allowed,
-          managingOrgIds: managing,
-          endsAt: openEnded ? null : endsAt ? toIso(endsAt) : undefined,
-          contractRef: contractRef.trim() ? contractRef.trim() : null,
+          allowedOrgIds: terms.allowed,
+          managingOrgIds: terms.managing,
+          endsAt: terms.openEnded ? null : terms.endsAt ? toIso(terms.endsAt) : undefined,
+          contractRef: terms.contractRef.trim() ? terms.contractRef.trim() : null,
           ...(keep.length !== r.reservedUnitIds.length ? { reservedUnitIds: keep } : {}),
-          ...(reason.trim() ? { reason: reason.trim() } : {}),
+          ...optionalReason(terms.reason),
         });
-        await refresh();
       }}
     >
       {(error) => (
-        <>
-          <OrgPicker label="Audience (may place workloads)" value={allowed} onChange={setAllowed} errors={fieldErrors(error, 'allowedOrgIds')} />
-          <OrgPicker label="Managing orgs (may release and reclaim)" value={managing} onChange={setManaging} errors={fieldErrors(error, 'managingOrgIds')} />
-          <div className="flex flex-wrap items-center gap-3 text-sm">
-            <label className="flex items-center gap-1">
-              <input type="checkbox" checked={openEnded} onChange={(e) => setOpenEnded(e.target.checked)} /> Open-ended
-            </label>
-            {!openEnded && (
-              <Field label="Ends at" errors={fieldErrors(error, 'endsAt')}>
-                <input type="datetime-local" required value={endsAt} onChange={(e) => setEndsAt(e.target.value)} className={inputClass} />
-              </Field>
-            )}
-          </div>
-          <Field label="Contract reference" errors={fieldErrors(error, 'contractRef')}>
-            <input value={contractRef} onChange={(e) => setContractRef(e.target.value)} maxLength={200} className={inputClass} />
-          </Field>
+        <TermsFields terms={terms} set={set} error={error}>
           <fieldset className="text-sm">
             <legend className="font-medium text-slate-700">Units (a reservation may lose units, never gain them)</legend>
             <div className="mt-1 flex flex-wrap gap-2">
@@ -214,10 +202,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
               </span>
             ))}
           </fieldset>
-          <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
-            <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
-          </Field>
-        </>
+        </TermsFields>
       )}
     </FormDialog>
   );
@@ -226,7 +211,6 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
 /** Cancel a reservation, saying what stops being held and that running VMs keep running (operator, owner). */
 export function CancelReservationDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
-  const refresh = useRefresh();
   const cancel = useMutation(trpc.reservations.cancel.mutationOptions());
   const [reason, setReason] = useState('');
   return (
@@ -236,8 +220,7 @@ export function CancelReservationDialog({ reservation: r, onClose }: { reservati
       submitLabel="Cancel reservation"
       onClose={onClose}
       onSubmit={async () => {
-        await cancel.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, ...(reason.trim() ? { reason: reason.trim() } : {}) });
-        await refresh();
+        await cancel.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, ...optionalReason(reason) });
       }}
     >
       {(error) => (

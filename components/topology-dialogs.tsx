@@ -59,7 +59,6 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
 /** Register a node with its units (operator). */
 export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const register = useMutation(trpc.nodes.register.mutationOptions());
   const [id, setId] = useState('');
   const [name, setName] = useState('');
@@ -73,7 +72,6 @@ export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
       onClose={onClose}
       onSubmit={async () => {
         await register.mutateAsync({ id: id.trim(), name: name.trim(), ownerOrgId: owner[0]!, units: units.map(fromDraft) });
-        await queryClient.invalidateQueries();
       }}
     >
       {(error) => (
@@ -95,7 +93,6 @@ export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
 /** Replace a node's unit list (operator): a change bumps topologyGen and puts its reservations in review. */
 export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
   const change = useMutation(trpc.nodes.changeTopology.mutationOptions());
   const [units, setUnits] = useState<UnitDraft[]>(node.units.map(toDraft));
   return (
@@ -107,7 +104,6 @@ export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () 
       onClose={onClose}
       onSubmit={async () => {
         await change.mutateAsync({ nodeId: node.id, units: units.map(fromDraft) });
-        await queryClient.invalidateQueries();
       }}
     >
       {(error) => <UnitsEditor units={units} onChange={setUnits} error={error} />}
@@ -164,12 +160,12 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
       onSubmit={async () => {
         if (mustShrink) {
           await shrink.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reservedUnitIds: r.reservedUnitIds.filter((u) => !missing.includes(u)), reason: `Units ${missing.join(', ')} left the topology` });
+          // FormDialog refreshes on success only; the shrink succeeded, so refresh here.
           await queryClient.invalidateQueries();
           // Stay open: re-affirming is the next step, now possible.
           throw new Error(`Removed ${missing.join(', ')}. Now re-affirm the reservation.`);
         }
         await reaffirm.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reason: reason.trim() });
-        await queryClient.invalidateQueries();
       }}
     >
       {(error) => (

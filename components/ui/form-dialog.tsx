@@ -1,13 +1,14 @@
 'use client';
 
-import { useEffect, useId, useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { errorMessage } from '../problem';
+import { useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { DialogFrame } from './dialog-frame';
 
 /**
  * A labelled modal dialog around a form: fields, a submit button that says what it does, and
  * the problem `detail` when the server refuses (fields show their own `errors[]` through
- * `fieldErrors`, given the error this dialog reports to `children`). Closes on success unless
- * `keepOpenOnSuccess` (to show a result, e.g. a secret shown once).
+ * `fieldErrors`, given the error this dialog reports to `children`). On success it refreshes
+ * every query of the page and closes.
  */
 export function FormDialog(props: {
   title: ReactNode;
@@ -22,19 +23,17 @@ export function FormDialog(props: {
 }) {
   const { title, description, submitLabel, onSubmit, onClose, children, tone = 'primary', submitDisabled } = props;
   const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
+  const queryClient = useQueryClient();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
-
-  useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
-  }, []);
 
   async function submit(e: FormEvent) {
     e.preventDefault();
     setPending(true);
     try {
       await onSubmit();
+      // Whatever the form changed, every query of the page may show something else now.
+      await queryClient.invalidateQueries();
       setError(null);
       dialog.current?.close();
     } catch (err) {
@@ -44,34 +43,18 @@ export function FormDialog(props: {
     }
   }
 
-  const button = tone === 'danger' ? 'bg-red-600 hover:bg-red-700' : 'bg-indigo-600 hover:bg-indigo-700';
   return (
-    <dialog ref={dialog} onClose={onClose} aria-labelledby={titleId} className="m-auto w-[min(40rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40">
-      <form onSubmit={submit}>
-        <div className="border-b border-slate-200 px-6 py-4">
-          <h2 id={titleId} className="text-lg font-semibold">
-            {title}
-          </h2>
-          {description && <div className="mt-1 text-sm text-slate-600">{description}</div>}
-        </div>
-        <div className="max-h-[65vh] space-y-4 overflow-y-auto px-6 py-4">
-          {children(error)}
-          {error !== null && (
-            <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-              {errorMessage(error)}
-            </p>
-          )}
-        </div>
-        <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-6 py-3">
-          <button type="button" onClick={() => dialog.current?.close()} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100">
-            Cancel
-          </button>
-          <button type="submit" disabled={pending || submitDisabled} className={`rounded-md px-4 py-2 text-sm font-semibold text-white shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${button}`}>
-            {pending ? 'Working…' : submitLabel}
-          </button>
-        </div>
-      </form>
-    </dialog>
+    <DialogFrame
+      dialogRef={dialog}
+      title={title}
+      subtitle={description}
+      onClose={onClose}
+      error={error}
+      onSubmit={submit}
+      action={{ label: pending ? 'Working…' : submitLabel, disabled: pending || Boolean(submitDisabled), submit: true, tone }}
+    >
+      {children(error)}
+    </DialogFrame>
   );
 }
 

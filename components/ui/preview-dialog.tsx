@@ -1,7 +1,7 @@
 'use client';
 
-import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react';
-import { errorMessage } from '../problem';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
+import { DialogFrame } from './dialog-frame';
 
 /**
  * Preview, then confirm (docs/product.md §6): the dialog every destructive console action
@@ -34,8 +34,6 @@ export function PreviewDialog<P, R>(props: {
   tone?: 'danger' | 'primary';
 }) {
   const { title, subtitle, preview: runPreview, renderPreview, confirmLabel, confirm, isStale, onStale, renderResult, onClose, onDone, children, tone = 'danger' } = props;
-  const dialog = useRef<HTMLDialogElement>(null);
-  const titleId = useId();
   const [preview, setPreview] = useState<{ value: P; changed: boolean } | null>(null);
   const [result, setResult] = useState<{ value: R } | null>(null);
   const [pending, setPending] = useState<'preview' | 'confirm' | null>('preview');
@@ -59,7 +57,6 @@ export function PreviewDialog<P, R>(props: {
   // React's dev double-invocation of effects must not run the dry run twice.
   const started = useRef(false);
   useEffect(() => {
-    if (!dialog.current?.open) dialog.current?.showModal();
     if (started.current) return;
     started.current = true;
     void load(false);
@@ -86,44 +83,25 @@ export function PreviewDialog<P, R>(props: {
     }
   }
 
-  const button = tone === 'danger' ? 'bg-red-600 hover:bg-red-700' : 'bg-indigo-600 hover:bg-indigo-700';
   return (
-    <dialog ref={dialog} onClose={onClose} aria-labelledby={titleId} className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40">
-      <div className="border-b border-slate-200 px-6 py-4">
-        <h2 id={titleId} className="text-lg font-semibold">
-          {title}
-        </h2>
-        {subtitle && <p className="mt-1 font-mono text-xs text-slate-500">{subtitle}</p>}
-      </div>
-
-      <div className="max-h-[60vh] space-y-4 overflow-y-auto px-6 py-4">
-        {result ? (
-          renderResult(result.value)
-        ) : !preview ? (
-          <p className="text-sm text-slate-600">{pending === 'preview' ? 'Previewing what this would do…' : ''}</p>
-        ) : (
-          <>
-            {renderPreview(preview.value, preview.changed)}
-            {children}
-          </>
-        )}
-        {error !== null && (
-          <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
-            {errorMessage(error)}
-          </p>
-        )}
-      </div>
-
-      <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-6 py-3">
-        <button type="button" onClick={() => dialog.current?.close()} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100">
-          {result ? 'Close' : 'Cancel'}
-        </button>
-        {!result && (
-          <button type="button" disabled={!preview || pending !== null} onClick={onConfirm} className={`rounded-md px-4 py-2 text-sm font-semibold text-white shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${button}`}>
-            {preview ? confirmLabel(preview.value) : 'Previewing…'}
-          </button>
-        )}
-      </div>
-    </dialog>
+    <DialogFrame
+      title={title}
+      subtitle={subtitle && <span className="font-mono text-xs text-slate-500">{subtitle}</span>}
+      onClose={onClose}
+      error={error}
+      dismissLabel={result ? 'Close' : 'Cancel'}
+      action={result ? undefined : { label: preview ? confirmLabel(preview.value) : 'Previewing…', disabled: !preview || pending !== null, onClick: onConfirm, tone }}
+    >
+      {result ? (
+        renderResult(result.value)
+      ) : !preview ? (
+        <p className="text-sm text-slate-600">{pending === 'preview' ? 'Previewing what this would do…' : ''}</p>
+      ) : (
+        <>
+          {renderPreview(preview.value, preview.changed)}
+          {children}
+        </>
+      )}
+    </DialogFrame>
   );
 }

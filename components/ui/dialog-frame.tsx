@@ -1,0 +1,72 @@
+'use client';
+
+import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
+import { errorMessage } from '../problem';
+
+/**
+ * The frame every console dialog shares: a labelled modal `dialog` (opened on mount), its
+ * title and subtitle, a scrolling body, the problem `detail` of the last error, and a footer
+ * with the dismiss button and the action the dialog exists for.
+ */
+export function DialogFrame(props: {
+  title: ReactNode;
+  subtitle?: ReactNode;
+  onClose: () => void;
+  error: unknown;
+  /** The dismiss button's words ("Cancel", or "Close" once done). */
+  dismissLabel?: string;
+  /** The footer's action button; absent once there is nothing left to do. */
+  action?: { label: string; disabled: boolean; onClick?: () => void; submit?: boolean; tone: 'danger' | 'primary' };
+  /** Wraps body and footer in a form whose submit runs `onSubmit`. */
+  onSubmit?: (e: React.FormEvent) => void;
+  children: ReactNode;
+  dialogRef?: RefObject<HTMLDialogElement | null>;
+}) {
+  const { title, subtitle, onClose, error, dismissLabel = 'Cancel', action, onSubmit, children } = props;
+  const own = useRef<HTMLDialogElement>(null);
+  const dialog = props.dialogRef ?? own;
+  const titleId = useId();
+  useEffect(() => {
+    if (!dialog.current?.open) dialog.current?.showModal();
+  }, [dialog]);
+
+  const tone = action?.tone === 'danger' ? 'bg-red-600 hover:bg-red-700' : 'bg-indigo-600 hover:bg-indigo-700';
+  const inner = (
+    <>
+      <div className="border-b border-slate-200 px-6 py-4">
+        <h2 id={titleId} className="text-lg font-semibold">
+          {title}
+        </h2>
+        {subtitle && <div className="mt-1 text-sm text-slate-600">{subtitle}</div>}
+      </div>
+      <div className="max-h-[62vh] space-y-4 overflow-y-auto px-6 py-4">
+        {children}
+        {error !== null && error !== undefined && (
+          <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+            {errorMessage(error)}
+          </p>
+        )}
+      </div>
+      <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-6 py-3">
+        <button type="button" onClick={() => dialog.current?.close()} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100">
+          {dismissLabel}
+        </button>
+        {action && (
+          <button
+            type={action.submit ? 'submit' : 'button'}
+            disabled={action.disabled}
+            onClick={action.onClick}
+            className={`rounded-md px-4 py-2 text-sm font-semibold text-white shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${tone}`}
+          >
+            {action.label}
+          </button>
+        )}
+      </div>
+    </>
+  );
+  return (
+    <dialog ref={dialog} onClose={onClose} aria-labelledby={titleId} className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40">
+      {onSubmit ? <form onSubmit={onSubmit}>{inner}</form> : inner}
+    </dialog>
+  );
+}
