@@ -4,10 +4,10 @@
  * Starts a throwaway PostgreSQL (demo seed, plus two storm nodes with reservations that begin
  * and end during the run), N production app instances sharing it, signs console users in, and
  * lets `--clients` concurrent clients drive the random mix of scripts/stress/mix.ts through the
- * REST API and tRPC until `--seconds` pass or `--max-requests` are sent. Then it checks every
- * acknowledged write against the database and every invariant (server/testing/invariants.ts),
- * prints the figures, and exits 1 on any violation, 5xx, request without an answer, lost write
- * or differing idempotent replay.
+ * REST API and tRPC until `--seconds` pass or `--max-requests` are sent. It checks every
+ * invariant (server/testing/invariants.ts) every few seconds while it runs and once after, then
+ * every acknowledged write against the database, prints the figures, and exits 1 on any
+ * violation, 5xx, request without an answer, lost write or differing idempotent replay.
  *
  * Needs a production build in `.next` (`next build`); `--build` makes one when there is none.
  * Options: --seconds (60) --clients (32) --instances (2) --max-requests (1000 × seconds)
@@ -16,9 +16,9 @@
 import { sql } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/seed';
-import { checkInvariants } from '../server/testing/invariants';
+import { checkInvariants, type Violation } from '../server/testing/invariants';
 import { verifyAcks, type Ack } from './stress/acks';
-import { buildApp, hasProductionBuild, startDatabase, startInstances, stopInstances, type Database, type Instance } from './stress/fleet';
+import { buildApp, hasProductionBuild, seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from './stress/fleet';
 import { rest, signIn, type Session } from './stress/http';
 import { PLATFORM, refreshNode, runClient, World, type StormContext } from './stress/mix';
 import { printReport, Stats } from './stress/report';
@@ -57,6 +57,9 @@ if (!hasProductionBuild()) {
   buildApp();
 }
 
+/** How often the invariants are checked while the storm runs. */
+const CHECK_EVERY_MS = 5_000;
+
 /** Demo users with console sessions, by the org they act as (one org each). */
 const CONSOLE_USERS = ['olivia@platform.example', 'alice@acme.example', 'mark@helix.example', 'ana@nimbus.example', 'tom@orbit.example'];
 /** The nodes the storm acts on: the demo's busy ones, and its own two. */
@@ -86,7 +89,7 @@ async function addStormNodes(base: string, keys: Record<string, string>): Promis
 }
 
 let database: Database | undefined;
-let instances: Instance[] = [];
+const instances: Instance[] = [];
 let cleaningUp: Promise<void> | undefined;
 const cleanup = () =>
   (cleaningUp ??= (async () => {
@@ -100,37 +103,71 @@ process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 let passed = false;
 try {
   const setupStarted = performance.now();
+  const lap = (() => {
+    let last = setupStarted;
+    return (what: string) => {
+      const now = performance.now();
+      const text = `${what} ${((now - last) / 1000).toFixed(1)} s`;
+      last = now;
+      return text;
+    };
+  })();
   database = await startDatabase();
-  instances = await startInstances(instanceCount, database.pg.url);
+  const laps = [lap('PostgreSQL')];
+  // The instances need the database only once requests come, so they boot while the seed runs.
+  const [{ keys, seededAt }] = await Promise.all([seedFleet(database.db), startInstances(instanceCount, database.pg.url, instances)]);
+  laps.push(lap('seed and instances'));
   const bases = instances.map((i) => i.base);
-  await addStormNodes(bases[0]!, database.keys);
+  await addStormNodes(bases[0]!, keys);
+  laps.push(lap('storm nodes'));
 
   const sessions: Record<string, Session> = {};
-  for (const email of CONSOLE_USERS) {
-    const user = DEMO_USERS.find((u) => u.email === email)!;
-    sessions[user.orgIds[0]] = await signIn(bases[0]!, email, DEMO_PASSWORD);
-  }
+  await Promise.all(
+    CONSOLE_USERS.map(async (email, i) => {
+      const user = DEMO_USERS.find((u) => u.email === email)!;
+      sessions[user.orgIds[0]] = await signIn(bases[i % bases.length]!, email, DEMO_PASSWORD);
+    }),
+  );
+  laps.push(lap('sign-ins'));
   const seededUpdatedAt = new Map(
     [...(await database.db.execute<{ node_id: string; id: string; updated_at: string }>(sql`select node_id, id, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from reservations`))].map((r) => [`${r.node_id}\u0000${r.id}`, r.updated_at]),
   );
 
   const stats = new Stats();
   const acks: Ack[] = [];
-  const ctx: StormContext = { bases, keys: database.keys, sessions, world: new World(), acks, replayMismatches: [], record: (kind, reply) => stats.record(kind, reply) };
+  const ctx: StormContext = { bases, keys, sessions, world: new World(), acks, replayMismatches: [], record: (kind, reply) => stats.record(kind, reply) };
   for (const nodeId of NODES) await refreshNode(ctx, bases[0]!, nodeId, false);
   console.log(
-    `storm: ${seconds} s, ${clients} clients, ${instanceCount} instances (ports ${instances.map((i) => i.port).join(', ')}), at most ${maxRequests} requests, seed ${seed}; set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s`,
+    `storm: ${seconds} s, ${clients} clients, ${instanceCount} instances (ports ${instances.map((i) => i.port).join(', ')}), at most ${maxRequests} requests, seed ${seed}; set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s (${laps.join(', ')})`,
   );
 
   const started = performance.now();
   const deadline = Date.now() + seconds * 1000;
   const until = () => Date.now() >= deadline || stats.requests >= maxRequests;
+  // Invariants hold at every commit, not only at the end: check a snapshot every few seconds
+  // too, so that a fault a later write repairs (a VM that ran where it must not, then ended)
+  // is still caught.
+  const found = new Map<string, Violation>();
+  let checks = 0;
+  const check = async () => {
+    for (const v of await checkInvariants(database!.db, { auditSince: seededAt })) found.set(`${v.invariant}\u0000${v.message}`, v);
+    checks += 1;
+  };
+  const checker = (async () => {
+    for (let next = Date.now() + CHECK_EVERY_MS; !until(); await new Promise((r) => setTimeout(r, 200))) {
+      if (Date.now() < next) continue;
+      await check();
+      next = Date.now() + CHECK_EVERY_MS;
+    }
+  })();
   await Promise.all(Array.from({ length: clients }, (_, i) => runClient(ctx, i, seed + i, until)));
   const elapsed = (performance.now() - started) / 1000;
+  await checker;
 
   const lost = await verifyAcks(database.db, acks, seededUpdatedAt);
-  const violations = await checkInvariants(database.db, { auditSince: database.seededAt });
-  const header = `storm results: ${seconds} s × ${clients} clients × ${instanceCount} instances, seed ${seed}`;
+  await check();
+  const violations = [...found.values()];
+  const header = `storm results: ${seconds} s × ${clients} clients × ${instanceCount} instances, seed ${seed}; invariants checked ${checks} times (every ${CHECK_EVERY_MS / 1000} s and at the end)`;
   passed = printReport(stats, { violations, lost, replayMismatches: ctx.replayMismatches, acks }, header, elapsed);
   if (stats.serverErrors > 0 || stats.noAnswer > 0) {
     for (const i of instances) {

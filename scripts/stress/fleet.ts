@@ -31,25 +31,30 @@ export type Database = {
   pg: EmbeddedServer;
   db: Db;
   close: () => Promise<void>;
-  /** The demo API key of every demo org. */
-  keys: Record<string, string>;
-  /** The database's clock right after the seed: every change from here on is the storm's. */
-  seededAt: Date;
 };
 
-/** Starts PostgreSQL, migrates, seeds the demo fleet. */
+/** Starts PostgreSQL and applies the migrations. */
 export async function startDatabase(): Promise<Database> {
   const pg = await startEmbeddedPostgres({ dir: makeTempDataDir('gpu-storm-pg'), persistent: false, fast: true });
   try {
     await migrateDatabase(pg.url);
-    const { db, client } = createDb(pg.url, { max: 4 });
-    const keys = await seedDemoFleet(db, new Date());
-    const [row] = await db.execute<{ now: string }>(sql`select now()::text as now`);
-    return { pg, db, keys, seededAt: new Date(row!.now), close: () => client.end() };
   } catch (e) {
     await pg.stop();
     throw e;
   }
+  const { db, client } = createDb(pg.url, { max: 4 });
+  return { pg, db, close: () => client.end() };
+}
+
+/**
+ * Seeds the demo fleet.
+ * @returns the demo API key of every demo org, and the database's clock right after the seed:
+ *   every change from then on is the storm's.
+ */
+export async function seedFleet(db: Db): Promise<{ keys: Record<string, string>; seededAt: Date }> {
+  const keys = await seedDemoFleet(db, new Date());
+  const [row] = await db.execute<{ now: string }>(sql`select now()::text as now`);
+  return { keys, seededAt: new Date(row!.now) };
 }
 
 export type Instance = { port: number; base: string; child: ChildProcess; stderr: string[] };
@@ -58,11 +63,11 @@ export type Instance = { port: number; base: string; child: ChildProcess; stderr
  * Starts `count` production instances on free loopback ports, all on `databaseUrl` with one
  * AUTH_SECRET (so a session cookie works on each) and the rate limit off (docs/product.md §8 R5:
  * the storm measures the product, not the limiter), and waits until each answers.
+ * @param instances filled as they are spawned, so the caller can stop them whatever happens.
  * @throws Error when one exits or does not answer within 90 s.
  */
-export async function startInstances(count: number, databaseUrl: string): Promise<Instance[]> {
+export async function startInstances(count: number, databaseUrl: string, instances: Instance[]): Promise<void> {
   const secret = randomBytes(32).toString('hex');
-  const instances: Instance[] = [];
   for (let i = 0; i < count; i++) {
     const port = await findFreePort();
     const child = spawn(NEXT_BIN, ['start', '-p', String(port), '-H', '127.0.0.1'], {
@@ -77,7 +82,6 @@ export async function startInstances(count: number, databaseUrl: string): Promis
     instances.push({ port, base: `http://127.0.0.1:${port}`, child, stderr });
   }
   await Promise.all(instances.map(waitUntilUp));
-  return instances;
 }
 
 async function waitUntilUp(instance: Instance): Promise<void> {

@@ -29,7 +29,8 @@ const sample = <T>(rng: Rng, xs: readonly T[], n: number): T[] => [...xs].sort((
 
 type UnitInfo = { id: string; state: string; reservationId?: string; vmId?: string; model?: string; memoryGiB?: number; nvlinkDomain?: string };
 type ReservationInfo = { id: string; nodeId: string; status: string; reservedUnitIds: string[]; releasedUnitIds: string[]; allowedOrgIds: string[]; managingOrgIds: string[] };
-type NodeInfo = { id: string; ownerOrgId: string; topologyGen: number; units: UnitInfo[]; reservations: Map<string, ReservationInfo> };
+type NodeBody = { id: string; ownerOrgId: string; topologyGen: number; units: UnitInfo[] };
+type NodeInfo = NodeBody & { reservations: Map<string, ReservationInfo> };
 
 /** What the clients believe about the fleet: possibly stale, never trusted for correctness. */
 export class World {
@@ -37,7 +38,7 @@ export class World {
   /** Running VMs the storm placed (acknowledged), by id. */
   readonly running = new Map<string, { orgId: string; nodeId: string }>();
 
-  updateNode(node: { id: string; ownerOrgId: string; topologyGen: number; units: UnitInfo[] }): void {
+  updateNode(node: NodeBody): void {
     const known = this.nodes.get(node.id);
     this.nodes.set(node.id, { id: node.id, ownerOrgId: node.ownerOrgId, topologyGen: node.topologyGen, units: node.units, reservations: known?.reservations ?? new Map() });
   }
@@ -250,7 +251,7 @@ async function changeTopology(c: Client): Promise<void> {
     ? await consoleCall(c, 'topology', PLATFORM, 'mutation', 'nodes.changeTopology', { nodeId: node.id, units: next })
     : await restCall(c, 'topology', PLATFORM, 'PUT', `/v1/nodes/${node.id}/topology`, { units: next });
   if (!ok(reply)) return;
-  const body = reply.body as { id: string; ownerOrgId: string; topologyGen: number; units: UnitInfo[] };
+  const body = reply.body as NodeBody;
   c.ctx.world.updateNode(body);
   c.ctx.acks.push({ kind: 'topology', nodeId: node.id, topologyGen: body.topologyGen, unitIds: body.units.map((u) => u.id) });
   // The node's reservations are needs-review now; the next read says so exactly.
@@ -277,7 +278,7 @@ export async function refreshNode(ctx: StormContext, base: string, nodeId: strin
     ctx.record('read.node', node);
     ctx.record('read.reservations', reservations);
   }
-  if (ok(node)) ctx.world.updateNode(node.body as NodeInfo);
+  if (ok(node)) ctx.world.updateNode(node.body as NodeBody);
   if (ok(reservations)) for (const r of (reservations.body as { items: ReservationInfo[] }).items) ctx.world.updateReservation(r);
 }
 
