@@ -153,16 +153,20 @@ try {
     for (const v of await checkInvariants(database!.db, { auditSince: seededAt })) found.set(`${v.invariant}\u0000${v.message}`, v);
     checks += 1;
   };
+  let checkFailed: unknown;
   const checker = (async () => {
     for (let next = Date.now() + CHECK_EVERY_MS; !until(); await new Promise((r) => setTimeout(r, 200))) {
       if (Date.now() < next) continue;
       await check();
       next = Date.now() + CHECK_EVERY_MS;
     }
-  })();
+  })().catch((e: unknown) => {
+    checkFailed = e;
+  });
   await Promise.all(Array.from({ length: clients }, (_, i) => runClient(ctx, i, seed + i, until)));
   const elapsed = (performance.now() - started) / 1000;
   await checker;
+  if (checkFailed) throw checkFailed;
 
   const lost = await verifyAcks(database.db, acks, seededUpdatedAt);
   await check();

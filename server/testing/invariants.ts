@@ -3,8 +3,9 @@
  * at any instant, whatever the verbs did (docs/product.md §8 R1). One function per invariant,
  * each returning its violations with the ids, units and times needed to debug them;
  * `checkInvariants` runs them all over one snapshot. Used by the planted-fault tests
- * (invariants.test.ts), the verb tests that want a clean bill after a scenario, and the storm
- * (scripts/stress.ts).
+ * (invariants.test.ts), tests that want a clean bill after a scenario (e.g.
+ * server/nodes/lock-clock.test.ts), and the storm (scripts/stress.ts). Released ⊆ reserved
+ * needs no check: `released` is a flag on the reserved unit's own row (db/schema/reservations.ts).
  *
  * Two notions recur:
  * - A reservation **holds** a unit at instant t when the unit is in its `reservedUnitIds`, it
@@ -212,9 +213,10 @@ export const noReservedVmOnReleasedUnit: InvariantCheck = async (db, scope) => {
  * change that made each (gen 1: registration).
  */
 const TOPOLOGY_CTE = sql`topo as (
-  select t.node_id, t.gen, t.created_at as at,
-    (select min(e.seq) from audit_events e where e.action = 'node.topology' and e.node_id = t.node_id and e.details->>'toGen' = t.gen::text) as seq
-  from node_topologies t)`;
+  select t.node_id, t.gen, t.created_at as at, e.seq
+  from node_topologies t
+  left join (select node_id, (details->>'toGen')::int as gen, min(seq) as seq from audit_events where action = 'node.topology' group by 1, 2) e
+    on e.node_id = t.node_id and e.gen = t.gen)`;
 
 /**
  * `a` committed before `b` on the same node: by audit seq when both have one (exact), else by
@@ -255,9 +257,10 @@ export const noPlacementOnWithheldUnit: InvariantCheck = async (db) => {
           select e.node_id, e.reservation_id, e.at, e.seq, (e.details->>'fromGen')::int as from_gen, (e.details->>'toGen')::int as to_gen
           from audit_events e where e.action = 'reservation.reaffirm'),
         placements as (
-          select v.id, v.node_id, v.tier, v.started_at as at,
-            (select min(e.seq) from audit_events e where e.action = 'vm.place' and e.node_id = v.node_id and e.details->>'vmId' = v.id) as seq
-          from vms v),
+          select v.id, v.node_id, v.tier, v.started_at as at, e.seq
+          from vms v
+          left join (select node_id, details->>'vmId' as vm_id, min(seq) as seq from audit_events where action = 'vm.place' group by 1, 2) e
+            on e.node_id = v.node_id and e.vm_id = v.id),
         unit_spans as (
           select ru.node_id, ru.reservation_id, ru.unit_id, null::timestamptz as left_at from reservation_units ru
           union all
