@@ -1,6 +1,6 @@
 import type { DbOrTx, Tx } from '@/db/client';
 import { nodeUnits, nodes, type TopologyUnit } from '@/db/schema';
-import { asc, eq, getTableColumns, sql } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { atLockTime, type Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
 import { sortByCodePoint } from '../ids';
@@ -21,13 +21,16 @@ export type LockMode = 'write' | 'read' | 'none';
  * @throws DomainError not_found when there is no such node.
  */
 export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<LockedNode> {
-  // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock).
+  // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock). It is read
+  // by an outer query over the locking one: beside `FOR … UPDATE` in one SELECT, PostgreSQL
+  // evaluates it as it scans the row, before waiting for the lock, so a writer queued behind
+  // another would record a time from before that one's commit (docs/product.md §9 c).
   const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
-  const q = db
-    .select({ ...getTableColumns(nodes), lockedAt })
-    .from(nodes)
-    .where(eq(nodes.id, nodeId));
-  const rows = await (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q);
+  const q = db.select().from(nodes).where(eq(nodes.id, nodeId));
+  const row = (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q).as('locked_node');
+  const rows = await db
+    .select({ id: row.id, name: row.name, ownerOrgId: row.ownerOrgId, topologyGen: row.topologyGen, createdAt: row.createdAt, updatedAt: row.updatedAt, lockedAt })
+    .from(row);
   const node = rows[0];
   if (!node) throw notFound(`Node "${nodeId}"`);
   return node;

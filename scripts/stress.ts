@@ -1,0 +1,187 @@
+/**
+ * `npm run stress -- --seconds 60 --clients 32 --instances 2`: the storm of docs/product.md §8 R1.
+ *
+ * Starts a throwaway PostgreSQL (demo seed, plus two storm nodes with reservations that begin
+ * and end during the run), N production app instances sharing it, signs console users in, and
+ * lets `--clients` concurrent clients drive the random mix of scripts/stress/mix.ts through the
+ * REST API and tRPC until `--seconds` pass or `--max-requests` are sent. It checks every
+ * invariant (server/testing/invariants.ts) every few seconds while it runs and once after, then
+ * every acknowledged write against the database, prints the figures, and exits 1 on any
+ * violation, 5xx, request without an answer, lost write or differing idempotent replay.
+ *
+ * Needs a production build in `.next` (`next build`); `--build` makes one when there is none.
+ * Options: --seconds (60) --clients (32) --instances (2) --max-requests (1000 × seconds)
+ * --seed (random; printed, replays the same choices) --build.
+ */
+import { sql } from 'drizzle-orm';
+import { parseArgs } from 'node:util';
+import { DEMO_PASSWORD, DEMO_USERS } from '../db/seed';
+import { checkInvariants, type Violation } from '../server/testing/invariants';
+import { verifyAcks, type Ack } from './stress/acks';
+import { buildApp, hasProductionBuild, seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from './stress/fleet';
+import { rest, signIn, type Session } from './stress/http';
+import { PLATFORM, refreshNode, runClient, World, type StormContext } from './stress/mix';
+import { printReport, Stats } from './stress/report';
+
+const { values: args } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '60' },
+    clients: { type: 'string', default: '32' },
+    instances: { type: 'string', default: '2' },
+    'max-requests': { type: 'string' },
+    seed: { type: 'string' },
+    build: { type: 'boolean', default: false },
+  },
+  strict: true,
+});
+
+const positive = (name: string, v: string | undefined) => {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 1) {
+    console.error(`--${name} must be a positive integer, not ${JSON.stringify(v)}`);
+    process.exit(2);
+  }
+  return n;
+};
+const seconds = positive('seconds', args.seconds);
+const clients = positive('clients', args.clients);
+const instanceCount = positive('instances', args.instances);
+const maxRequests = positive('max-requests', args['max-requests'] ?? String(1000 * seconds));
+const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positive('seed', args.seed);
+
+if (!hasProductionBuild()) {
+  if (!args.build) {
+    console.error('The storm runs the production build, and .next holds none. Run `npx next build` first, or pass --build to build it now.');
+    process.exit(2);
+  }
+  buildApp();
+}
+
+/** How often the invariants are checked while the storm runs. */
+const CHECK_EVERY_MS = 5_000;
+
+/** Demo users with console sessions, by the org they act as (one org each). */
+const CONSOLE_USERS = ['olivia@platform.example', 'alice@acme.example', 'mark@helix.example', 'ana@nimbus.example', 'tom@orbit.example'];
+/** The nodes the storm acts on: the demo's busy ones, and its own two. */
+const NODES = ['acme-h100-01', 'acme-h100-02', 'borealis-a100-01', 'borealis-a100-02', 'storm-1', 'storm-2'];
+
+/**
+ * The storm's own nodes, written through the API: one with a reservation that begins a third
+ * of the way in (over units spot VMs may be running on: legal, docs/product.md §5.3), one with a
+ * reservation that ends halfway (its VMs keep running).
+ */
+async function addStormNodes(base: string, keys: Record<string, string>): Promise<void> {
+  const at = (fraction: number) => new Date(Date.now() + fraction * seconds * 1000).toISOString();
+  const units = Array.from({ length: 8 }, (_, i) => ({ id: `gpu-${i}`, model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: `nvl-${Math.floor(i / 4)}` }));
+  const must = async (org: string, method: string, path: string, body: unknown) => {
+    const r = await rest(base, keys[org]!, method, path, body);
+    if (r.status >= 300) throw new Error(`setup: ${method} ${path} as ${org} answered ${r.status} ${r.text}`);
+  };
+  const reservation = (nodeId: string, id: string, reservedUnitIds: string[], allowedOrgIds: string[], period: Record<string, string> = {}) =>
+    must('org_acme', 'POST', `/v1/nodes/${nodeId}/reservations`, { id, reservedUnitIds, allowedOrgIds, managingOrgIds: ['org_helix'], ...period });
+  for (const id of ['storm-1', 'storm-2']) await must(PLATFORM, 'POST', '/v1/nodes', { id, name: `Storm ${id}`, ownerOrgId: 'org_acme', units });
+  await reservation('storm-1', 'res-storm-1', ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'], ['org_nimbus']);
+  await reservation('storm-1', 'res-storm-1-later', ['gpu-6', 'gpu-7'], ['org_zephyr'], { startsAt: at(1 / 3) });
+  await reservation('storm-2', 'res-storm-2-ending', ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], ['org_nimbus'], { endsAt: at(1 / 2) });
+  await reservation('storm-2', 'res-storm-2', ['gpu-4', 'gpu-5', 'gpu-6', 'gpu-7'], ['org_quark', 'org_nimbus']);
+  await must('org_helix', 'POST', '/v1/nodes/storm-1/reservations/res-storm-1/release', { unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'] });
+  await must('org_helix', 'POST', '/v1/nodes/storm-2/reservations/res-storm-2/release', { unitIds: ['gpu-4', 'gpu-5'] });
+}
+
+let database: Database | undefined;
+const instances: Instance[] = [];
+let cleaningUp: Promise<void> | undefined;
+const cleanup = () =>
+  (cleaningUp ??= (async () => {
+    await stopInstances(instances);
+    await database?.close().catch(() => {});
+    await database?.pg.stop().catch(() => {});
+  })());
+process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
+process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
+
+let passed = false;
+try {
+  const setupStarted = performance.now();
+  const lap = (() => {
+    let last = setupStarted;
+    return (what: string) => {
+      const now = performance.now();
+      const text = `${what} ${((now - last) / 1000).toFixed(1)} s`;
+      last = now;
+      return text;
+    };
+  })();
+  database = await startDatabase();
+  const laps = [lap('PostgreSQL')];
+  // The instances need the database only once requests come, so they boot while the seed runs.
+  const [{ keys, seededAt }] = await Promise.all([seedFleet(database.db), startInstances(instanceCount, database.pg.url, instances)]);
+  laps.push(lap('seed and instances'));
+  const bases = instances.map((i) => i.base);
+  await addStormNodes(bases[0]!, keys);
+  laps.push(lap('storm nodes'));
+
+  const sessions: Record<string, Session> = {};
+  await Promise.all(
+    CONSOLE_USERS.map(async (email, i) => {
+      const user = DEMO_USERS.find((u) => u.email === email)!;
+      sessions[user.orgIds[0]] = await signIn(bases[i % bases.length]!, email, DEMO_PASSWORD);
+    }),
+  );
+  laps.push(lap('sign-ins'));
+  const seededUpdatedAt = new Map(
+    [...(await database.db.execute<{ node_id: string; id: string; updated_at: string }>(sql`select node_id, id, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from reservations`))].map((r) => [`${r.node_id}\u0000${r.id}`, r.updated_at]),
+  );
+
+  const stats = new Stats();
+  const acks: Ack[] = [];
+  const ctx: StormContext = { bases, keys, sessions, world: new World(), acks, replayMismatches: [], record: (kind, reply) => stats.record(kind, reply) };
+  for (const nodeId of NODES) await refreshNode(ctx, bases[0]!, nodeId, false);
+  console.log(
+    `storm: ${seconds} s, ${clients} clients, ${instanceCount} instances (ports ${instances.map((i) => i.port).join(', ')}), at most ${maxRequests} requests, seed ${seed}; set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s (${laps.join(', ')})`,
+  );
+
+  const started = performance.now();
+  const deadline = Date.now() + seconds * 1000;
+  const until = () => Date.now() >= deadline || stats.requests >= maxRequests;
+  // Invariants hold at every commit, not only at the end: check a snapshot every few seconds
+  // too, so that a fault a later write repairs (a VM that ran where it must not, then ended)
+  // is still caught.
+  const found = new Map<string, Violation>();
+  let checks = 0;
+  const check = async () => {
+    for (const v of await checkInvariants(database!.db, { auditSince: seededAt })) found.set(`${v.invariant}\u0000${v.message}`, v);
+    checks += 1;
+  };
+  let checkFailed: unknown;
+  const checker = (async () => {
+    for (let next = Date.now() + CHECK_EVERY_MS; !until(); await new Promise((r) => setTimeout(r, 200))) {
+      if (Date.now() < next) continue;
+      await check();
+      next = Date.now() + CHECK_EVERY_MS;
+    }
+  })().catch((e: unknown) => {
+    checkFailed = e;
+  });
+  await Promise.all(Array.from({ length: clients }, (_, i) => runClient(ctx, i, seed + i, until)));
+  const elapsed = (performance.now() - started) / 1000;
+  await checker;
+  if (checkFailed) throw checkFailed;
+
+  const lost = await verifyAcks(database.db, acks, seededUpdatedAt);
+  await check();
+  const violations = [...found.values()];
+  const header = `storm results: ${seconds} s × ${clients} clients × ${instanceCount} instances, seed ${seed}; invariants checked ${checks} times (every ${CHECK_EVERY_MS / 1000} s and at the end)`;
+  passed = printReport(stats, { violations, lost, replayMismatches: ctx.replayMismatches, acks }, header, elapsed);
+  if (stats.serverErrors > 0 || stats.noAnswer > 0) {
+    for (const i of instances) {
+      const log = i.stderr.join('').trim();
+      if (log) console.log(`\nstderr of the instance on port ${i.port} (last lines):\n${log.split('\n').slice(-40).join('\n')}`);
+    }
+  }
+} catch (e) {
+  console.error('storm aborted:', e);
+} finally {
+  await cleanup();
+}
+process.exit(passed ? 0 : 1);

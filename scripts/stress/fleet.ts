@@ -1,0 +1,119 @@
+/**
+ * The storm's stage: a throwaway embedded PostgreSQL under the system temp folder, migrated
+ * and seeded with the demo fleet (docs/product.md §7), and N production app instances on free
+ * ports sharing it — each a `next start` of the build in `.next`, as e2e/support/serve.ts
+ * starts one for Playwright.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'drizzle-orm';
+import { createDb, type Db } from '../../db/client';
+import { findFreePort, makeTempDataDir, startEmbeddedPostgres, type EmbeddedServer } from '../../db/embedded';
+import { migrateDatabase } from '../../db/migrate';
+import { seedDemoFleet } from '../../server/demo';
+
+const NEXT_BIN = path.join('node_modules', '.bin', 'next');
+
+/** True when `.next` holds a production build (`next build` writes BUILD_ID; `next dev` does not). */
+export function hasProductionBuild(): boolean {
+  return fs.existsSync(path.join('.next', 'BUILD_ID'));
+}
+
+/** Runs `next build` in the foreground. @throws Error when it fails. */
+export function buildApp(): void {
+  const r = spawnSync(NEXT_BIN, ['build'], { stdio: 'inherit' });
+  if (r.status !== 0) throw new Error(`next build failed (exit ${r.status})`);
+}
+
+export type Database = {
+  pg: EmbeddedServer;
+  db: Db;
+  close: () => Promise<void>;
+};
+
+/** Starts PostgreSQL and applies the migrations. */
+export async function startDatabase(): Promise<Database> {
+  const pg = await startEmbeddedPostgres({ dir: makeTempDataDir('gpu-storm-pg'), persistent: false, fast: true });
+  try {
+    await migrateDatabase(pg.url);
+  } catch (e) {
+    await pg.stop();
+    throw e;
+  }
+  const { db, client } = createDb(pg.url, { max: 4 });
+  return { pg, db, close: () => client.end() };
+}
+
+/**
+ * Seeds the demo fleet.
+ * @returns the demo API key of every demo org, and the database's clock right after the seed:
+ *   every change from then on is the storm's.
+ */
+export async function seedFleet(db: Db): Promise<{ keys: Record<string, string>; seededAt: Date }> {
+  const keys = await seedDemoFleet(db, new Date());
+  const [row] = await db.execute<{ now: string }>(sql`select now()::text as now`);
+  return { keys, seededAt: new Date(row!.now) };
+}
+
+export type Instance = { port: number; base: string; child: ChildProcess; stderr: string[] };
+
+/**
+ * Starts `count` production instances on free loopback ports, all on `databaseUrl` with one
+ * AUTH_SECRET (so a session cookie works on each) and the rate limit off (docs/product.md §8 R5:
+ * the storm measures the product, not the limiter), and waits until each answers.
+ * @param instances filled as they are spawned, so the caller can stop them whatever happens.
+ * @throws Error when one exits or does not answer within 90 s.
+ */
+export async function startInstances(count: number, databaseUrl: string, instances: Instance[]): Promise<void> {
+  const secret = randomBytes(32).toString('hex');
+  for (let i = 0; i < count; i++) {
+    const port = await findFreePort();
+    const child = spawn(NEXT_BIN, ['start', '-p', String(port), '-H', '127.0.0.1'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, AUTH_TRUST_HOST: 'true', RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'production' },
+    });
+    const stderr: string[] = [];
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr.push(chunk);
+      if (stderr.length > 400) stderr.shift();
+    });
+    instances.push({ port, base: `http://127.0.0.1:${port}`, child, stderr });
+  }
+  await Promise.all(instances.map(waitUntilUp));
+}
+
+async function waitUntilUp(instance: Instance): Promise<void> {
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (instance.child.exitCode !== null) throw new Error(`the instance on port ${instance.port} exited (${instance.child.exitCode}): ${instance.stderr.join('').slice(-2000)}`);
+    try {
+      const res = await fetch(`${instance.base}/v1/openapi.json`, { signal: AbortSignal.timeout(5_000) });
+      await res.arrayBuffer();
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`the instance on port ${instance.port} did not answer within 90 s`);
+}
+
+/** Stops the instances (SIGTERM, then SIGKILL after 10 s) and waits for them to exit. */
+export async function stopInstances(instances: readonly Instance[]): Promise<void> {
+  await Promise.all(
+    instances.map(
+      (i) =>
+        new Promise<void>((resolve) => {
+          if (i.child.exitCode !== null || i.child.signalCode !== null) return resolve();
+          const force = setTimeout(() => i.child.kill('SIGKILL'), 10_000);
+          i.child.once('exit', () => {
+            clearTimeout(force);
+            resolve();
+          });
+          i.child.kill('SIGTERM');
+        }),
+    ),
+  );
+}
