@@ -1,16 +1,11 @@
 'use client';
 
+import Link from 'next/link';
 import { errorMessage } from '../problem';
 import { formatDateTime } from '../format';
-import type { Reservation, ReservationItem } from '../trpc-types';
-
-const statusTone: Record<Reservation['status'], string> = {
-  active: 'bg-emerald-100 text-emerald-800',
-  pending: 'bg-sky-100 text-sky-800',
-  'needs-review': 'bg-amber-100 text-amber-900',
-  expired: 'bg-slate-100 text-slate-600',
-  cancelled: 'bg-slate-100 text-slate-500 line-through',
-};
+import { reservationHref } from '../links';
+import { StatusBadge } from '../reservation/status-badge';
+import type { ReservationItem } from '../trpc-types';
 
 /** The node page's reservations panel: the reservations on the node the acting org may see, latest start first. */
 export function ReservationsPanel({ items, error }: { items: ReservationItem[] | undefined; error: unknown }) {
@@ -30,8 +25,10 @@ export function ReservationsPanel({ items, error }: { items: ReservationItem[] |
             .map(({ reservation: r }) => (
               <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
-                  <span className="font-mono font-medium">{r.id}</span>
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${statusTone[r.status]}`}>{r.status}</span>
+                  <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+                    {r.id}
+                  </Link>
+                  <StatusBadge status={r.status} />
                 </div>
                 <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-xs text-slate-700">
                   <dt className="text-slate-500">Units</dt>
