@@ -22,3 +22,8 @@ export function reclaimLabel(vmCount: number, unitCount: number): string {
   if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
   return `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'} and ${units}`;
 }
+
+/** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4). */
+export function formatPeriod(startsAt: string, endsAt: string | undefined): string {
+  return `${formatDateTime(startsAt)} → ${endsAt ? formatDateTime(endsAt) : 'open-ended'}`;
+}

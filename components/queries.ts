@@ -4,6 +4,7 @@
  * query key, so the browser finds the server's data already in its cache.
  * (No 'use client': server pages import these values.)
  */
+import type { RouterInputs } from './trpc-types';
 
 export const FLEET_PAGE_SIZE = 10;
 
@@ -15,4 +16,76 @@ export function fleetQueryInput(cursor?: string, ownerOrgId?: string) {
 /** The node page's three queries. */
 export function nodePageQueryInputs(nodeId: string) {
   return { node: { nodeId }, reservations: { nodeId, limit: 500 }, vms: { nodeId, status: 'running' as const } };
+}
+
+// ── List pages whose filters live in the URL (docs/product.md §6) ───────────────────────
+
+/** A page's `searchParams`, as Next hands them to a server page. */
+export type SearchParams = Record<string, string | string[] | undefined>;
+
+/**
+ * The named filters of a page's URL: the first value of each, when not empty. Values stay as
+ * typed: the server validates them, and an invalid one is shown as the problem's `detail`.
+ */
+export function readFilters<K extends string>(searchParams: SearchParams, names: readonly K[]): Partial<Record<K, string>> {
+  const out: Partial<Record<K, string>> = {};
+  for (const name of names) {
+    const raw = searchParams[name];
+    const value = Array.isArray(raw) ? raw[0] : raw;
+    if (value) out[name] = value;
+  }
+  return out;
+}
+
+/** A stable key for a filter set: a client list remounts (and pages from the start) when it changes. */
+export function filtersKey(filters: Readonly<Record<string, string | undefined>>): string {
+  return JSON.stringify(Object.entries(filters).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+const cursorOf = (cursor: string | undefined) => (cursor ? { cursor } : {});
+
+export const AUDIT_PAGE_SIZE = 20;
+export const auditFilterNames = ['nodeId', 'reservationId', 'action', 'since', 'until'] as const;
+export type AuditFilters = Partial<Record<(typeof auditFilterNames)[number], string>>;
+type AuditInput = RouterInputs['audit']['list'];
+
+/** The audit trail page's query (`audit.list`). */
+export function auditQueryInput(filters: AuditFilters, cursor?: string): AuditInput {
+  // The URL is untrusted text, typed here as the input only claims it is: the server checks it
+  // (a 400 naming the parameter), and the page shows that problem's detail.
+  return { limit: AUDIT_PAGE_SIZE, ...(filters as Omit<AuditInput, 'limit' | 'cursor'>), ...cursorOf(cursor) };
+}
+
+export const VM_PAGE_SIZE = 20;
+export const vmFilterNames = ['nodeId', 'status', 'tier'] as const;
+export type VmFilters = Partial<Record<(typeof vmFilterNames)[number], string>>;
+type VmInput = RouterInputs['vms']['list'];
+
+/** The VMs page's query (`vms.list`). */
+export function vmsQueryInput(filters: VmFilters, cursor?: string): VmInput {
+  // As for the audit trail: the server checks what the URL says.
+  return { limit: VM_PAGE_SIZE, ...(filters as Omit<VmInput, 'limit' | 'cursor'>), ...cursorOf(cursor) };
+}
+
+export const CAPACITY_PAGE_SIZE = 20;
+type ReservationListInput = RouterInputs['reservations']['list'];
+/** "My capacity" lists the reservations the acting org is in the audience of, unless the URL asks for another role. */
+export const CAPACITY_DEFAULT_ROLE = 'audience';
+
+/** The "My capacity" page's query (`reservations.list`). */
+export function capacityQueryInput(role: string | undefined, cursor?: string): ReservationListInput {
+  return { limit: CAPACITY_PAGE_SIZE, role: (role ?? CAPACITY_DEFAULT_ROLE) as ReservationListInput['role'], ...cursorOf(cursor) };
+}
+
+export const RESERVATION_TRAIL_PAGE_SIZE = 10;
+
+/** The reservation page's queries: the reservation, its node (the mini-grid), its status history and its audit trail. */
+export function reservationPageQueryInputs(nodeId: string, reservationId: string) {
+  const reservation = { nodeId, reservationId };
+  return {
+    node: { nodeId },
+    reservation,
+    history: reservation,
+    trail: (cursor?: string): AuditInput => ({ nodeId, reservationId, limit: RESERVATION_TRAIL_PAGE_SIZE, ...cursorOf(cursor) }),
+  };
 }

@@ -2,11 +2,12 @@
  * The console's view of the API: every type a component needs, inferred from the tRPC router
  * (RouterOutputs), so components never import server modules for their shapes.
  */
-import type { inferRouterOutputs } from '@trpc/server';
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { TRPCClientErrorLike } from '@trpc/client';
 import type { AppRouter } from '@/server/trpc/root';
 
 export type RouterOutputs = inferRouterOutputs<AppRouter>;
+export type RouterInputs = inferRouterInputs<AppRouter>;
 
 export type NodeData = RouterOutputs['nodes']['get'];
 export type UnitView = NodeData['units'][number];
@@ -16,5 +17,7 @@ export type ReservationItem = RouterOutputs['reservations']['listForNode']['item
 export type ReservationAction = ReservationItem['actions'][number];
 export type VmView = RouterOutputs['vms']['get'];
 export type ReclaimResult = RouterOutputs['reservations']['reclaim'];
+export type AuditEvent = RouterOutputs['audit']['list']['items'][number];
+export type HistoryEntry = RouterOutputs['reservations']['history']['entries'][number];
 /** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];

@@ -84,6 +84,7 @@ const expectations = {
   'see node and its unit grid':                       row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'see a reservation':                                row('ok',    'ok',  'ok',    'ok',    404,   401),
   'list reservations on a node (filtered)':           row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'list reservations across nodes (filtered)':        row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'create a reservation on the node':                 row('ok',    'ok',  403,     403,     403,   401),
   'edit a reservation':                               row('ok',    'ok',  403,     403,     404,   401),
   'cancel a reservation':                             row('ok',    'ok',  403,     403,     404,   401),
@@ -282,6 +283,23 @@ function checkReservationList(body: unknown, kind: SignedIn) {
   for (const r of items) checkR1Fields(r);
 }
 
+/** Across nodes, `role` narrows the list to the acting org's relation; unfiltered, it is what "see a reservation" allows. */
+function checkReservationsAcross(role: 'any' | 'audience') {
+  return (body: unknown, kind: SignedIn) => {
+    const items = (body as { items: Reservation[] }).items;
+    const listed = role === 'audience' ? kind === 'audience' : seesR1(kind);
+    expect(items.map((r) => `${r.nodeId}/${r.id}`)).toEqual(listed ? ['n1/r1'] : []);
+    for (const r of items) checkR1Fields(r);
+  };
+}
+
+/** The status history of r1 (built by factories: no audit events): created while active, still active. */
+function checkR1History(body: unknown) {
+  const { entries, truncated } = body as { entries: { kind: string; status: string }[]; truncated: boolean };
+  expect(entries.map((e) => `${e.kind}:${e.status}`)).toEqual(['created:active']);
+  expect(truncated).toBe(false);
+}
+
 /**
  * The history scene's events, as `action/reservationId/actor`, per docs/product.md §2: the operator all;
  * a node owner its nodes'; a managing org its reservations'; everyone its own actions.
@@ -345,6 +363,9 @@ const checks = {
     for (const o of items) expect(Object.keys(o).sort()).toEqual(['id', 'name']);
   }) satisfies Check,
   reservationList: checkReservationList satisfies Check,
+  reservationsAcross: checkReservationsAcross('any') satisfies Check,
+  reservationsAudience: checkReservationsAcross('audience') satisfies Check,
+  reservationHistory: checkR1History satisfies Check,
   vm: ((body, kind) => checkVmOrg(body as VmView, kind)) satisfies Check,
   vmList: ((body, kind) => checkVmList(body, kind)) satisfies Check,
   n1VmList: ((body, kind) => checkVmList(body, kind, n1Vms)) satisfies Check,
@@ -429,6 +450,7 @@ const routes: MatrixRow[] = [
   { transport: 'rest', operationId: 'getNode', params: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
   { transport: 'rest', operationId: 'changeTopology', params: { nodeId: 'n1' }, body: { units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
   { transport: 'rest', operationId: 'listNodeReservations', params: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
+  { transport: 'rest', operationId: 'listReservations', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
   { transport: 'rest', operationId: 'createReservation', params: { nodeId: 'n1' }, body: createBody, action: 'create a reservation on the node', scene: 'base', mutates: true },
   { transport: 'rest', operationId: 'getReservation', params: r1, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
   { transport: 'rest', operationId: 'updateReservation', params: r1, body: { contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
@@ -464,6 +486,9 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', procedure: 'nodes.changeTopology', input: { nodeId: 'n1', units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
   { transport: 'trpc', procedure: 'reservations.get', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
   { transport: 'trpc', procedure: 'reservations.listForNode', input: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
+  { transport: 'trpc', procedure: 'reservations.history', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservationHistory },
+  { transport: 'trpc', procedure: 'reservations.list', input: {}, action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
+  { transport: 'trpc', procedure: 'reservations.list', input: { role: 'audience' }, label: 'role audience', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAudience },
   { transport: 'trpc', procedure: 'reservations.create', input: { nodeId: 'n1', ...createBody }, action: 'create a reservation on the node', scene: 'base', mutates: true },
   { transport: 'trpc', procedure: 'reservations.update', input: { ...r1Input, contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
   { transport: 'trpc', procedure: 'reservations.cancel', input: { ...r1Input, reason: 'matrix' }, action: 'cancel a reservation', scene: 'base', mutates: true },

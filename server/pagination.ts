@@ -12,24 +12,54 @@ export const Limit = z
 /** `limit` as a verb takes it. */
 export const LimitNumber = z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500');
 
+/** The 400 for a cursor this API did not hand out. */
+function malformedCursor(): DomainError {
+  return new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', {
+    errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }],
+  });
+}
+
+/** The key inside a cursor (base64url of JSON `{ k }`), or null when it is not one we encoded. */
+function cursorKey(cursor: string): string | null {
+  try {
+    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
+    if (parsed && typeof parsed === 'object' && 'k' in parsed && typeof parsed.k === 'string' && cursor === encodeCursor(parsed.k)) return parsed.k;
+  } catch {
+    // not base64url JSON: malformed
+  }
+  return null;
+}
+
 /**
  * Reads an opaque cursor (base64url of JSON `{ k }`, the last key of the previous page).
  * @throws DomainError invalid_request for anything this API did not hand out.
  */
 export function decodeCursor(cursor: string): string {
-  try {
-    const parsed: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (parsed && typeof parsed === 'object' && 'k' in parsed && typeof parsed.k === 'string' && idPattern.test(parsed.k) && cursor === encodeCursor(parsed.k)) return parsed.k;
-  } catch {
-    // fall through to the 400
-  }
-  throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', {
-    errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }],
-  });
+  const key = cursorKey(cursor);
+  if (key === null || !idPattern.test(key)) throw malformedCursor();
+  return key;
 }
 
 export function encodeCursor(key: string): string {
   return Buffer.from(JSON.stringify({ k: key }), 'utf8').toString('base64url');
+}
+
+// "/" is not an id character (docs/product.md §5 Ids), so it separates the parts of a key unambiguously.
+const KEY_SEPARATOR = '/';
+
+/** The cursor key of a row ordered by several ids, e.g. (nodeId, id): pass it to `toPage` as `keyOf`. */
+export function compositeKey(...parts: string[]): string {
+  return parts.join(KEY_SEPARATOR);
+}
+
+/**
+ * Reads a cursor over rows ordered by `arity` ids (see `compositeKey`).
+ * @throws DomainError invalid_request for anything this API did not hand out.
+ */
+export function decodeCompositeCursor(cursor: string, arity: number): string[] {
+  const parts = cursorKey(cursor)?.split(KEY_SEPARATOR);
+  if (!parts || parts.length !== arity || !parts.every((p) => idPattern.test(p))) throw malformedCursor();
+  return parts;
 }
 
 /** A list answer (docs/product.md §5 Lists): `nextCursor` only when another page follows. */
@@ -50,6 +80,6 @@ export async function toPage<T, U>(rows: T[], limit: number, keyOf: (row: T) => 
 export function decodeSeqCursor(cursor: string): number {
   const key = decodeCursor(cursor);
   const seq = /^\d{1,15}$/.test(key) ? Number(key) : NaN;
-  if (!Number.isSafeInteger(seq)) throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
+  if (!Number.isSafeInteger(seq)) throw malformedCursor();
   return seq;
 }

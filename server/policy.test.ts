@@ -3,12 +3,13 @@
  * (who and status), and each visibility rule's JS predicate agrees with its SQL.
  */
 import { insertNode, insertReservation, insertVm } from '@/db/factories';
-import { reservations, vms } from '@/db/schema';
+import { nodes, reservations, vms } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
 import {
+  listsReservation,
   maySeeReservation,
   maySeeRunningVm,
   nodeRelation,
@@ -16,6 +17,8 @@ import {
   offeredReservationActions,
   relationTo,
   reservationActions,
+  reservationListedFor,
+  reservationRoles,
   reservationVisibleTo,
   vmVisibleTo,
   type ReservationAction,
@@ -144,6 +147,31 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
         const byJs = all.filter((r) => maySeeReservation(relationTo(p, node, r)));
         expect(bySql.map((r) => r.id).sort(), `${orgId} on ${nodeId}`).toEqual(byJs.map((r) => r.id).sort());
       }
+    }
+  });
+
+  it('reservations across nodes: listsReservation ≡ reservationListedFor, for every role', async () => {
+    // A node of another owner, with reservations naming the scene's orgs in each column.
+    await insertNode(db(), { id: 'n3', ownerOrgId: ORG.other, createdAt: hours(-72) });
+    await insertReservation(db(), { id: 'r1', nodeId: 'n3', unitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantA, ORG.audience], managingOrgIds: [ORG.owner], startsAt: hours(-1) });
+    await insertReservation(db(), { id: 'r-n3', nodeId: 'n3', unitIds: ['gpu-1'], allowedOrgIds: [ORG.platform], managingOrgIds: [ORG.tenantB, ORG.managing], startsAt: hours(-1) });
+    const all = await db().select({ r: reservations, ownerOrgId: nodes.ownerOrgId }).from(reservations).innerJoin(nodes, eq(nodes.id, reservations.nodeId));
+    expect(all.length).toBeGreaterThan(7);
+    for (const orgId of principals) {
+      const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
+      for (const role of reservationRoles) {
+        const bySql = await db()
+          .select({ nodeId: reservations.nodeId, id: reservations.id })
+          .from(reservations)
+          .innerJoin(nodes, eq(nodes.id, reservations.nodeId))
+          .where(reservationListedFor(p, role));
+        const byJs = all.filter(({ r, ownerOrgId }) => listsReservation(relationTo(p, { ownerOrgId }, r), role));
+        const keys = (rows: { nodeId: string; id: string }[]) => rows.map((r) => `${r.nodeId}/${r.id}`).sort();
+        expect(keys(bySql), `${orgId} role=${role}`).toEqual(keys(byJs.map(({ r }) => r)));
+      }
+      // Role `any` is "see a reservation" itself: the one-node rule and the cross-node rule agree.
+      const seen = all.filter(({ r, ownerOrgId }) => maySeeReservation(relationTo(p, { ownerOrgId }, r)));
+      expect(all.filter(({ r, ownerOrgId }) => listsReservation(relationTo(p, { ownerOrgId }, r), 'any'))).toEqual(seen);
     }
   });
 

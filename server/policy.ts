@@ -182,6 +182,42 @@ export function reservationVisibleTo(principal: Principal, node: { ownerOrgId: s
 }
 
 /**
+ * How a cross-node reservation list relates the acting org to each reservation (docs/product.md §5
+ * `GET /v1/reservations?role`): `any` every reservation it may see; `audience` those whose
+ * allowedOrgIds hold it (its capacity); `managing` those whose managingOrgIds hold it.
+ */
+export const reservationRoles = ['any', 'audience', 'managing'] as const;
+export type ReservationRole = (typeof reservationRoles)[number];
+
+/** Whether a reservation the acting org stands to as `rel` is listed for `role` (JS form of `reservationListedFor`). */
+export function listsReservation(rel: ReservationRelation, role: ReservationRole): boolean {
+  if (role === 'audience') return rel.audience;
+  if (role === 'managing') return rel.managing;
+  return maySeeReservation(rel);
+}
+
+/**
+ * The same rule as SQL over `reservations` on any node: undefined when every row is listed
+ * (the operator, role `any`). Role `any` is a union of three index-driven lookups — the owner's
+ * nodes' reservations (nodes_owner_idx, then the primary key (node_id, id)), and the GIN indexes
+ * on allowed_org_ids and managing_org_ids (migration 0001) — rather than one OR: an OR across the
+ * node join cannot use an index, and one over an array of the owner's node ids leaves the
+ * planner guessing its size, so it scans (server/reservations/list-across.test.ts checks the plans).
+ */
+export function reservationListedFor(principal: Principal, role: ReservationRole): SQL | undefined {
+  const me = principal.orgId;
+  const audience = arrayContains(reservations.allowedOrgIds, [me]);
+  const managing = arrayContains(reservations.managingOrgIds, [me]);
+  if (role === 'audience') return audience;
+  if (role === 'managing') return managing;
+  if (isOperator(principal)) return undefined;
+  return sql`(${reservations.nodeId}, ${reservations.id}) in (
+    select o.node_id, o.id from reservations o join ${nodes} n on n.id = o.node_id where n.owner_org_id = ${me}
+    union all select a.node_id, a.id from reservations a where a.allowed_org_ids @> array[${me}]::text[]
+    union all select m.node_id, m.id from reservations m where m.managing_org_ids @> array[${me}]::text[])`;
+}
+
+/**
  * SQL condition: the principal may see this VM's id and units (docs/product.md §2): the operator all;
  * the node owner those on its nodes; a managing org those that ran on a unit of a
  * (non-cancelled) reservation it manages while that reservation held it — the VM's run

@@ -28,6 +28,17 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <Link href="/" className="hover:text-slate-900">
               Fleet
             </Link>
+            {/* Read pages: audit trail, VMs, the acting org's capacity (kept as one block). */}
+            <Link href="/capacity" className="hover:text-slate-900">
+              My capacity
+            </Link>
+            <Link href="/vms" className="hover:text-slate-900">
+              VMs
+            </Link>
+            <Link href="/audit" className="hover:text-slate-900">
+              Audit
+            </Link>
+            {/* end read pages */}
           </nav>
           <div className="ml-auto flex items-center gap-4 text-sm">
             <span data-testid="acting-org" className="rounded-md bg-slate-100 px-2 py-1">

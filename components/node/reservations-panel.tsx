@@ -1,16 +1,11 @@
 'use client';
 
+import Link from 'next/link';
 import { errorMessage } from '../problem';
 import { formatDateTime } from '../format';
+import { reservationHref } from '../links';
+import { StatusBadge } from '../reservation/status-badge';
 import type { Reservation, ReservationItem } from '../trpc-types';
-
-const statusTone: Record<Reservation['status'], string> = {
-  active: 'bg-emerald-100 text-emerald-800',
-  pending: 'bg-sky-100 text-sky-800',
-  'needs-review': 'bg-amber-100 text-amber-900',
-  expired: 'bg-slate-100 text-slate-600',
-  cancelled: 'bg-slate-100 text-slate-500 line-through',
-};
 
 /** What a reservation's buttons open (the node view shows the dialog). */
 export type ReservationDialog = { kind: 'edit' | 'cancel' | 'reaffirm'; reservation: Reservation };
@@ -42,8 +37,10 @@ export function ReservationsPanel({ items, error, onOpen }: { items: Reservation
             .map(({ reservation: r, actions }) => (
               <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
-                  <span className="font-mono font-medium">{r.id}</span>
-                  <span className={`rounded-full px-2 py-0.5 text-xs font-medium ${statusTone[r.status]}`}>{r.status}</span>
+                  <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+                    {r.id}
+                  </Link>
+                  <StatusBadge status={r.status} />
                 </div>
                 <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-xs text-slate-700">
                   <dt className="text-slate-500">Units</dt>

@@ -139,14 +139,28 @@ export function UnitLegend() {
   );
 }
 
-/** A compact, non-interactive grid for the fleet table. */
-export function MiniGrid({ units }: { units: UnitView[] }) {
+/**
+ * A compact, non-interactive grid (the fleet table; the reservation page). With `highlight`,
+ * those units are ringed and marked, and the others dimmed: e.g. one reservation's units
+ * among its node's (the mark is the non-colour cue).
+ */
+export function MiniGrid({ units, highlight }: { units: UnitView[]; highlight?: ReadonlySet<string> }) {
+  const marked = (u: UnitView) => highlight?.has(u.id) ?? false;
   return (
-    <div className="flex gap-0.5" aria-label={units.map((u) => `${u.id} ${unitStyles[u.state].label}`).join(', ')}>
+    <div className="flex gap-0.5" aria-label={units.map((u) => `${u.id} ${unitStyles[u.state].label}${marked(u) ? ' (this reservation)' : ''}`).join(', ')}>
       {units.map((u) => {
         const s = unitStyles[u.state];
+        const ring = highlight ? (marked(u) ? 'ring-2 ring-indigo-600 ring-offset-1' : 'opacity-40') : '';
         return (
-          <span key={u.id} title={`${u.id}: ${s.label}`} className={`inline-flex h-5 w-6 items-center justify-center rounded-sm border font-mono text-[9px] font-bold tracking-tighter ${s.cell}`} style={s.pattern === 'stripes' ? stripes : undefined}>
+          <span
+            key={u.id}
+            data-mini-unit={u.id}
+            data-state={u.state}
+            {...(highlight ? { 'data-highlighted': String(marked(u)) } : {})}
+            title={`${u.id}: ${s.label}${marked(u) ? ' (this reservation)' : ''}`}
+            className={`inline-flex h-5 w-6 items-center justify-center rounded-sm border font-mono text-[9px] font-bold tracking-tighter ${s.cell} ${ring}`}
+            style={s.pattern === 'stripes' ? stripes : undefined}
+          >
             {s.glyph}
           </span>
         );

@@ -1,10 +1,11 @@
 import type { DbOrTx, Tx } from '@/db/client';
 import { reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
-import { and, eq, gt, inArray, isNull, lt, ne, or } from 'drizzle-orm';
+import { and, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { type Ctx, type Principal } from '../context';
 import { notFound } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
 import { loadUnitPositions, lockNode, type LockMode, type NodeRow } from '../nodes/internal';
+import { compositeKey } from '../pagination';
 import { assertReservationAction, maySeeReservation, maySeeRunningVm, relationTo, type ReservationRelation, type ReservationRuleName } from '../policy';
 import { reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './view';
 
@@ -41,6 +42,25 @@ export async function loadReservationUnits(db: DbOrTx, nodeId: string, reservati
     .where(and(eq(reservationUnits.nodeId, nodeId), reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds)));
   for (const row of rows) byReservation.get(row.reservationId)?.push({ unitId: row.unitId, released: row.released });
   return byReservation;
+}
+
+/**
+ * Unit rows of reservations on several nodes, in one statement, keyed by
+ * `compositeKey(nodeId, id)` (reservation ids are unique per node only).
+ */
+export async function loadReservationUnitsAcross(db: DbOrTx, keys: readonly { nodeId: string; id: string }[]): Promise<Map<string, ReservationUnitState[]>> {
+  const byKey = new Map<string, ReservationUnitState[]>(keys.map((k) => [compositeKey(k.nodeId, k.id), []]));
+  if (keys.length === 0) return byKey;
+  const pairs = sql.join(
+    keys.map((k) => sql`(${k.nodeId}, ${k.id})`),
+    sql`, `,
+  );
+  const rows = await db
+    .select({ nodeId: reservationUnits.nodeId, reservationId: reservationUnits.reservationId, unitId: reservationUnits.unitId, released: reservationUnits.released })
+    .from(reservationUnits)
+    .where(sql`(${reservationUnits.nodeId}, ${reservationUnits.reservationId}) in (${pairs})`);
+  for (const row of rows) byKey.get(compositeKey(row.nodeId, row.reservationId))?.push({ unitId: row.unitId, released: row.released });
+  return byKey;
 }
 
 /** Everything a reservation verb works from, read under the locks of the fixed lock order (docs/architecture.md). */

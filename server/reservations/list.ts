@@ -1,11 +1,11 @@
-import { reservations } from '@/db/schema';
-import { and, asc, eq, gt } from 'drizzle-orm';
+import { nodes, reservations } from '@/db/schema';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx } from '../context';
-import { findNode, loadUnitPositions } from '../nodes/internal';
-import { decodeCursor, toPage } from '../pagination';
-import { maySeeReservation, offeredReservationActions, relationTo, reservationVisibleTo, type ReservationAction } from '../policy';
-import { loadReservationUnits } from './internal';
-import type { ListNodeReservationsInput } from './schemas';
+import { findNode, loadUnitPositions, loadUnitPositionsOf } from '../nodes/internal';
+import { compositeKey, decodeCompositeCursor, decodeCursor, toPage, type Page } from '../pagination';
+import { maySeeReservation, offeredReservationActions, relationTo, reservationListedFor, reservationVisibleTo, type ReservationAction } from '../policy';
+import { loadReservationUnits, loadReservationUnitsAcross } from './internal';
+import type { ListNodeReservationsInput, ListReservationsInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
@@ -36,5 +36,31 @@ export async function listNodeReservations({
       const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
       return { reservation, actions: offeredReservationActions(rel, reservation) };
     });
+  });
+}
+
+/**
+ * The reservations the caller may see on every node (docs/product.md §2 "see a reservation"; §5
+ * `GET /v1/reservations`), ordered by (nodeId, id), paginated; never 403 — a list of what the
+ * caller may see. `role` narrows it to the acting org's own capacity (`audience`: it is in
+ * allowedOrgIds) or to what it manages (`managing`). Three statements whatever the page size:
+ * the page, its units, the unit order of its nodes.
+ * @param input.role `any` (default) | `audience` | `managing`.
+ * @returns `{ items: Reservation[], nextCursor? }`, statuses at `ctx.now` (§4).
+ * @throws DomainError invalid_request for a cursor this API did not hand out.
+ */
+export async function listReservations({ ctx, input }: { ctx: Ctx; input: ListReservationsInput }): Promise<Page<Reservation>> {
+  const limit = input.limit ?? 100;
+  const after = input.cursor !== undefined ? decodeCompositeCursor(input.cursor, 2) : undefined;
+  const rows = await ctx.db
+    .select({ r: reservations, nodeTopologyGen: nodes.topologyGen })
+    .from(reservations)
+    .innerJoin(nodes, eq(nodes.id, reservations.nodeId))
+    .where(and(reservationListedFor(ctx, input.role ?? 'any'), after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined))
+    .orderBy(asc(reservations.nodeId), asc(reservations.id))
+    .limit(limit + 1);
+  return toPage(rows, limit, ({ r }) => compositeKey(r.nodeId, r.id), async (kept) => {
+    const [units, positions] = await Promise.all([loadReservationUnitsAcross(ctx.db, kept.map(({ r }) => r)), loadUnitPositionsOf(ctx.db, [...new Set(kept.map(({ r }) => r.nodeId))])]);
+    return kept.map(({ r, nodeTopologyGen }) => toReservation(r, units.get(compositeKey(r.nodeId, r.id)) ?? [], positions.get(r.nodeId) ?? new Map(), nodeTopologyGen, ctx.now));
   });
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, distinctIds, freeText } from '../ids';
 import { Limit, LimitNumber } from '../pagination';
+import { reservationRoles } from '../policy';
 import { Timestamp } from '../timestamp';
 
 /** Body of cancel and re-affirm: `{ reason? }` (docs/product.md §5). */
@@ -106,3 +107,19 @@ export type ListNodeReservationsInput = z.infer<typeof ListNodeReservationsInput
 
 /** Query of `GET /v1/nodes/{nodeId}/reservations`. */
 export const ListNodeReservationsQuery = z.object({ limit: Limit.optional(), cursor: z.string().optional() }).strict();
+
+/** `GET /v1/reservations` (docs/product.md §5): the caller's reservations on every node, by (nodeId, id). */
+export const ListReservationsInput = z
+  .object({
+    role: z
+      .enum(reservationRoles)
+      .optional()
+      .meta({ description: '`audience`: those whose allowedOrgIds hold the acting org; `managing`: those whose managingOrgIds hold it; `any` (default): every reservation the caller may see.' }),
+    limit: LimitNumber.optional(),
+    cursor: z.string().optional(),
+  })
+  .strict();
+export type ListReservationsInput = z.infer<typeof ListReservationsInput>;
+
+/** Query of `GET /v1/reservations`. */
+export const ListReservationsQuery = ListReservationsInput.extend({ limit: Limit.optional() });

@@ -24,11 +24,11 @@ import { searchOrgs } from '../orgs/search';
 import { cancelReservation } from '../reservations/cancel';
 import { createReservation } from '../reservations/create';
 import { getReservation } from '../reservations/get';
-import { listNodeReservations } from '../reservations/list';
+import { listNodeReservations, listReservations } from '../reservations/list';
 import { reaffirm } from '../reservations/reaffirm';
 import { reclaim } from '../reservations/reclaim';
 import { release } from '../reservations/release';
-import { CreateReservationBody, ListNodeReservationsQuery, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
+import { CreateReservationBody, ListNodeReservationsQuery, ListReservationsQuery, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
 import { updateReservation } from '../reservations/update';
 import { getVm } from '../vms/get';
 import { listVms } from '../vms/list';
@@ -121,6 +121,20 @@ export const restRoutes: readonly RouteSpec[] = [
     responseDescription: 'The node after the change.',
     errors: [...NOT_FOUND_AND_FORBIDDEN, 'unit_occupied'],
     handle: ({ ctx, params, body }) => changeTopology({ ctx, input: { ...body, nodeId: params.nodeId } }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/reservations',
+    operationId: 'listReservations',
+    tag: 'Reservations',
+    summary: 'List reservations across nodes',
+    description:
+      "The reservations the caller may see, on every node, ordered by (nodeId, id) and cursor-paginated. `role=audience` keeps those whose allowedOrgIds hold the acting org (its capacity), `role=managing` those whose managingOrgIds hold it. A filtered list: never 403.",
+    query: ListReservationsQuery,
+    response: ReservationPage,
+    responseDescription: 'A page of reservations.',
+    errors: [],
+    handle: ({ ctx, query }) => listReservations({ ctx, input: query }),
   }),
   route({
     method: 'GET',

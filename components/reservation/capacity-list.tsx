@@ -1,0 +1,63 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { formatPeriod } from '../format';
+import { nodeHref, reservationHref } from '../links';
+import { CAPACITY_DEFAULT_ROLE, capacityQueryInput } from '../queries';
+import { useTRPC } from '../trpc-provider';
+import type { Reservation } from '../trpc-types';
+import { PageHeader } from '../ui/page-header';
+import { column, PagedTable } from '../ui/paged-table';
+import { UrlFilters } from '../ui/url-filters';
+import { useCursorPages } from '../ui/use-cursor-pages';
+import { StatusBadge } from './status-badge';
+
+const columns = [
+  column<Reservation>('id', 'Reservation', (r) => (
+    <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+      {r.id}
+    </Link>
+  )),
+  column<Reservation>('node', 'Node', (r) => (
+    <Link href={nodeHref(r.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">
+      {r.nodeId}
+    </Link>
+  )),
+  column<Reservation>('status', 'Status', (r) => <StatusBadge status={r.status} />),
+  column<Reservation>('units', 'Units', (r) => `${r.reservedUnitIds.length} · ${r.reservedUnitIds.join(', ')}`, 'font-mono text-xs'),
+  column<Reservation>('released', 'Released', (r) => (r.releasedUnitIds.length ? r.releasedUnitIds.join(', ') : '—'), 'font-mono text-xs'),
+  column<Reservation>('period', 'Period', (r) => formatPeriod(r.startsAt, r.endsAt), 'text-xs text-slate-600'),
+  column<Reservation>('contract', 'Contract', (r) => r.contractRef ?? '—', 'text-xs'),
+];
+
+/** How each role of `GET /v1/reservations` reads on this page. */
+const roleLabels: Record<string, string> = { audience: 'In the audience (my capacity)', managing: 'Managed by my org', any: 'Any I may see' };
+
+/**
+ * "My capacity" (docs/product.md §6): the reservations whose audience holds the acting org, on
+ * every node, by node and id, cursor-paged — or, with the URL's `role`, those it manages or
+ * every one it may see (§2).
+ * @param roles the roles the API accepts.
+ */
+export function CapacityList({ role, roles }: { role: string | undefined; roles: readonly string[] }) {
+  const trpc = useTRPC();
+  const pages = useCursorPages();
+  const reservations = useQuery({ ...trpc.reservations.list.queryOptions(capacityQueryInput(role, pages.cursor)), placeholderData: keepPreviousData });
+  return (
+    <div className="space-y-4">
+      <PageHeader title="My capacity" description="Reservations across the fleet that your org may place workloads on.">
+        <UrlFilters fields={[{ name: 'role', label: 'Show', kind: 'select', allowAny: false, options: roles.map((r) => ({ value: r, label: roleLabels[r] ?? r })) }]} values={{ role: role ?? CAPACITY_DEFAULT_ROLE }} />
+      </PageHeader>
+      <PagedTable
+        result={reservations}
+        columns={columns}
+        rowKey={(r) => `${r.nodeId}/${r.id}`}
+        rowAttr="reservation-key"
+        testId="capacity-table"
+        empty="No reservation lists your org in this role."
+        pages={pages}
+      />
+    </div>
+  );
+}

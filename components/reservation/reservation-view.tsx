@@ -1,0 +1,178 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import type { ReactNode } from 'react';
+import { OrgOrAnother } from '../another-org';
+import { auditColumns } from '../audit/audit-columns';
+import { formatDateTime } from '../format';
+import { nodeHref } from '../links';
+import { errorMessage } from '../problem';
+import { reservationPageQueryInputs } from '../queries';
+import { useTRPC } from '../trpc-provider';
+import type { HistoryEntry, Reservation } from '../trpc-types';
+import { PagedTable } from '../ui/paged-table';
+import { useCursorPages } from '../ui/use-cursor-pages';
+import { MiniGrid, UnitLegend } from '../unit-grid/unit-grid';
+import { StatusBadge } from './status-badge';
+
+const ids = (list: string[]) => (list.length ? list.join(', ') : '—');
+
+/** Every field of the Reservation object (docs/product.md §5.1a), in the contract's words where it has them. */
+function fieldsOf(r: Reservation): [label: string, value: ReactNode, testId: string][] {
+  return [
+    ['Node', <Link key="n" href={nodeHref(r.nodeId)} className="text-indigo-700 hover:underline">{r.nodeId}</Link>, 'node'],
+    ['Status', <StatusBadge key="s" status={r.status} />, 'status'],
+    ['Reserved units', ids(r.reservedUnitIds), 'reserved-units'],
+    ['Released units', ids(r.releasedUnitIds), 'released-units'],
+    ['Audience (allowedOrgIds)', ids(r.allowedOrgIds), 'allowed-orgs'],
+    ['Managing orgs', ids(r.managingOrgIds), 'managing-orgs'],
+    ['Starts', formatDateTime(r.startsAt), 'starts-at'],
+    ['Ends', r.endsAt ? formatDateTime(r.endsAt) : 'open-ended, until cancelled', 'ends-at'],
+    ['Contract', r.contractRef ?? '—', 'contract-ref'],
+    ['Reason', r.reason ?? '—', 'reason'],
+    ['Topology generation', r.topologyGen, 'topology-gen'],
+    ['Created', formatDateTime(r.createdAt), 'created-at'],
+    ['Updated', formatDateTime(r.updatedAt), 'updated-at'],
+  ];
+}
+
+const kindLabels: Record<HistoryEntry['kind'], string> = {
+  created: 'Created',
+  updated: 'Edited',
+  released: 'Released units to the spot market',
+  reclaimed: 'Reclaimed units',
+  cancelled: 'Cancelled',
+  reaffirmed: 'Re-affirmed after a topology change',
+  started: 'Period began',
+  expired: 'Period ended',
+  'needs-review': 'Node topology changed',
+};
+
+function HistoryLine({ entry }: { entry: HistoryEntry }) {
+  const e = entry.event;
+  return (
+    <li className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm" data-history-kind={entry.kind}>
+      <span className="w-48 shrink-0 text-slate-600">{formatDateTime(entry.at)}</span>
+      <span className="font-medium">{kindLabels[entry.kind]}</span>
+      {entry.topologyGen !== undefined && <span className="text-xs text-slate-500">generation {entry.topologyGen}</span>}
+      {e && e.unitIds.length > 0 && entry.kind !== 'created' && entry.kind !== 'cancelled' && <span className="font-mono text-xs text-slate-600">{e.unitIds.join(', ')}</span>}
+      <span className="ml-auto flex items-center gap-2 text-xs text-slate-500">
+        {e && (
+          <span>
+            by <OrgOrAnother orgId={e.actorOrgId} why="Your org may not see which org acted here." />
+          </span>
+        )}
+        <StatusBadge status={entry.status} />
+      </span>
+      {e?.reason && <p className="basis-full pl-[13.75rem] text-xs text-slate-600">“{e.reason}”</p>}
+    </li>
+  );
+}
+
+function Section({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={id}>
+      <h2 id={id} className="mb-3 font-semibold">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+/**
+ * The reservation page (docs/product.md §6): every field, its units on a mini-grid of its
+ * node's unit states, its status history (§4: derived on the server from its audit events,
+ * its period and the node's topology changes) and its own audit trail, cursor-paged. Its data
+ * is prefetched on the server, so the first HTML holds it.
+ */
+export function ReservationView({ nodeId, reservationId }: { nodeId: string; reservationId: string }) {
+  const trpc = useTRPC();
+  const inputs = reservationPageQueryInputs(nodeId, reservationId);
+  const reservation = useQuery(trpc.reservations.get.queryOptions(inputs.reservation));
+  const node = useQuery(trpc.nodes.get.queryOptions(inputs.node));
+  const history = useQuery(trpc.reservations.history.queryOptions(inputs.history));
+  const pages = useCursorPages();
+  const trail = useQuery({ ...trpc.audit.list.queryOptions(inputs.trail(pages.cursor)), placeholderData: keepPreviousData });
+
+  if (reservation.isError) {
+    return (
+      <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+        {errorMessage(reservation.error)}{' '}
+        <Link href={nodeHref(nodeId)} className="underline">
+          Back to the node
+        </Link>
+      </div>
+    );
+  }
+  if (!reservation.data) return <p className="text-sm text-slate-500">Loading reservation…</p>;
+  const r = reservation.data;
+  const mine = new Set(r.reservedUnitIds);
+
+  return (
+    <div className="space-y-6">
+      <div>
+        <p className="text-sm text-slate-500">
+          <Link href="/" className="hover:underline">Fleet</Link> /{' '}
+          <Link href={nodeHref(nodeId)} className="hover:underline">{node.data?.name ?? nodeId}</Link> / reservation
+        </p>
+        <h1 className="flex items-center gap-3 text-2xl font-semibold">
+          <span className="font-mono">{r.id}</span> <StatusBadge status={r.status} />
+        </h1>
+      </div>
+
+      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+        <Section title="Details" id="details-title">
+          <dl className="grid grid-cols-[12rem_1fr] gap-x-3 gap-y-1.5 text-sm" data-testid="reservation-fields">
+            {fieldsOf(r).map(([label, value, testId]) => (
+              <div key={testId} className="contents">
+                <dt className="text-slate-500">{label}</dt>
+                <dd className="font-mono text-slate-800" data-testid={`field-${testId}`}>
+                  {value}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        </Section>
+        <Section title="Units on the node" id="units-title">
+          {node.isError ? (
+            <p className="text-sm text-red-700">{errorMessage(node.error)}</p>
+          ) : !node.data ? (
+            <p className="text-sm text-slate-500">Loading…</p>
+          ) : (
+            <div className="space-y-3" data-testid="reservation-grid">
+              <MiniGrid units={node.data.units} highlight={mine} />
+              <p className="text-xs text-slate-600">
+                Ringed: this reservation’s {r.reservedUnitIds.length} of the node’s {node.data.units.length} units, in their state now; the others are dimmed.
+              </p>
+              <UnitLegend />
+            </div>
+          )}
+        </Section>
+      </div>
+
+      <Section title="Status history" id="history-title">
+        {history.isError ? (
+          <p className="text-sm text-red-700">{errorMessage(history.error)}</p>
+        ) : !history.data ? (
+          <p className="text-sm text-slate-500">Loading…</p>
+        ) : (
+          <>
+            <ol className="divide-y divide-slate-100" data-testid="status-history">
+              {history.data.entries.map((entry, i) => (
+                <HistoryLine key={`${entry.at}-${i}`} entry={entry} />
+              ))}
+            </ol>
+            {history.data.truncated && <p className="mt-2 text-xs text-slate-500">Older changes are left out; the audit trail below has them all.</p>}
+            <p className="mt-2 text-xs text-slate-500">Changes show as your org’s audit trail shows them; period boundaries and topology changes show to all who may see the reservation.</p>
+          </>
+        )}
+      </Section>
+
+      <Section title="Audit trail" id="trail-title">
+        <PagedTable result={trail} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event of this reservation is visible to your org." pages={pages} />
+      </Section>
+    </div>
+  );
+}

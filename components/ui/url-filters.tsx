@@ -1,0 +1,95 @@
+'use client';
+
+import { usePathname, useRouter } from 'next/navigation';
+import { useId, useTransition } from 'react';
+
+/** One filter of a list page; its `name` is the query parameter, in the page's URL as in the API's. */
+export type FilterField = {
+  name: string;
+  label: string;
+  kind: 'text' | 'select' | 'datetime';
+  /** `select`: the values, each with its label. */
+  options?: readonly { value: string; label: string }[];
+  /** `select`: offer "any" (no filter); off when the parameter always has a value. */
+  allowAny?: boolean;
+  placeholder?: string;
+};
+
+/** `2026-06-01T12:00` (a datetime-local input, read as UTC) → `2026-06-01T12:00:00.000Z`; anything else as typed, for the server to refuse by name. */
+function localInputToIso(value: string): string {
+  const d = new Date(`${value}Z`);
+  return Number.isNaN(d.getTime()) ? value : d.toISOString();
+}
+
+/** The inverse, for showing the URL's timestamp in the input. */
+function isoToLocalInput(iso: string | undefined): string {
+  return iso && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? iso.slice(0, 16) : '';
+}
+
+const inputClass = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm';
+
+/**
+ * A list page's filters, kept in the URL (docs/product.md §6): submitting navigates to the page
+ * with the new query, so the server prefetches the filtered first page, a reload keeps the
+ * filters and a link shares them. Paging restarts at the first page.
+ */
+export function UrlFilters({ fields, values }: { fields: readonly FilterField[]; values: Readonly<Record<string, string | undefined>> }) {
+  const router = useRouter();
+  const pathname = usePathname();
+  const [pending, startTransition] = useTransition();
+  const formId = useId();
+  const go = (params: URLSearchParams) => startTransition(() => router.push(params.toString() ? `${pathname}?${params.toString()}` : pathname));
+
+  return (
+    <form
+      aria-label="Filters"
+      className="flex flex-wrap items-end gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        const form = new FormData(e.currentTarget);
+        const params = new URLSearchParams();
+        for (const f of fields) {
+          const raw = form.get(f.name);
+          const value = typeof raw === 'string' ? raw.trim() : '';
+          if (value) params.set(f.name, f.kind === 'datetime' ? localInputToIso(value) : value);
+        }
+        go(params);
+      }}
+    >
+      {fields.map((f) => {
+        // The label names its control by id, not by wrapping it: a wrapped select's name would take in its options' text.
+        const id = `${formId}-${f.name}`;
+        return (
+          <div key={f.name} className="text-sm text-slate-700">
+            <label htmlFor={id}>{f.label}</label>
+            {f.kind === 'select' ? (
+              <select id={id} name={f.name} defaultValue={values[f.name] ?? ''} className={inputClass}>
+                {f.allowAny !== false && <option value="">any</option>}
+                {f.options?.map((o) => (
+                  <option key={o.value} value={o.value}>
+                    {o.label}
+                  </option>
+                ))}
+              </select>
+            ) : (
+              <input
+                id={id}
+                name={f.name}
+                type={f.kind === 'datetime' ? 'datetime-local' : 'text'}
+                defaultValue={f.kind === 'datetime' ? isoToLocalInput(values[f.name]) : (values[f.name] ?? '')}
+                placeholder={f.placeholder}
+                className={`${inputClass} ${f.kind === 'text' ? 'w-44' : ''}`}
+              />
+            )}
+          </div>
+        );
+      })}
+      <button type="submit" disabled={pending} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50">
+        {pending ? 'Filtering…' : 'Filter'}
+      </button>
+      <button type="button" disabled={pending} onClick={() => go(new URLSearchParams())} className="rounded-md px-2 py-1.5 text-sm text-slate-600 hover:text-slate-900 disabled:opacity-50">
+        Clear
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,72 @@
+'use client';
+
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import Link from 'next/link';
+import { OrgOrAnother } from '../another-org';
+import { formatDateTime } from '../format';
+import { nodeHref, reservationHref, vmHref } from '../links';
+import { vmsQueryInput, type VmFilters } from '../queries';
+import { useTRPC } from '../trpc-provider';
+import type { VmView } from '../trpc-types';
+import { PageHeader } from '../ui/page-header';
+import { column, PagedTable } from '../ui/paged-table';
+import { UrlFilters, type FilterField } from '../ui/url-filters';
+import { useCursorPages } from '../ui/use-cursor-pages';
+
+const columns = [
+  column<VmView>('id', 'VM', (vm) => (
+    <Link href={vmHref(vm.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+      {vm.id}
+    </Link>
+  )),
+  column<VmView>('node', 'Node', (vm) => (
+    <Link href={nodeHref(vm.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">
+      {vm.nodeId}
+    </Link>
+  )),
+  column<VmView>('tier', 'Tier', (vm) => vm.tier),
+  column<VmView>('status', 'Status', (vm) => (
+    <span data-testid="vm-status">
+      {vm.status}
+      {vm.terminationReason && <span className="text-slate-500"> ({vm.terminationReason})</span>}
+    </span>
+  )),
+  column<VmView>('units', 'Units', (vm) => vm.unitIds.join(', '), 'font-mono text-xs'),
+  // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
+  column<VmView>('org', 'Org', (vm) => <OrgOrAnother orgId={vm.orgId} why="Another tenant’s identity is private" />, 'text-xs'),
+  column<VmView>('reservation', 'Reservation', (vm) =>
+    vm.reservationId ? (
+      <Link href={reservationHref(vm.nodeId, vm.reservationId)} className="font-mono text-xs text-indigo-700 hover:underline">
+        {vm.reservationId}
+      </Link>
+    ) : (
+      '—'
+    ),
+  ),
+  column<VmView>('started', 'Started', (vm) => formatDateTime(vm.startedAt), 'whitespace-nowrap text-slate-600'),
+  column<VmView>('ended', 'Ended', (vm) => (vm.terminatedAt ? formatDateTime(vm.terminatedAt) : '—'), 'whitespace-nowrap text-slate-600'),
+];
+
+/**
+ * The VMs page (docs/product.md §6): the VMs the acting org may see (§2 "see a VM's id and
+ * units"), by id, filtered by the URL's node, status and tier, cursor-paged; each links to its page.
+ * @param statuses, tiers the values the API accepts, for the filters.
+ */
+export function VmList({ filters, statuses, tiers }: { filters: VmFilters; statuses: readonly string[]; tiers: readonly string[] }) {
+  const trpc = useTRPC();
+  const pages = useCursorPages();
+  const vms = useQuery({ ...trpc.vms.list.queryOptions(vmsQueryInput(filters, pages.cursor)), placeholderData: keepPreviousData });
+  const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
+  const fields: FilterField[] = [
+    { name: 'nodeId', label: 'Node', kind: 'text', placeholder: 'e.g. acme-h100-01' },
+    { name: 'status', label: 'Status', kind: 'select', options: options(statuses) },
+    { name: 'tier', label: 'Tier', kind: 'select', options: options(tiers) },
+  ];
+  return (
+    <div className="space-y-4">
+      <PageHeader title="VMs" description="Every workload your org may see, running or ended." />
+      <UrlFilters fields={fields} values={filters} />
+      <PagedTable result={vms} columns={columns} rowKey={(vm) => vm.id} rowAttr="vm-id" testId="vm-list" empty="No VM matches these filters." pages={pages} />
+    </div>
+  );
+}
