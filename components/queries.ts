@@ -16,3 +16,22 @@ export function fleetQueryInput(cursor?: string, ownerOrgId?: string) {
 export function nodePageQueryInputs(nodeId: string) {
   return { node: { nodeId }, reservations: { nodeId, limit: 500 }, vms: { nodeId, status: 'running' as const } };
 }
+
+export const API_KEYS_PAGE_SIZE = 20;
+
+/** The API keys page's list. */
+export function apiKeysQueryInput(cursor?: string) {
+  return { limit: API_KEYS_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+}
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+/** The notifications page's list. */
+export function notificationsQueryInput(cursor?: string) {
+  return { limit: NOTIFICATIONS_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+}
+
+/** The VM page's VM. */
+export function vmPageQueryInput(vmId: string) {
+  return { vmId };
+}

@@ -16,5 +16,8 @@ export type ReservationItem = RouterOutputs['reservations']['listForNode']['item
 export type ReservationAction = ReservationItem['actions'][number];
 export type VmView = RouterOutputs['vms']['get'];
 export type ReclaimResult = RouterOutputs['reservations']['reclaim'];
+export type ApiKeyView = RouterOutputs['apiKeys']['list']['items'][number];
+export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
+export type NotificationView = RouterOutputs['audit']['notifications']['items'][number];
 /** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];

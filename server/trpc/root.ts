@@ -1,4 +1,5 @@
 import { createCallerFactory, createTRPCRouter } from './init';
+import { apiKeysRouter } from './routers/api-keys';
 import { auditRouter } from './routers/audit';
 import { nodesRouter } from './routers/nodes';
 import { reservationsRouter } from './routers/reservations';
@@ -9,6 +10,7 @@ export const appRouter = createTRPCRouter({
   reservations: reservationsRouter,
   vms: vmsRouter,
   audit: auditRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;
