@@ -89,3 +89,22 @@ export function reservationPageQueryInputs(nodeId: string, reservationId: string
     trail: (cursor?: string): AuditInput => ({ nodeId, reservationId, limit: RESERVATION_TRAIL_PAGE_SIZE, ...cursorOf(cursor) }),
   };
 }
+
+export const API_KEYS_PAGE_SIZE = 20;
+
+/** The API keys page's list. */
+export function apiKeysQueryInput(cursor?: string) {
+  return { limit: API_KEYS_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+}
+
+export const NOTIFICATIONS_PAGE_SIZE = 20;
+
+/** The notifications page's list. */
+export function notificationsQueryInput(cursor?: string) {
+  return { limit: NOTIFICATIONS_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+}
+
+/** The VM page's VM. */
+export function vmPageQueryInput(vmId: string) {
+  return { vmId };
+}

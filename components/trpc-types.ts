@@ -19,5 +19,8 @@ export type VmView = RouterOutputs['vms']['get'];
 export type ReclaimResult = RouterOutputs['reservations']['reclaim'];
 export type AuditEvent = RouterOutputs['audit']['list']['items'][number];
 export type HistoryEntry = RouterOutputs['reservations']['history']['entries'][number];
+export type ApiKeyView = RouterOutputs['apiKeys']['list']['items'][number];
+export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
+export type NotificationView = RouterOutputs['audit']['notifications']['items'][number];
 /** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];

@@ -21,10 +21,13 @@ import { apiKeys, auditEvents, nodeUnits, nodes, notifications, orgAuditActions,
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
 import { count, eq } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { issueApiKey } from './api-keys/internal';
+import { createApiKey } from './api-keys/create';
+import { hashApiKeySecret, issueApiKey } from './api-keys/internal';
+import { revokeApiKey } from './api-keys/revoke';
+import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
 import type { AuditEventView } from './audit/view';
-import { writeAuditEvent } from './audit/write';
 import { systemCtx, type Principal } from './context';
 import { registerNode } from './nodes/register';
 import { changeTopology } from './nodes/topology';
@@ -113,6 +116,13 @@ const expectations = {
   'read notifications (the acting org’s)':            row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   // The org picker: for those who may create reservations (the operator, node owners).
   'search orgs (the org picker)':                     row('ok',    'ok',  403,     403,     403,   401),
+  'mark own notification read':                       row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // Notifications are the acting org's own: another org's is 404, the operator's call included.
+  'mark another org’s notification read':             row(404,     404,   404,     404,     404,   401),
+  // Keys are per org: every principal of an org manages that org's keys (its API keys too).
+  'manage own API keys':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // … and no other's: the operator sees only the platform org's own keys.
+  'revoke another org’s API key':                     row(404,     404,   404,     404,     404,   401),
 } satisfies Record<string, Expectation>;
 type Action = keyof typeof expectations;
 
@@ -126,10 +136,12 @@ function expectedFor(action: Action, kind: Kind): Outcome {
 /**
  * - `base`: buildScene (node n1, reservation r1, VMs vm-spot-a, vm-spot-b, vm-res, vm-od)
  *   plus one spot VM `own-<kind>` per signed-in kind, on node n-own (owned by the platform,
- *   so no other kind relates to it), and API keys: one per org and a revoked operator key.
+ *   so no other kind relates to it), and API keys: one per org and a revoked operator key;
+ *   each signed-in kind's org, and org_tenant_a, also has a spare key `key-spare-<kind>`.
  * - `needs-review`: base, then the operator adds gpu-8 to n1, so r1 needs review.
  * - `history`: base, then a few audited actions for the audit trail and notifications, and two
- *   org-level events (no node): one by a system job, one by `other`'s API key.
+ *   org-level events (no node): a key created by a system job, and one revoked by `other`'s
+ *   API key. Each signed-in kind's org, and org_tenant_a, has an unread notification `ntf-<kind>`.
  * - `wide-audience`: base, then the owner adds the platform, itself and the managing org to
  *   r1's allowedOrgIds (§2's 403* footnote).
  */
@@ -137,9 +149,11 @@ type SceneName = 'base' | 'needs-review' | 'history' | 'wide-audience';
 type Scene = { name: SceneName; tdb: TestDatabase; keys: Record<string, string>; revokedKey: string };
 
 const ownVm = (kind: Kind) => (kind === 'anonymous' || kind === 'revoked' ? 'own-operator' : `own-${kind}`);
+/** The spare key and the notification each kind's org holds; org_tenant_a's are nobody's own. */
+const spareKey = (kind: Kind | 'tenant-a') => `key-spare-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+const ownNotification = (kind: Kind | 'tenant-a') => `ntf-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+const holders: [SignedIn | 'tenant-a', string][] = [...signedIn.map((k): [SignedIn, string] => [k, orgOf[k]]), ['tenant-a', ORG.tenantA]];
 const topologyPlusOne = [...gpuUnits(8), { id: 'gpu-8', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-2' }];
-/** The spot VM `other` places in the history scene (its id is generated). */
-let historyOtherVmId = '';
 
 async function makeScene(name: SceneName): Promise<Scene> {
   const tdb = await createTestDatabase();
@@ -155,6 +169,10 @@ async function makeScene(name: SceneName): Promise<Scene> {
   // The operator's key: the one that would be allowed everything, had it not been revoked.
   const revoked = await issueApiKey(db, { orgId: ORG.platform, name: 'revoked', now });
   await db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, revoked.id));
+  for (const [holder, orgId] of holders) {
+    const secret = randomBytes(32).toString('base64url');
+    await db.insert(apiKeys).values({ id: spareKey(holder), orgId, name: 'spare', prefix: 'gpuk_spare', secretHash: hashApiKeySecret(secret), createdAt: now });
+  }
 
   if (name === 'needs-review') {
     await changeTopology({ ctx: ctxFor(db, ORG.platform, now), input: { nodeId: 'n1', units: topologyPlusOne } });
@@ -167,14 +185,16 @@ async function makeScene(name: SceneName): Promise<Scene> {
     await registerNode({ ctx: ctxFor(db, ORG.platform, now), input: { id: 'n2', name: 'n2', ownerOrgId: ORG.owner, units: gpuUnits(2) } });
     await updateReservation({ ctx: ctxFor(db, ORG.owner, now), input: { nodeId: 'n1', reservationId: 'r1', contractRef: 'C-2' } });
     await placeVm({ ctx: ctxFor(db, ORG.audience, now), input: { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' } });
-    const spot = await placeVm({ ctx: ctxFor(db, ORG.other, now), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
-    historyOtherVmId = spot.id;
+    await placeVm({ ctx: ctxFor(db, ORG.other, now), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
     // Evicts vm-spot-a (org_tenant_a) and other's spot VM: each org gets a notification.
     await reclaim({ ctx: ctxFor(db, ORG.managing, now), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-3'] } });
-    // No verb writes org-level events yet (docs/product.md §9.2): written as one will.
-    const orgLevel = { unitIds: [], details: {} };
-    await db.transaction((tx) => writeAuditEvent(tx, systemCtx(db, 'seed', now), { ...orgLevel, action: 'api_key.create' }));
-    await db.transaction((tx) => writeAuditEvent(tx, ctxFor(db, ORG.other, now), { ...orgLevel, action: 'api_key.revoke' }));
+    // Org-level events: a key the seed job creates (the platform's), one `other` revokes.
+    await createApiKey({ ctx: systemCtx(db, 'seed', now), input: { name: 'seed' } });
+    await revokeApiKey({ ctx: ctxFor(db, ORG.other, now), input: { apiKeyId: spareKey('other') } });
+    for (const [holder, orgId] of holders) {
+      const details = { vmId: `vm-${holder}`, nodeId: 'n-own', unitIds: ['gpu-0'], terminationReason: 'reclaimed' as const, terminatedAt: now.toISOString() };
+      await db.insert(notifications).values({ id: ownNotification(holder), orgId, at: now, kind: 'vm.reclaimed', message: `vm-${holder} was reclaimed.`, details });
+    }
   }
   return { name, tdb, keys, revokedKey: revoked.secret };
 }
@@ -203,7 +223,9 @@ async function snapshot(db: Db): Promise<string> {
     db.select().from(vms).orderBy(vms.id),
     db.select().from(vmUnits).orderBy(vmUnits.vmId, vmUnits.unitId),
     db.select({ n: count() }).from(auditEvents),
-    db.select({ n: count() }).from(notifications),
+    db.select({ id: notifications.id, readAt: notifications.readAt }).from(notifications).orderBy(notifications.id),
+    // Not lastUsedAt: authenticating a request records it, which is no effect of the verb.
+    db.select({ id: apiKeys.id, name: apiKeys.name, revokedAt: apiKeys.revokedAt }).from(apiKeys).orderBy(apiKeys.id),
   ]);
   return JSON.stringify(parts);
 }
@@ -337,11 +359,22 @@ function checkAudit(body: unknown, kind: SignedIn) {
 
 function checkNotifications(body: unknown, kind: SignedIn) {
   const items = (body as { items: NotificationView[] }).items;
-  // Only `other` had a VM evicted (by the managing org's reclaim) among the kinds.
+  // Each kind its own `ntf-<kind>`; only `other` also had a VM evicted (by the managing org's reclaim).
+  expect(items.filter((n) => n.id.startsWith('ntf-')).map((n) => n.id)).toEqual([ownNotification(kind)]);
+  const evicted = items.filter((n) => !n.id.startsWith('ntf-'));
   if (kind === 'other') {
-    expect(items).toHaveLength(1);
-    expect(JSON.stringify(items[0])).toContain(historyOtherVmId);
-  } else expect(items).toEqual([]);
+    expect(evicted).toHaveLength(1);
+    // Its spot VM on n1's gpu-3 (the id is generated, and scenes are built more than once).
+    expect(evicted[0]!.details).toMatchObject({ nodeId: 'n1', unitIds: ['gpu-3'], terminationReason: 'reclaimed' });
+  } else expect(evicted).toEqual([]);
+}
+
+/** Keys are per org: the kind's own (its test key, its spare, the operator's revoked one), never a secret. */
+function checkApiKeyList(body: unknown, kind: SignedIn) {
+  const items = (body as { items: ApiKeyView[] }).items;
+  expect(items.filter((k) => k.id.startsWith('key-spare-')).map((k) => k.id)).toEqual([spareKey(kind)]);
+  expect(items).toHaveLength(kind === 'operator' ? 3 : 2);
+  expect(JSON.stringify(body)).not.toMatch(/secret/i);
 }
 
 const checks = {
@@ -376,6 +409,15 @@ const checks = {
   }) satisfies Check,
   audit: checkAudit satisfies Check,
   notifications: checkNotifications satisfies Check,
+  unreadCount: ((body, kind) => expect(body).toEqual({ unread: kind === 'other' ? 2 : 1 })) satisfies Check,
+  read: ((body, kind) => expect(body as NotificationView).toMatchObject({ id: ownNotification(kind), readAt: expect.any(String) })) satisfies Check,
+  apiKeyList: checkApiKeyList satisfies Check,
+  apiKeyCreated: ((body) => {
+    const key = body as CreatedApiKeyView;
+    expect(key).toMatchObject({ name: 'matrix', secret: expect.stringMatching(/^gpuk_/) });
+    expect(key.secret.startsWith(key.prefix)).toBe(true);
+  }) satisfies Check,
+  apiKeyRevoked: ((body, kind) => expect(body as ApiKeyView).toMatchObject({ id: spareKey(kind), revokedAt: expect.any(String) })) satisfies Check,
 };
 
 /**
@@ -474,6 +516,12 @@ const routes: MatrixRow[] = [
   { transport: 'rest', operationId: 'listAuditEvents', action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
   { transport: 'rest', operationId: 'searchOrgs', action: 'search orgs (the org picker)', scene: 'base', mutates: false, check: checks.orgSearch, namesOrgs: true },
   { transport: 'rest', operationId: 'listNotifications', action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+  { transport: 'rest', operationId: 'markNotificationRead', params: (k) => ({ id: ownNotification(k) }), body: {}, label: 'own', action: 'mark own notification read', scene: 'history', mutates: true, check: checks.read },
+  { transport: 'rest', operationId: 'markNotificationRead', params: { id: ownNotification('tenant-a') }, body: {}, label: 'another org’s', action: 'mark another org’s notification read', scene: 'history', mutates: true },
+  { transport: 'rest', operationId: 'listApiKeys', action: 'manage own API keys', scene: 'base', mutates: false, check: checks.apiKeyList },
+  { transport: 'rest', operationId: 'createApiKey', body: { name: 'matrix' }, action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyCreated },
+  { transport: 'rest', operationId: 'revokeApiKey', params: (k) => ({ id: spareKey(k) }), body: {}, label: 'own', action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyRevoked },
+  { transport: 'rest', operationId: 'revokeApiKey', params: { id: spareKey('tenant-a') }, body: {}, label: 'another org’s', action: 'revoke another org’s API key', scene: 'base', mutates: true },
 
   // tRPC ──────────────────────────────────────────────────────────────────────────────
   { transport: 'trpc', procedure: 'nodes.get', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
@@ -511,6 +559,13 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', procedure: 'vms.terminate', input: (k: Kind) => ({ vmId: ownVm(k) }), label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
   { transport: 'trpc', procedure: 'audit.list', input: {}, action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
   { transport: 'trpc', procedure: 'audit.notifications', input: {}, action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+  { transport: 'trpc', procedure: 'audit.unreadNotificationCount', input: undefined, action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.unreadCount },
+  { transport: 'trpc', procedure: 'audit.markNotificationRead', input: (k: Kind) => ({ notificationId: ownNotification(k) }), label: 'own', action: 'mark own notification read', scene: 'history', mutates: true, check: checks.read },
+  { transport: 'trpc', procedure: 'audit.markNotificationRead', input: { notificationId: ownNotification('tenant-a') }, label: 'another org’s', action: 'mark another org’s notification read', scene: 'history', mutates: true },
+  { transport: 'trpc', procedure: 'apiKeys.list', input: {}, action: 'manage own API keys', scene: 'base', mutates: false, check: checks.apiKeyList },
+  { transport: 'trpc', procedure: 'apiKeys.create', input: { name: 'matrix' }, action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyCreated },
+  { transport: 'trpc', procedure: 'apiKeys.revoke', input: (k: Kind) => ({ apiKeyId: spareKey(k) }), label: 'own', action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyRevoked },
+  { transport: 'trpc', procedure: 'apiKeys.revoke', input: { apiKeyId: spareKey('tenant-a') }, label: 'another org’s', action: 'revoke another org’s API key', scene: 'base', mutates: true },
 ];
 
 // ── Calling a route as a kind of principal ──────────────────────────────────────────────

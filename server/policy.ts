@@ -11,7 +11,7 @@
  *    view needs it, tested equal (server/policy.test.ts).
  */
 import type { DbOrTx } from '@/db/client';
-import { auditEvents, nodes, notifications, reservations, vms } from '@/db/schema';
+import { apiKeys, auditEvents, nodes, notifications, reservations, vms } from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
@@ -275,7 +275,21 @@ export function auditActorShown(principal: Principal): SQL<boolean> {
   return sql<boolean>`(${auditEvents.actorOrgId} = ${me} or ${auditEvents.actorOrgId} = ${platformOrgId()} or ${auditEvents.actorOrgId} = ${nodes.ownerOrgId} or ${auditEvents.actorOrgId} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
 }
 
-/** Notifications are the acting org's own. */
+/**
+ * Notifications are the acting org's own: it lists them and marks them read; another org's —
+ * for the operator too — answers 404 like an unknown id (docs/product.md §2).
+ */
 export function notificationsVisibleTo(principal: Principal): SQL {
   return eq(notifications.orgId, principal.orgId);
+}
+
+/**
+ * API keys are per org (docs/product.md §2 "manage the org's API keys"): every principal of an
+ * org — a console user or one of its keys — lists, creates and revokes that org's keys and no
+ * other's. This one rule is both the visibility and the permission: there is nothing a
+ * principal may see of a key but not act on, so another org's key answers 404, never 403, and
+ * the operator is no exception (it manages the platform org's own keys).
+ */
+export function apiKeysVisibleTo(principal: Principal): SQL {
+  return eq(apiKeys.orgId, principal.orgId);
 }

@@ -9,6 +9,7 @@ import { headers } from 'next/headers';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
+import { AccountNav } from './account-nav';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await getConsoleSession();
@@ -40,6 +41,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             </Link>
             {/* end read pages */}
           </nav>
+          {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
+          <AccountNav />
           <div className="ml-auto flex items-center gap-4 text-sm">
             <span data-testid="acting-org" className="rounded-md bg-slate-100 px-2 py-1">
               Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-slate-500">{acting.id}</span>

@@ -39,6 +39,12 @@ export const apiKeys = pgTable(
     secretHash: text('secret_hash').notNull().unique(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     revokedAt: timestamp('revoked_at', { withTimezone: true, precision: 3 }),
+    /**
+     * When the key last authenticated a request, to the minute: authentication writes it at
+     * most once a minute per key (server/api-keys/authenticate.ts), so a busy key costs no
+     * row write per request. Null until first used.
+     */
+    lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
   },
   (t) => [index('api_keys_org_idx').on(t.orgId)],
 );

@@ -13,8 +13,14 @@ export type ApiKeyAuth = {
 
 /**
  * Resolves `Authorization: Bearer <secret>` to the key's principal, reads the one clock
- * (PostgreSQL's `now()`, docs/product.md §4) and counts the request against the key's per-minute limit,
- * all in one round trip.
+ * (PostgreSQL's `now()`, docs/product.md §4), records when the key was last used and counts the
+ * request against the key's per-minute limit, all in one round trip.
+ *
+ * `last_used_at` is written at most once a minute per key (when null or a minute old): the
+ * API keys page shows it to the minute, and a key serving hundreds of requests a minute then
+ * costs one row write a minute, not one per request. The condition is on the updated row
+ * itself, so concurrent requests re-check it against the first one's write and only one of
+ * them writes. A revoked key matches no row: it is refused from the revoke's commit on.
  * @returns null when the header is missing or malformed, or the key is unknown or revoked.
  */
 export async function authenticateApiKey(db: DbOrTx, authorization: string | null): Promise<ApiKeyAuth | null> {
@@ -24,11 +30,19 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   const hash = hashApiKeySecret(match[1]);
   const limit = rateLimitPerMinute();
   type Row = { id: string; org_id: string; now: string | Date; used: number | null };
+  // Data-modifying CTEs run to completion whether or not the final select reads them.
+  const key = sql`
+    k as (select id, org_id from api_keys where secret_hash = ${hash} and revoked_at is null),
+    touched as (
+      update api_keys set last_used_at = now()
+      where id = (select id from k) and revoked_at is null and (last_used_at is null or last_used_at <= now() - interval '1 minute')
+      returning id
+    )`;
   const rows =
     limit === 0
-      ? await db.execute<Row>(sql`select id, org_id, now() as now, null::int as used from api_keys where secret_hash = ${hash} and revoked_at is null`)
+      ? await db.execute<Row>(sql`with ${key} select k.id, k.org_id, now() as now, null::int as used from k`)
       : await db.execute<Row>(sql`
-          with k as (select id, org_id from api_keys where secret_hash = ${hash} and revoked_at is null),
+          with ${key},
           counted as (
             insert into rate_limit_windows (key_id, window_start, count)
             select id, date_trunc('minute', now()), 1 from k

@@ -23,7 +23,7 @@ async function read(orgId: string, input: Parameters<typeof listAuditEvents>[0][
   return page.items.map((e) => [e.action, e.actorOrgId ?? null, e.nodeId ?? null]);
 }
 
-/** Writes one org-level event as `ctx`, as a verb will (none writes them yet, docs/product.md §9.2). */
+/** Writes one org-level event as `ctx`, as the API key verbs do (server/api-keys/{create,revoke}.ts). */
 async function writeOrgLevel(ctx: Ctx, action: 'api_key.create' | 'api_key.revoke' | 'sign_in.lockout') {
   await db().transaction((tx) => writeAuditEvent(tx, ctx, { action, unitIds: [], details: {} }));
 }

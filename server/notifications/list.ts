@@ -4,7 +4,7 @@ import type { Ctx } from '../context';
 import { decodeSeqCursor, toPage } from '../pagination';
 import { notificationsVisibleTo } from '../policy';
 import type { ListNotificationsInput } from './schemas';
-import type { NotificationView } from './view';
+import { toNotificationView, type NotificationView } from './view';
 
 /**
  * The acting org's notifications, newest first (docs/product.md §5; §6: an evicted tenant learns which
@@ -19,5 +19,6 @@ export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListN
     .where(and(notificationsVisibleTo(ctx), after !== undefined ? lt(notifications.seq, after) : undefined))
     .orderBy(desc(notifications.seq))
     .limit(limit + 1);
-  return toPage(rows, limit, (n) => String(n.seq), (kept) => kept.map((n) => ({ id: n.id, at: n.at.toISOString(), kind: n.kind, message: n.message, details: n.details })));
+  return toPage(rows, limit, (n) => String(n.seq), (kept) => kept.map(toNotificationView));
 }
+

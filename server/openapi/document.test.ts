@@ -118,7 +118,7 @@ describe('GET /v1/openapi.json', () => {
     expect(res.json).toEqual(JSON.parse(JSON.stringify(doc)));
   });
 
-  it('requires bearer auth on every operation but its own, and an Idempotency-Key parameter on every mutation', () => {
+  it('requires bearer auth on every operation but its own, and an Idempotency-Key parameter on every mutation but creating an API key', () => {
     expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
@@ -129,7 +129,8 @@ describe('GET /v1/openapi.json', () => {
           expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['400', '401', '429']));
         }
         const idem = (op.parameters ?? []).some((x) => x.$ref === '#/components/parameters/IdempotencyKey');
-        expect(idem, `${method} ${p} Idempotency-Key`).toBe(method !== 'get');
+        // Creating an API key refuses the header: its answer holds the secret, which is never stored.
+        expect(idem, `${method} ${p} Idempotency-Key`).toBe(method !== 'get' && !(method === 'post' && p === '/v1/api-keys'));
       }
     }
     expect(doc.components?.parameters?.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
@@ -141,7 +142,7 @@ describe('GET /v1/openapi.json', () => {
         .filter(([, op]) => '201' in op.responses)
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
-    expect(created.sort()).toEqual(['POST /v1/nodes', 'POST /v1/nodes/{nodeId}/reservations', 'POST /v1/vms']);
+    expect(created.sort()).toEqual(['POST /v1/api-keys', 'POST /v1/nodes', 'POST /v1/nodes/{nodeId}/reservations', 'POST /v1/vms']);
   });
 
   it('documents the reclaim body, expectedTerminate marked as this API’s extension', () => {
@@ -225,7 +226,7 @@ describe('live answers match the documented response schemas', () => {
     return res.json;
   }
 
-  it('nodes, reservations, reclaim (dry and real), VMs, audit, notifications and problems', async () => {
+  it('nodes, reservations, reclaim (dry and real), VMs, audit, notifications, API keys and problems', async () => {
     const operator = keys[ORG.platform]!;
     const reservation = { nodeId: 'n1', id: 'r1' };
     await check('GET', '/v1/nodes', {}, { key: operator });
@@ -239,7 +240,11 @@ describe('live answers match the documented response schemas', () => {
     await check('GET', '/v1/vms', {}, { key: operator });
     await check('GET', '/v1/vms/{id}', { id: 'vm-spot-a' }, { key: operator });
     await check('GET', '/v1/audit', {}, { key: operator });
-    await check('GET', '/v1/notifications', {}, { key: keys[ORG.tenantA]! });
+    const notes = (await check('GET', '/v1/notifications', {}, { key: keys[ORG.tenantA]! })) as { items: { id: string }[] };
+    await check('POST', '/v1/notifications/{id}/read', { id: notes.items[0]!.id }, { key: keys[ORG.tenantA]!, body: {} });
+    const created = (await check('POST', '/v1/api-keys', {}, { key: operator, body: { name: 'doc' } })) as { id: string };
+    await check('GET', '/v1/api-keys', {}, { key: operator });
+    await check('POST', '/v1/api-keys/{id}/revoke', { id: created.id }, { key: operator, body: {} });
     const conflict = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, {
       key: operator,
       body: { unitIds: ['gpu-2'], expectedTerminate: ['vm-nope'] },

@@ -18,6 +18,8 @@ const parameterDocs: Record<string, string> = {
   'path.nodeId': "The node's id.",
   'path.id': "The reservation's id.",
   'path.id@/v1/vms': "The VM's id.",
+  'path.id@/v1/api-keys': "The API key's id.",
+  'path.id@/v1/notifications': "The notification's id.",
   'query.limit': 'Page size: 1–500 (default 100).',
   'query.cursor': 'The `nextCursor` of the previous page, unchanged; a malformed one is 400.',
   'query.ownerOrgId': 'Only nodes this org owns.',
@@ -92,11 +94,13 @@ const sharedResponses = {
 
 const ref = (name: keyof typeof sharedResponses) => ({ $ref: `#/components/responses/${name}` });
 
+/** Every mutation takes an Idempotency-Key but one whose answer must not be stored (server/rest/route.ts). */
+const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotency !== 'refused';
+
 /** The problem+json responses of one route: its verb's domain errors plus those its pipeline adds. */
 function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
-  const mutating = r.method !== 'GET';
   const codes = new Set<ErrorCode>(['invalid_request', ...r.errors]);
-  if (mutating) codes.add('idempotency_in_progress').add('idempotency_key_reused');
+  if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress').add('idempotency_key_reused');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
     const status = errorTable[code].status;
@@ -118,7 +122,7 @@ function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
 }
 
 function operation(r: RouteSpec): ZodOpenApiOperationObject {
-  const mutating = r.method !== 'GET';
+  const idempotent = takesIdempotencyKey(r);
   const replayedHeader = z.object({
     'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when this answer is the stored answer of an earlier request with the same Idempotency-Key.' }),
   });
@@ -131,7 +135,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
     requestParams: {
       ...(r.params ? { path: r.params as ZodObjectSchema } : {}),
       ...(r.query ? { query: r.query as ZodObjectSchema } : {}),
-      ...(mutating ? { header: z.object({ 'Idempotency-Key': IdempotencyKeyHeader }) } : {}),
+      ...(idempotent ? { header: z.object({ 'Idempotency-Key': IdempotencyKeyHeader }) } : {}),
     },
     ...(r.body
       ? {
@@ -146,7 +150,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
     responses: {
       [`${r.status ?? 200}`]: {
         description: r.responseDescription,
-        ...(mutating ? { headers: replayedHeader } : {}),
+        ...(idempotent ? { headers: replayedHeader } : {}),
         content: { 'application/json': { schema: r.response } },
       },
       ...errorResponses(r),
@@ -179,7 +183,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
           'JSON over HTTPS; every route but `GET /v1/openapi.json` needs `Authorization: Bearer <api key>`.',
           'Every error is RFC 9457 `application/problem+json` (the `Problem` schema). Unknown fields and query parameters are 400.',
           'Unknown paths under /v1 are 404; a method a path does not declare is 405 with `Allow` (components.responses.MethodNotAllowed).',
-          'Every mutating POST/PUT/PATCH accepts an `Idempotency-Key` header.',
+          'Every mutating POST/PUT/PATCH accepts an `Idempotency-Key` header, but `POST /v1/api-keys`: its answer holds a secret shown once and never stored.',
         ].join('\n\n'),
       },
       servers: [{ url: '/', description: 'This deployment.' }],
@@ -190,6 +194,7 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
         { name: 'VMs', description: 'Workloads on units.' },
         { name: 'Audit', description: 'The audit trail and notifications.' },
         { name: 'Orgs', description: 'Finding orgs to reserve units for.' },
+        { name: 'API keys', description: "The acting org's API keys." },
         { name: 'Meta', description: 'This document.' },
       ],
       paths,

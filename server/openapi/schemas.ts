@@ -13,6 +13,7 @@
 import { auditActions, auditVias, vmTiers } from '@/db/schema';
 import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
+import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
 import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
 import { unitStates, type UnitView } from '../nodes/unit-states';
@@ -141,10 +142,37 @@ export const Notification = z
     id: z.string(),
     at: Timestamp,
     kind: z.enum(['vm.reclaimed']),
-    message: z.string(),
-    details: Details,
+    message: z.string().meta({ description: 'The same facts as `details`, as a sentence.' }),
+    details: z
+      .strictObject({
+        vmId: Id.meta({ description: 'The VM that ended.' }),
+        nodeId: Id,
+        unitIds: UnitIds,
+        terminationReason: z.enum(['reclaimed']),
+        terminatedAt: Timestamp,
+        reason: z.string().optional().meta({ description: 'The reason the reclaim gave, if any.' }),
+      })
+      .meta({ description: 'What ended, where, when and why; never the holder or the reservation.' }),
+    readAt: Timestamp.optional().meta({ description: 'When the org marked it read; absent while unread.' }),
   })
   .meta({ id: 'Notification' });
+
+/** An API key of the acting org: never its secret. */
+export const ApiKey = z
+  .strictObject({
+    id: Id,
+    name: z.string(),
+    prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key by.' }),
+    createdAt: Timestamp,
+    lastUsedAt: Timestamp.optional().meta({ description: 'When the key last authenticated a request, to the minute; absent if never.' }),
+    revokedAt: Timestamp.optional().meta({ description: 'When it was revoked; a revoked key authenticates nothing (401).' }),
+  })
+  .meta({ id: 'ApiKey' });
+
+/** The answer of creating a key: the one time its secret is shown. */
+export const CreatedApiKey = ApiKey.extend({
+  secret: z.string().meta({ description: 'The key itself, for `Authorization: Bearer <secret>`. Shown this once: only its hash is stored.' }),
+}).meta({ id: 'CreatedApiKey' });
 
 const errorCodes = Object.keys(errorTable) as [keyof typeof errorTable, ...(keyof typeof errorTable)[]];
 
@@ -191,6 +219,7 @@ export const ReservationPage = pageOf(Reservation, 'ReservationPage');
 export const VmPage = pageOf(Vm, 'VmPage');
 export const AuditEventPage = pageOf(AuditEvent, 'AuditEventPage');
 export const NotificationPage = pageOf(Notification, 'NotificationPage');
+export const ApiKeyPage = pageOf(ApiKey, 'ApiKeyPage');
 
 /** An org as the org picker shows it: id and name only. */
 export const OrgSummary = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: 'OrgSummary' });
@@ -224,6 +253,9 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof Vm>, VmView>>,
   Assert<Exact<z.infer<typeof AuditEvent>, AuditEventView>>,
   Assert<Exact<z.infer<typeof Notification>, NotificationView>>,
+  Assert<Exact<z.infer<typeof Notification>['details'], NotificationView['details']>>,
+  Assert<Exact<z.infer<typeof ApiKey>, ApiKeyView>>,
+  Assert<Exact<z.infer<typeof CreatedApiKey>, CreatedApiKeyView>>,
   Assert<Exact<z.infer<typeof Problem>, ProblemOnWire>>,
   Assert<ProblemOnWire extends ProblemType ? true : false>,
   Assert<Exact<z.infer<typeof NodePage>, Page<NodeView>>>,
@@ -232,6 +264,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof AuditEventPage>, Page<AuditEventView>>>,
   Assert<Exact<z.infer<typeof NotificationPage>, Page<NotificationView>>>,
   Assert<Exact<z.infer<typeof OrgSummaryList>, { items: OrgSummaryType[] }>>,
+  Assert<Exact<z.infer<typeof ApiKeyPage>, Page<ApiKeyView>>>,
 ];
 
 /** The OpenAPI document itself: any JSON object. */

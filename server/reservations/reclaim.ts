@@ -115,7 +115,7 @@ export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput })
             at: lctx.now,
             kind: 'vm.reclaimed' as const,
             message: `Your spot VM ${vm.id} on node ${node.id} (${vmUnitIds.join(', ')}) was terminated: the capacity holder reclaimed its units${input.reason ? ` (reason: ${input.reason})` : ''}.`,
-            details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed', terminatedAt: lctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
+            details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed' as const, terminatedAt: lctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
           };
         }),
       );

@@ -7,3 +7,7 @@ export const NodePath = z.object({ nodeId: Id });
 export const ReservationPath = z.object({ nodeId: Id, id: Id });
 /** Path parameters of VM routes. */
 export const VmPath = z.object({ id: Id });
+/** Path parameters of API key routes. */
+export const ApiKeyPath = z.object({ id: Id });
+/** Path parameters of notification routes. */
+export const NotificationPath = z.object({ id: Id });

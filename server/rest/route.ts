@@ -31,6 +31,13 @@ export type RestHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.Zo
   status?: number;
   /** `none` for the few public routes (the OpenAPI document). */
   auth?: 'apiKey' | 'none';
+  /**
+   * `refused` where the answer must never be stored, so a replay could not repeat it: creating
+   * an API key, whose secret is shown once and kept nowhere (docs/product.md §9 m). An
+   * `Idempotency-Key` there is 400, rather than ignored: a client relying on it must learn that
+   * a retry creates another key.
+   */
+  idempotency?: 'refused';
   handle: (args: { ctx: Ctx; params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Promise<unknown>;
 };
 
@@ -121,6 +128,11 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       if (idemKey !== null) {
         const k = IdempotencyKey.safeParse(idemKey);
         if (!k.success) throw invalidRequest('header.Idempotency-Key', k.error.issues);
+        if (h.idempotency === 'refused') {
+          throw new DomainError('invalid_request', 'This route does not take an Idempotency-Key: its answer holds a secret that is shown once and never stored, so it cannot be replayed. Send the request without it.', {
+            errors: [{ path: 'header.Idempotency-Key', message: 'is not accepted by this route' }],
+          });
+        }
       }
       const params = (h.params ?? NoParams).safeParse((await route?.params) ?? {});
       if (!params.success) throw new DomainError('not_found', 'No resource exists at this path.');

@@ -8,6 +8,10 @@
  * Adding a route: one entry here, one route file, one matrix row (docs/architecture.md).
  */
 import type { z } from 'zod';
+import { createApiKey } from '../api-keys/create';
+import { listApiKeys } from '../api-keys/list';
+import { revokeApiKey } from '../api-keys/revoke';
+import { CreateApiKeyInput, ListApiKeysQuery, RevokeApiKeyBody } from '../api-keys/schemas';
 import { listAuditEvents } from '../audit/list';
 import { ListAuditQuery } from '../audit/schemas';
 import type { ErrorCode } from '../errors';
@@ -18,7 +22,9 @@ import { ChangeTopologyBody, ListNodesQuery, RegisterNodeInput } from '../nodes/
 import { changeTopology } from '../nodes/topology';
 import { listNotifications } from '../notifications/list';
 import { ListNotificationsQuery } from '../notifications/schemas';
-import { AuditEventPage, Node, NodePage, NotificationPage, OpenApiDocumentSchema, OrgSummaryList, ReclaimResponse, Reservation, ReservationPage, Vm, VmPage } from '../openapi/schemas';
+import { markNotificationRead } from '../notifications/read';
+import { MarkNotificationReadBody } from '../notifications/schemas';
+import { ApiKey, ApiKeyPage, AuditEventPage, CreatedApiKey, Node, NodePage, Notification, NotificationPage, OpenApiDocumentSchema, OrgSummaryList, ReclaimResponse, Reservation, ReservationPage, Vm, VmPage } from '../openapi/schemas';
 import { SearchOrgsQuery } from '../orgs/schemas';
 import { searchOrgs } from '../orgs/search';
 import { cancelReservation } from '../reservations/cancel';
@@ -35,7 +41,7 @@ import { listVms } from '../vms/list';
 import { placeVm } from '../vms/place';
 import { ListVmsQuery, PlaceVmInput, TerminateVmBody } from '../vms/schemas';
 import { terminateVm } from '../vms/terminate';
-import { NodePath, ReservationPath, VmPath } from './paths';
+import { ApiKeyPath, NodePath, NotificationPath, ReservationPath, VmPath } from './paths';
 import { restRoute, type NextHandler, type RestHandler } from './route';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -46,7 +52,7 @@ export type RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   /** OpenAPI path template; its route file is `app/v1/…/route.ts` with `{x}` as `[x]`. */
   path: `/v1${string}`;
   operationId: string;
-  tag: 'Nodes' | 'Reservations' | 'VMs' | 'Audit' | 'Orgs' | 'Meta';
+  tag: 'Nodes' | 'Reservations' | 'VMs' | 'Audit' | 'Orgs' | 'API keys' | 'Meta';
   summary: string;
   description?: string;
   /** The success answer's schema (server/openapi/schemas.ts), checked against the verb's type there. */
@@ -332,6 +338,63 @@ export const restRoutes: readonly RouteSpec[] = [
     responseDescription: 'A page of notifications.',
     errors: [],
     handle: ({ ctx, query }) => listNotifications({ ctx, input: query }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/notifications/{id}/read',
+    operationId: 'markNotificationRead',
+    tag: 'Audit',
+    summary: 'Mark a notification read',
+    description: "Only the acting org's own notifications; another org's is 404. Marking a read notification again keeps its first readAt.",
+    params: NotificationPath,
+    body: MarkNotificationReadBody,
+    response: Notification,
+    responseDescription: 'The notification, with readAt.',
+    errors: ['not_found'],
+    handle: ({ ctx, params }) => markNotificationRead({ ctx, input: { notificationId: params.id } }),
+  }),
+  route({
+    method: 'GET',
+    path: '/v1/api-keys',
+    operationId: 'listApiKeys',
+    tag: 'API keys',
+    summary: "List the acting org's API keys",
+    description: 'Newest first, revoked ones included (with revokedAt); never a secret. Every org sees only its own keys, the platform operator included.',
+    query: ListApiKeysQuery,
+    response: ApiKeyPage,
+    responseDescription: 'A page of API keys.',
+    errors: [],
+    handle: ({ ctx, query }) => listApiKeys({ ctx, input: query }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/api-keys',
+    operationId: 'createApiKey',
+    tag: 'API keys',
+    summary: 'Create an API key',
+    description:
+      'A new key of the acting org (audited as api_key.create). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed (docs/product.md §9 m).',
+    body: CreateApiKeyInput,
+    status: 201,
+    response: CreatedApiKey,
+    responseDescription: 'The new key, with its secret.',
+    errors: [],
+    idempotency: 'refused',
+    handle: ({ ctx, body }) => createApiKey({ ctx, input: body }),
+  }),
+  route({
+    method: 'POST',
+    path: '/v1/api-keys/{id}/revoke',
+    operationId: 'revokeApiKey',
+    tag: 'API keys',
+    summary: 'Revoke an API key',
+    description: "One of the acting org's keys (another org's is 404); audited as api_key.revoke. From then on the key is refused (401) on every request. Revoking a revoked key changes nothing.",
+    params: ApiKeyPath,
+    body: RevokeApiKeyBody,
+    response: ApiKey,
+    responseDescription: 'The revoked key.',
+    errors: ['not_found'],
+    handle: ({ ctx, params }) => revokeApiKey({ ctx, input: { apiKeyId: params.id } }),
   }),
   route({
     method: 'GET',

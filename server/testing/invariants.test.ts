@@ -94,7 +94,7 @@ const sqlFault = (statements: string) => (tx: DbOrTx) => tx.execute(sql.raw(stat
 
 /** An audit event written by hand, as a verb would have (server/audit/write.ts). */
 async function plantEvent(db: DbOrTx, e: { action: (typeof auditEvents.$inferInsert)['action']; at: Date; reservationId?: string; details: Record<string, unknown> }) {
-  await db.insert(auditEvents).values({ id: newId('evt'), at: e.at, action: e.action, actorOrgId: ORG.platform, via: 'api', nodeId: 'n1', reservationId: e.reservationId ?? null, unitIds: [], details: e.details });
+  await db.insert(auditEvents).values({ id: newId('evt'), at: e.at, action: e.action, actorOrgId: ORG.platform, actorApiKeyId: 'key_planted', via: 'api', nodeId: 'n1', reservationId: e.reservationId ?? null, unitIds: [], details: e.details });
 }
 
 /** A spot VM with its `vm.place` event, both written by hand. */
@@ -237,7 +237,7 @@ describe('7. every change has exactly one audit event', () => {
     ['placement', 'a missing vm.place', () => `delete from audit_events where action = 'vm.place' and details->>'vmId' = '${ids.spotVmId}'`, []],
     ['termination', 'a missing vm.terminate', () => `delete from audit_events where action = 'vm.terminate'`, []],
     // The copy commits last with the first one's time, so it is also out of commit order.
-    ['termination', 'a reclaim recorded twice', () => `insert into audit_events (id, at, action, actor_org_id, via, node_id, reservation_id, unit_ids, details) select id || '-copy', at, action, actor_org_id, via, node_id, reservation_id, unit_ids, details from audit_events where action = 'reservation.reclaim'`, ['times-follow-commit-order']],
+    ['termination', 'a reclaim recorded twice', () => `insert into audit_events (id, at, action, actor_org_id, actor_user_id, actor_api_key_id, actor_job, via, node_id, reservation_id, unit_ids, details) select id || '-copy', at, action, actor_org_id, actor_user_id, actor_api_key_id, actor_job, via, node_id, reservation_id, unit_ids, details from audit_events where action = 'reservation.reclaim'`, ['times-follow-commit-order']],
     ['topology', 'a missing node.topology', () => `delete from audit_events where action = 'node.topology'`, []],
     ['reaffirm', 'a missing reservation.reaffirm', () => `delete from audit_events where action = 'reservation.reaffirm' and reservation_id = 'r2'`, []],
   ])('catches %s: %s', async (kind, _what, statements, also) => {

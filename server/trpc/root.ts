@@ -1,4 +1,5 @@
 import { createCallerFactory, createTRPCRouter } from './init';
+import { apiKeysRouter } from './routers/api-keys';
 import { auditRouter } from './routers/audit';
 import { nodesRouter } from './routers/nodes';
 import { orgsRouter } from './routers/orgs';
@@ -11,6 +12,7 @@ export const appRouter = createTRPCRouter({
   vms: vmsRouter,
   audit: auditRouter,
   orgs: orgsRouter,
+  apiKeys: apiKeysRouter,
 });
 
 export type AppRouter = typeof appRouter;

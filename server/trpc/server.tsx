@@ -1,5 +1,5 @@
 import 'server-only';
-import { HydrationBoundary, dehydrate, type QueryClient } from '@tanstack/react-query';
+import { HydrationBoundary, dehydrate, hashKey, type QueryClient } from '@tanstack/react-query';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
 import { cache, type ReactNode } from 'react';
 import { getDb } from '@/db/client';
@@ -51,7 +51,13 @@ export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): 
   await Promise.all(queries.map((q) => client.prefetchQuery(q as Parameters<QueryClient['prefetchQuery']>[0])));
 }
 
-/** Hands the prefetched queries to the client components below it. */
-export function HydrateClient({ children }: { children: ReactNode }) {
-  return <HydrationBoundary state={dehydrate(getQueryClient())}>{children}</HydrationBoundary>;
+/**
+ * Hands the prefetched queries to the client components below it.
+ * @param only just these queries: a layout's own (the header's), so that it does not hand over
+ *   a page's queries still in flight — a page hands over its own once they have settled.
+ */
+export function HydrateClient({ children, only }: { children: ReactNode; only?: { queryKey: readonly unknown[] }[] }) {
+  const hashes = only && new Set(only.map((q) => hashKey(q.queryKey)));
+  const state = dehydrate(getQueryClient(), hashes ? { shouldDehydrateQuery: (q) => hashes.has(q.queryHash) } : undefined);
+  return <HydrationBoundary state={state}>{children}</HydrationBoundary>;
 }

@@ -1,0 +1,22 @@
+import { NotificationBell } from '@/components/notifications/notification-bell';
+import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import Link from 'next/link';
+
+/**
+ * The header's links to the acting org's own things (docs/product.md §6): its API keys, and
+ * the bell with its unread notifications — counted here, so the first HTML already shows it.
+ */
+export async function AccountNav() {
+  const unread = trpc.audit.unreadNotificationCount.queryOptions();
+  await prefetch(unread);
+  return (
+    <nav aria-label="Your org" className="flex items-center gap-4 text-sm text-slate-600">
+      <Link href="/api-keys" className="hover:text-slate-900">
+        API keys
+      </Link>
+      <HydrateClient only={[unread]}>
+        <NotificationBell />
+      </HydrateClient>
+    </nav>
+  );
+}

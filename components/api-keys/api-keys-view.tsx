@@ -1,0 +1,90 @@
+'use client';
+
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { formatDateTime, formatRelative } from '../format';
+import { errorMessage } from '../problem';
+import { apiKeysQueryInput } from '../queries';
+import { useTRPC } from '../trpc-provider';
+import type { ApiKeyView, CreatedApiKey } from '../trpc-types';
+import { DataTable, type Column } from '../ui/data-table';
+import { Pager } from '../ui/pager';
+import { useCursorPages } from '../ui/use-cursor-pages';
+import { CreateApiKeyForm } from './create-api-key-form';
+import { NewKeyDialog } from './new-key-dialog';
+import { RevokeKeyDialog } from './revoke-key-dialog';
+
+/** A time as "3 minutes ago", the exact time on hover. */
+function When({ iso }: { iso: string }) {
+  return (
+    // Relative to the clock of whoever renders it: the server's first HTML and the browser may differ.
+    <span title={formatDateTime(iso)} suppressHydrationWarning>
+      {formatRelative(iso)}
+    </span>
+  );
+}
+
+function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyView>[] {
+  return [
+    { key: 'name', header: 'Name', cell: (k) => <span className="font-medium">{k.name}</span> },
+    { key: 'prefix', header: 'Key', className: 'py-2 pr-4 font-mono text-xs', cell: (k) => `${k.prefix}…` },
+    { key: 'created', header: 'Created', className: 'py-2 pr-4 text-slate-600', cell: (k) => <When iso={k.createdAt} /> },
+    {
+      key: 'used',
+      header: 'Last used',
+      className: 'py-2 pr-4 text-slate-600',
+      cell: (k) => (k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span className="text-slate-400">never</span>),
+    },
+    {
+      key: 'action',
+      header: <span className="sr-only">Status</span>,
+      className: 'py-2 text-right',
+      cell: (k) =>
+        k.revokedAt ? (
+          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600" title={formatDateTime(k.revokedAt)}>
+            revoked
+          </span>
+        ) : (
+          <button type="button" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`} className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50">
+            Revoke
+          </button>
+        ),
+    },
+  ];
+}
+
+/**
+ * The API keys page (docs/product.md §6): the acting org's keys — name, prefix, created, last
+ * used — with create (the secret shown once) and revoke (after a confirmation).
+ */
+export function ApiKeysView() {
+  const trpc = useTRPC();
+  const queryClient = useQueryClient();
+  const pages = useCursorPages();
+  const keys = useQuery({ ...trpc.apiKeys.list.queryOptions(apiKeysQueryInput(pages.cursor)), placeholderData: keepPreviousData });
+  const [created, setCreated] = useState<CreatedApiKey | null>(null);
+  const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
+
+  return (
+    <div className="space-y-4">
+      <div>
+        <h1 className="text-2xl font-semibold">API keys</h1>
+        <p className="text-sm text-slate-600">Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created.</p>
+      </div>
+      <CreateApiKeyForm
+        onCreated={(key) => {
+          setCreated(key);
+          pages.reset();
+          void queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() });
+        }}
+      />
+      {keys.isError && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{errorMessage(keys.error)}</p>}
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
+        <DataTable columns={columns(setRevoking)} rows={keys.data?.items ?? []} rowKey={(k) => k.id} rowAttr="api-key-id" testId="api-key-table" empty={keys.data ? 'No API keys yet.' : 'Loading…'} />
+      </div>
+      <Pager pages={pages} nextCursor={keys.data?.nextCursor} />
+      {created && <NewKeyDialog apiKey={created} onClose={() => setCreated(null)} />}
+      {revoking && <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />}
+    </div>
+  );
+}

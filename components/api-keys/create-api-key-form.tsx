@@ -1,0 +1,73 @@
+'use client';
+
+import { useMutation } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { errorMessage, fieldErrors } from '../problem';
+import { useTRPC } from '../trpc-provider';
+import type { CreatedApiKey } from '../trpc-types';
+import { buttonStyles } from '../ui/modal';
+
+/**
+ * Creates an API key of the acting org (docs/product.md §6): a name, then the new key goes to
+ * `onCreated`, which shows its secret once. The server's problem `detail` for the name shows
+ * next to the field; any other failure under the form.
+ */
+export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
+  const trpc = useTRPC();
+  const [name, setName] = useState('');
+  const create = useMutation(trpc.apiKeys.create.mutationOptions());
+  const errorId = useId();
+  const nameErrors = fieldErrors(create.error, 'name');
+  // A problem naming no field of this form (say, the rate limit) shows under it.
+  const otherError = create.isError && nameErrors.length === 0 ? errorMessage(create.error) : null;
+
+  return (
+    <form
+      aria-label="Create an API key"
+      className="flex flex-wrap items-start gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+      onSubmit={(e) => {
+        e.preventDefault();
+        create.mutate(
+          { name },
+          {
+            onSuccess: (key) => {
+              setName('');
+              create.reset();
+              onCreated(key);
+            },
+          },
+        );
+      }}
+    >
+      <div>
+        <label className="text-sm font-medium text-slate-700">
+          Name
+          <input
+            name="name"
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            maxLength={100}
+            placeholder="e.g. ci-deploy"
+            aria-invalid={nameErrors.length > 0}
+            aria-describedby={nameErrors.length > 0 ? errorId : undefined}
+            className="mt-1 block w-72 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-normal aria-[invalid=true]:border-red-500"
+          />
+        </label>
+        {nameErrors.length > 0 && (
+          <p id={errorId} role="alert" className="mt-1 text-xs text-red-700">
+            {/* The problem's own words for this field (its errors[] entry), e.g. "must not be empty". */}
+            {nameErrors.map((m) => `Name ${m}.`).join(' ')}
+          </p>
+        )}
+      </div>
+      <button type="submit" disabled={create.isPending} className={`mt-6 ${buttonStyles.primary}`}>
+        {create.isPending ? 'Creating…' : 'Create API key'}
+      </button>
+      {otherError && (
+        <p role="alert" className="basis-full rounded-md bg-red-50 p-2 text-sm text-red-900">
+          {otherError}
+        </p>
+      )}
+    </form>
+  );
+}

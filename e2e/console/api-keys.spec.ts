@@ -1,0 +1,80 @@
+import { expect, test } from '@playwright/test';
+import { readState } from '../support/state';
+import { signIn } from './support';
+
+const bearer = (secret: string) => ({ authorization: `Bearer ${secret}` });
+
+test('a node owner creates an API key in the console: shown once, it works against /v1, and stops working once revoked', async ({ page, request, context }) => {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await signIn(page, 'alice@acme.example');
+  await page.getByRole('link', { name: 'API keys' }).click();
+  await expect(page.getByRole('heading', { name: 'API keys' })).toBeVisible();
+  // The demo seed's key of the org is listed, by prefix only.
+  await expect(page.getByTestId('api-key-table')).toContainText('demo key');
+
+  // The server's problem for the name shows next to the field.
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await expect(page.getByLabel('Name')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('form', { name: 'Create an API key' }).getByRole('alert')).toHaveText('Name must not be empty.');
+
+  const name = `e2e-console-${Date.now()}`;
+  await page.getByLabel('Name').fill(name);
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  const dialog = page.getByRole('dialog', { name: `API key “${name}” created` });
+  await expect(dialog).toBeVisible();
+  const secret = (await dialog.getByTestId('new-key-secret').textContent())?.trim() ?? '';
+  expect(secret).toMatch(/^gpuk_[A-Za-z0-9_-]{43}$/);
+  await dialog.getByRole('button', { name: 'Copy' }).click();
+  await expect(dialog.getByRole('status')).toHaveText('Copied to the clipboard.');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
+  await page.screenshot({ path: 'test-results/api-key-created.png' });
+
+  // The key acts as the org over the public API.
+  const node = await request.get('/v1/nodes/acme-h100-01', { headers: bearer(secret) });
+  expect(node.status()).toBe(200);
+  const keys = await request.get('/v1/api-keys', { headers: bearer(secret) });
+  expect(keys.status()).toBe(200);
+  expect(((await keys.json()) as { items: { name: string }[] }).items.map((k) => k.name)).toContain(name);
+
+  // Never again: not after closing, not after a reload.
+  await dialog.getByRole('button', { name: 'Done' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText(secret)).toHaveCount(0);
+  const row = page.locator('[data-api-key-id]', { hasText: name });
+  await expect(row).toContainText(`${secret.slice(0, 11)}…`);
+  await page.reload();
+  expect(await page.content()).not.toContain(secret);
+  // It was used above, so "last used" is no longer "never".
+  await expect(row.locator('td').nth(3)).not.toHaveText('never');
+
+  await row.getByRole('button', { name: 'Revoke' }).click();
+  const confirm = page.getByRole('dialog', { name: `Revoke API key “${name}”?` });
+  await expect(confirm).toContainText(secret.slice(0, 11));
+  await confirm.getByRole('button', { name: 'Revoke key' }).click();
+  await expect(confirm).toBeHidden();
+  await expect(row).toContainText('revoked');
+  await expect(row.getByRole('button', { name: 'Revoke' })).toHaveCount(0);
+  await page.screenshot({ path: 'test-results/api-keys.png' });
+
+  const refused = await request.get('/v1/nodes/acme-h100-01', { headers: bearer(secret) });
+  expect(refused.status()).toBe(401);
+  expect(((await refused.json()) as { code: string }).code).toBe('unauthenticated');
+});
+
+test('keys are per org: one an org creates over the API shows to it, and not to the operator', async ({ page, request }) => {
+  const state = readState();
+  const name = `e2e-api-${Date.now()}`;
+  const created = await request.post('/v1/api-keys', { headers: bearer(state.keys.org_acme!), data: { name } });
+  expect(created.status()).toBe(201);
+
+  await signIn(page, 'olivia@platform.example');
+  await page.goto('/api-keys');
+  await expect(page.getByTestId('api-key-table')).toContainText('demo key');
+  await expect(page.getByTestId('api-key-table')).not.toContainText(name);
+
+  await page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await signIn(page, 'alice@acme.example', '/api-keys');
+  await expect(page.locator('[data-api-key-id]', { hasText: name })).toBeVisible();
+  // Prefetched on the server: the list is in the first HTML.
+  expect(await (await page.context().request.get('/api-keys')).text()).toContain(name);
+});
