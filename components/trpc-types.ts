@@ -24,3 +24,5 @@ export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
 export type NotificationView = RouterOutputs['audit']['notifications']['items'][number];
 /** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];
+/** A VM on the node page, with the actions the server offers on it. */
+export type NodeVm = RouterOutputs['vms']['listForNode'][number];

@@ -163,6 +163,12 @@ export function canTerminateVm(principal: Principal, vm: { orgId: string }): boo
   return isOperator(principal) || vm.orgId === principal.orgId;
 }
 
+/** What the console offers on a VM: terminating it, where the API allows it (a running VM of the org, any for the operator). */
+export type VmAction = 'terminate';
+export function offeredVmActions(principal: Principal, vm: { orgId: string; status: string }): VmAction[] {
+  return vm.status === 'running' && canTerminateVm(principal, vm) ? ['terminate'] : [];
+}
+
 /** @throws DomainError forbidden */
 export function assertCanTerminateVm(principal: Principal, vm: { orgId: string }): void {
   if (!canTerminateVm(principal, vm)) throw new DomainError('forbidden', 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.');

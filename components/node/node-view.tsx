@@ -8,7 +8,7 @@ import { formatRelative } from '../format';
 import { errorMessage } from '../problem';
 import { nodePageQueryInputs } from '../queries';
 import { useTRPC } from '../trpc-provider';
-import type { ReservationAction } from '../trpc-types';
+import type { NodeVm, ReservationAction } from '../trpc-types';
 import { emptySelection, type Selection } from '../unit-grid/selection';
 import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
 import { UnitPanel, type UnitAction } from './unit-panel';
@@ -23,8 +23,9 @@ const EditReservationDialog = dynamic(() => import('../reservation-dialogs').the
 const CancelReservationDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.CancelReservationDialog));
 const ReaffirmDialog = dynamic(() => import('../topology-dialogs').then((m) => m.ReaffirmDialog));
 const TopologyDialog = dynamic(() => import('../topology-dialogs').then((m) => m.TopologyDialog));
+const TerminateVmDialog = dynamic(() => import('../vm-dialogs').then((m) => m.TerminateVmDialog));
 
-type OpenDialog = UnitAction | ReservationDialog | { kind: 'topology' };
+type OpenDialog = UnitAction | ReservationDialog | { kind: 'topology' } | { kind: 'terminate'; vm: NodeVm };
 /** Stop polling what failed: an unknown node stays "not found" instead of flickering. */
 const refetchUnlessFailed = (q: { state: { status: string } }) => (q.state.status === 'error' ? false : REFRESH_MS);
 
@@ -90,7 +91,7 @@ export function NodeView({ nodeId }: { nodeId: string }) {
         <ReservationsPanel items={reservations.data?.items} error={reservations.isError ? reservations.error : null} onOpen={setOpen} />
       </div>
 
-      <VmTable vms={vms.data} />
+      <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />
 
       {open?.kind === 'reclaim' && (
         <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
@@ -101,6 +102,7 @@ export function NodeView({ nodeId }: { nodeId: string }) {
       {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
       {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}
       {open?.kind === 'topology' && <TopologyDialog node={n} onClose={close} />}
+      {open?.kind === 'terminate' && <TerminateVmDialog vm={open.vm} onClose={close} />}
     </div>
   );
 }

@@ -1,10 +1,10 @@
 'use client';
 
 import { formatDateTime, formatRelative } from '../format';
-import type { VmView } from '../trpc-types';
+import type { NodeVm } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 
-const columns: readonly Column<VmView>[] = [
+const baseColumns: readonly Column<NodeVm>[] = [
   { key: 'id', header: 'VM', cell: (vm) => vm.id, className: 'py-2 pr-4 font-mono' },
   { key: 'tier', header: 'Tier', cell: (vm) => vm.tier },
   { key: 'units', header: 'Units', cell: (vm) => vm.unitIds.join(', '), className: 'py-2 pr-4 font-mono' },
@@ -34,8 +34,23 @@ const columns: readonly Column<VmView>[] = [
   },
 ];
 
-/** The node page's running VMs the acting org may see. */
-export function VmTable({ vms }: { vms: VmView[] | undefined }) {
+/** The node page's running VMs the acting org may see, with "Terminate…" where the server offers it. */
+export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTerminate: (vm: NodeVm) => void }) {
+  const columns: readonly Column<NodeVm>[] = vms?.some((v) => v.actions.includes('terminate'))
+    ? [
+        ...baseColumns,
+        {
+          key: 'actions',
+          header: <span className="sr-only">Actions</span>,
+          cell: (vm) =>
+            vm.actions.includes('terminate') && (
+              <button type="button" aria-label={`Terminate ${vm.id}…`} onClick={() => onTerminate(vm)} className="rounded-md border border-red-300 px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-50">
+                Terminate…
+              </button>
+            ),
+        },
+      ]
+    : baseColumns;
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="vms-title">
       <h2 id="vms-title" className="mb-3 font-semibold">Running VMs you can see</h2>

@@ -131,3 +131,22 @@ test('two tabs: after switching org in one, the other cannot act as the old org 
   await expect(page.getByRole('button', { name: 'Reclaim…' })).toHaveCount(0);
   await other.getByLabel('Switch org').selectOption('org_helix');
 });
+
+test('a tenant terminates its own VM from the node page; the owner is offered no Terminate on it', async ({ page, browser, baseURL }) => {
+  const owner = await browser.newContext({ baseURL });
+  const alice = await owner.newPage();
+  await signIn(alice, 'alice@acme.example');
+  await alice.goto('/nodes/acme-h100-05');
+  await expect(alice.getByTestId('vm-table').locator('[data-vm-id="vm-orbit-od-5"]')).toBeVisible();
+  await expect(alice.getByRole('button', { name: 'Terminate vm-orbit-od-5…' })).toHaveCount(0);
+  await owner.close();
+
+  await signIn(page, 'tom@orbit.example');
+  await page.goto('/nodes/acme-h100-05');
+  await page.getByRole('button', { name: 'Terminate vm-orbit-od-5…' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Terminate vm-orbit-od-5' });
+  await dialog.getByRole('button', { name: 'Terminate VM' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByTestId('vm-table').locator('[data-vm-id="vm-orbit-od-5"]')).toHaveCount(0);
+  await expect(unit(page, 'gpu-6')).toHaveAttribute('data-state', 'free');
+});

@@ -60,6 +60,11 @@ export type RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.Z
   responseDescription: string;
   /** Domain errors of the verb beyond those the pipeline adds to every route (400, 401, 413, 415, 429). */
   errors: ErrorCode[];
+  /**
+   * Where the console offers this route to a person (a page, or a page's action), or
+   * `api-only: <why>`. docs/product.md §6: everything the API does for a person, the console does.
+   */
+  console: string;
 };
 
 /** Declares one entry; exists for type inference of each entry's schemas in `handle`. */
@@ -77,6 +82,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/nodes',
     operationId: 'listNodes',
+    console: 'fleet page',
     tag: 'Nodes',
     summary: 'List nodes',
     description: 'Nodes visible to the caller, by id, cursor-paginated, with per-state unit counts.',
@@ -90,6 +96,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/nodes',
     operationId: 'registerNode',
+    console: 'fleet page: Register node…',
     tag: 'Nodes',
     summary: 'Register a node',
     description: 'Platform operator only: registers a node with its unit list (1–64 units).',
@@ -104,6 +111,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/nodes/{nodeId}',
     operationId: 'getNode',
+    console: 'node page',
     tag: 'Nodes',
     summary: 'Get a node',
     description: 'One node: its units with their state (docs/product.md §3) and its topologyGen.',
@@ -117,6 +125,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'PUT',
     path: '/v1/nodes/{nodeId}/topology',
     operationId: 'changeTopology',
+    console: 'node page: Change topology…',
     tag: 'Nodes',
     summary: "Replace a node's unit list",
     description:
@@ -132,6 +141,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/reservations',
     operationId: 'listReservations',
+    console: 'My capacity page',
     tag: 'Reservations',
     summary: 'List reservations across nodes',
     description:
@@ -146,6 +156,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/nodes/{nodeId}/reservations',
     operationId: 'listNodeReservations',
+    console: 'node page: reservations panel',
     tag: 'Reservations',
     summary: 'List reservations on a node',
     description: 'Reservations on the node that the caller may see, cursor-paginated.',
@@ -164,6 +175,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/nodes/{nodeId}/reservations',
     operationId: 'createReservation',
+    console: 'node page: Reserve…',
     tag: 'Reservations',
     summary: 'Create a reservation',
     description: 'Platform operator or node owner. `startsAt` defaults to now; the orgs named must exist (422).',
@@ -179,6 +191,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/nodes/{nodeId}/reservations/{id}',
     operationId: 'getReservation',
+    console: 'reservation page',
     tag: 'Reservations',
     summary: 'Get a reservation',
     params: ReservationPath,
@@ -191,6 +204,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'PATCH',
     path: '/v1/nodes/{nodeId}/reservations/{id}',
     operationId: 'updateReservation',
+    console: "node page: Edit… (and Re-affirm…'s shrink)",
     tag: 'Reservations',
     summary: 'Edit a reservation',
     description: 'Edit the audience, managers, endsAt and contractRef, or shrink reservedUnitIds (never grow it; docs/product.md §5.4).',
@@ -205,6 +219,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/nodes/{nodeId}/reservations/{id}/cancel',
     operationId: 'cancelReservation',
+    console: 'node page: Cancel reservation…',
     tag: 'Reservations',
     summary: 'Cancel a reservation',
     description: 'Pending, active or needs-review → cancelled. Its units stop being held; running VMs keep running.',
@@ -219,6 +234,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/nodes/{nodeId}/reservations/{id}/release',
     operationId: 'releaseUnits',
+    console: 'node page: Release…',
     tag: 'Reservations',
     summary: 'Put reserved units on the spot market',
     description:
@@ -234,6 +250,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/nodes/{nodeId}/reservations/{id}/reclaim',
     operationId: 'reclaimUnits',
+    console: 'node page: Reclaim…',
     tag: 'Reservations',
     // The published contract's words (docs/product.md §5.1a).
     summary: 'Take released GPU units back off the market, evicting spot workloads',
@@ -250,6 +267,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/nodes/{nodeId}/reservations/{id}/reaffirm',
     operationId: 'reaffirmReservation',
+    console: 'node page: Re-affirm…',
     tag: 'Reservations',
     summary: 'Re-affirm a reservation after a topology change',
     description: "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review (docs/product.md §5.4).",
@@ -264,6 +282,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/vms',
     operationId: 'listVms',
+    console: 'VMs page',
     tag: 'VMs',
     summary: 'List VMs',
     description: 'VMs the caller may see, cursor-paginated.',
@@ -277,6 +296,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/vms',
     operationId: 'placeVm',
+    console: 'api-only: schedulers place VMs, not people (docs/product.md §6)',
     tag: 'VMs',
     summary: 'Place a VM',
     description: 'Places a VM on 1–64 units of a node at a tier (docs/product.md §5.3). A unit runs at most one VM.',
@@ -291,6 +311,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/vms/{id}',
     operationId: 'getVm',
+    console: 'VM page',
     tag: 'VMs',
     summary: 'Get a VM',
     params: VmPath,
@@ -303,6 +324,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/vms/{id}/terminate',
     operationId: 'terminateVm',
+    console: 'node page: Terminate… in the VM table',
     tag: 'VMs',
     summary: 'Terminate a VM',
     description: "The VM's own org or a platform operator. Terminating a VM that has ended changes nothing.",
@@ -317,6 +339,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/audit',
     operationId: 'listAuditEvents',
+    console: 'audit trail page, reservation page',
     tag: 'Audit',
     summary: 'List audit events',
     description: 'The audit events the caller may see, newest first, filterable by node, reservation, action and time; cursor-paginated. Never 403.',
@@ -330,6 +353,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/notifications',
     operationId: 'listNotifications',
+    console: "notifications page and the header's bell",
     tag: 'Audit',
     summary: "List the acting org's notifications",
     description: 'E.g. a VM ended by reclaim; newest first, cursor-paginated.',
@@ -343,6 +367,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/notifications/{id}/read',
     operationId: 'markNotificationRead',
+    console: 'notifications page: Mark as read',
     tag: 'Audit',
     summary: 'Mark a notification read',
     description: "Only the acting org's own notifications; another org's is 404. Marking a read notification again keeps its first readAt.",
@@ -357,6 +382,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/api-keys',
     operationId: 'listApiKeys',
+    console: 'API keys page',
     tag: 'API keys',
     summary: "List the acting org's API keys",
     description: 'Newest first, revoked ones included (with revokedAt); never a secret. Every org sees only its own keys, the platform operator included.',
@@ -370,6 +396,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/api-keys',
     operationId: 'createApiKey',
+    console: 'API keys page: Create API key',
     tag: 'API keys',
     summary: 'Create an API key',
     description:
@@ -386,6 +413,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'POST',
     path: '/v1/api-keys/{id}/revoke',
     operationId: 'revokeApiKey',
+    console: 'API keys page: Revoke',
     tag: 'API keys',
     summary: 'Revoke an API key',
     description: "One of the acting org's keys (another org's is 404); audited as api_key.revoke. From then on the key is refused (401) on every request. Revoking a revoked key changes nothing.",
@@ -400,6 +428,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: '/v1/orgs',
     operationId: 'searchOrgs',
+    console: 'Reserve… and Edit… dialogs: the org picker',
     tag: 'Orgs',
     summary: 'Search orgs by name (the org picker)',
     description: 'Ids and names of the orgs whose name or id contains `q`, at most 20, by name. For those who may create reservations: the platform operator and node owners (else 403).',
@@ -413,6 +442,7 @@ export const restRoutes: readonly RouteSpec[] = [
     method: 'GET',
     path: OPENAPI_PATH,
     operationId: 'getOpenApiDocument',
+    console: 'api-only: the machine-readable contract for programs',
     tag: 'Meta',
     summary: 'This OpenAPI 3.1 document',
     description: 'Needs no credentials.',

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { findNode } from '../nodes/internal';
 import { decodeCursor, toPage } from '../pagination';
-import { vmVisibleTo } from '../policy';
+import { offeredVmActions, vmVisibleTo, type VmAction } from '../policy';
 import { toVmViews } from './internal';
 import type { ListNodeVmsInput, ListVmsInput } from './schemas';
 import type { VmView } from './view';
@@ -32,10 +32,11 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
 }
 
 /**
- * The VMs on one node the caller may see, newest first, at most 500 (the node page).
+ * The VMs on one node the caller may see, newest first, at most 500 (the node page), each with
+ * the actions the console may offer on it (server/policy.ts `offeredVmActions`).
  * @throws DomainError not_found for an unknown node.
  */
-export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<VmView[]> {
+export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<(VmView & { actions: VmAction[] })[]> {
   const node = await findNode(ctx.db, input.nodeId, 'none');
   const rows = await ctx.db
     .select()
@@ -43,5 +44,6 @@ export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVms
     .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined, vmVisibleTo(ctx, ctx.now)))
     .orderBy(sql`${vms.startedAt} desc`, asc(vms.id))
     .limit(500);
-  return toVmViews(ctx.db, ctx, rows);
+  const views = await toVmViews(ctx.db, ctx, rows);
+  return views.map((v, i) => ({ ...v, actions: offeredVmActions(ctx, rows[i]!) }));
 }
