@@ -14,12 +14,12 @@ test('after a reclaim by the managing org, the evicted tenant sees the notificat
   const state = readState();
   // A spot VM of Orbit's on a unit Helix manages: Helix releases gpu-0 of a fleet reservation,
   // Orbit places on it (both through the public API, as programs would).
-  const released = await request.post('/v1/nodes/acme-h100-06/reservations/res-nimbus-fleet-6/release', {
+  const released = await request.post('/v1/nodes/acme-h100-12/reservations/res-nimbus-fleet-12/release', {
     headers: { authorization: `Bearer ${state.keys.org_helix}` },
     data: { unitIds: ['gpu-0'] },
   });
   expect(released.status(), await released.text()).toBe(200);
-  const placed = await request.post('/v1/vms', { headers: { authorization: `Bearer ${state.keys.org_orbit}` }, data: { nodeId: 'acme-h100-06', unitIds: ['gpu-0'], tier: 'spot' } });
+  const placed = await request.post('/v1/vms', { headers: { authorization: `Bearer ${state.keys.org_orbit}` }, data: { nodeId: 'acme-h100-12', unitIds: ['gpu-0'], tier: 'spot' } });
   expect(placed.status(), await placed.text()).toBe(201);
   const vmId = ((await placed.json()) as { id: string }).id;
 
@@ -31,7 +31,7 @@ test('after a reclaim by the managing org, the evicted tenant sees the notificat
   const markContext = await browser.newContext({ baseURL });
   const mark = await markContext.newPage();
   await signIn(mark, 'mark@helix.example');
-  await mark.goto('/nodes/acme-h100-06');
+  await mark.goto('/nodes/acme-h100-12');
   await expect(unit(mark, 'gpu-0')).toHaveAttribute('data-state', 'spot-occupied');
   await unit(mark, 'gpu-0').click();
   await mark.getByRole('button', { name: 'Reclaim…' }).click();
@@ -51,20 +51,20 @@ test('after a reclaim by the managing org, the evicted tenant sees the notificat
   await page.getByTestId('notification-bell').click();
   await expect(page).toHaveURL(/\/notifications$/);
   const row = page.locator(`[data-notification-id]`, { hasText: vmId });
-  await expect(row).toContainText('acme-h100-06');
+  await expect(row).toContainText('acme-h100-12');
   await expect(row).toContainText('gpu-0');
   await expect(row).toContainText('Terminated: its spot capacity was reclaimed');
   await expect(row).toContainText('Reason given: “Nimbus needs gpu-0 back”');
   // Never who holds the capacity, nor the reservation.
   await expect(row).not.toContainText('org_helix');
-  await expect(row).not.toContainText('res-nimbus-fleet-6');
+  await expect(row).not.toContainText('res-nimbus-fleet-12');
   await page.screenshot({ path: 'test-results/notifications.png' });
 
   // The VM's own page: terminated, when, and why.
   await row.getByRole('link', { name: vmId }).click();
   await expect(page.getByRole('heading', { name: vmId })).toBeVisible();
   await expect(page.getByTestId('vm-status')).toHaveText('terminated');
-  await expect(page.locator('[data-field="Node"]')).toHaveText('acme-h100-06');
+  await expect(page.locator('[data-field="Node"]')).toHaveText('acme-h100-12');
   await expect(page.locator('[data-field="Units"]')).toHaveText('gpu-0');
   await expect(page.locator('[data-field="Tier"]')).toHaveText('spot');
   await expect(page.locator('[data-field="Terminated"]')).toContainText('UTC');
