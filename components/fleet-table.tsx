@@ -65,15 +65,17 @@ export function FleetTable() {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-semibold">Fleet</h1>
-          <p className="text-sm text-slate-600">Every node, with its GPU units by state.</p>
+        <div className="flex items-end gap-4">
+          <div>
+            <h1 className="text-2xl font-semibold">Fleet</h1>
+            <p className="text-sm text-slate-600">Every node, with its GPU units by state.</p>
+          </div>
+          {fleetActions.data?.includes('registerNode') && (
+            <button type="button" onClick={() => setRegistering(true)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
+              Register node…
+            </button>
+          )}
         </div>
-        {fleetActions.data?.includes('registerNode') && (
-          <button type="button" onClick={() => setRegistering(true)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
-            Register node…
-          </button>
-        )}
         <form
           className="flex items-end gap-2"
           onSubmit={(e) => {
