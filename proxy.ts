@@ -1,6 +1,6 @@
 import { NextResponse, type NextRequest } from 'next/server';
 import { DomainError } from '@/server/errors';
-import { MAX_BODY_BYTES } from '@/server/rest/body';
+import { MAX_BODY_BYTES, readCappedBody } from '@/server/rest/body';
 
 /** The header that tells the console layout which page a signed-out visitor asked for. */
 export const PATHNAME_HEADER = 'x-console-path';
@@ -48,28 +48,20 @@ export async function proxy(req: NextRequest) {
 
 /**
  * No route takes a body over 64 KiB (docs/product.md §5); the cap is enforced here, before
- * any route or Auth.js reads one, by the declared length or by reading at most that much.
+ * any route or Auth.js reads one, with the same reader the routes use (declared length, else
+ * reading at most that much).
  */
 async function exceedsBodyCap(req: NextRequest): Promise<boolean> {
   if (!req.body || req.method === 'GET' || req.method === 'HEAD') return false;
-  const declared = req.headers.get('content-length');
-  if (declared !== null) return Number(declared) > MAX_BODY_BYTES;
-  const reader = req.body.getReader();
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return false;
-    total += value.byteLength;
-    if (total > MAX_BODY_BYTES) {
-      await reader.cancel();
-      return true;
-    }
+  try {
+    await readCappedBody(req);
+    return false;
+  } catch (e) {
+    if (e instanceof DomainError && e.code === 'payload_too_large') return true;
+    throw e;
   }
 }
 
-// /api/* only without a body: tRPC and Auth.js read bodies themselves, each with its cap,
-// cancelling the upload at the first byte over it (server/trpc/http-handler.ts,
-// server/auth/http.ts); a proxy in front would make Next drain the whole upload first.
 export const config = {
   matcher: [
     '/((?!api/|_next/static|_next/image|icon\\.svg|favicon\\.ico).*)',
