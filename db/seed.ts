@@ -31,13 +31,6 @@ export const DEMO_USERS = [
   { id: 'user_sam', email: 'sam@helix.example', name: 'Sam Switcher', orgIds: ['org_helix', 'org_nimbus', 'org_zephyr'], role: 'member of three orgs (org switcher)' },
 ] as const;
 
-const TABLES = ['rate_limit_windows', 'notifications', 'audit_events', 'idempotency_records', 'vm_units', 'vms', 'reservation_units', 'reservations', 'node_topologies', 'node_units', 'nodes', 'api_keys', 'sessions', 'memberships', 'users', 'orgs'];
-
-/** Empties every table (the seed starts from nothing). */
-export async function resetDatabase(db: Db): Promise<void> {
-  await db.execute(sql.raw(`TRUNCATE ${TABLES.join(', ')} RESTART IDENTITY CASCADE`));
-}
-
 /** True when no org exists yet (the dev command seeds only then). */
 export async function isEmpty(db: Db): Promise<boolean> {
   const rows = await db.execute<{ n: number }>(sql`select count(*)::int as n from orgs`);

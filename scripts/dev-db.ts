@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { findFreePort, reachableByOthers, startEmbeddedPostgres } from '../db/embedded';
+import { ensureDatabase } from '../db/recreate';
 
 export const DATA_DIR = path.resolve('.data');
 
@@ -24,6 +25,17 @@ function clusterDir(): string {
 }
 const PG_DIR = clusterDir();
 const STATE_FILE = path.join(DATA_DIR, 'dev-db.json');
+// The demo data lives in a database of its own, not the server's maintenance database
+// `postgres`: `npm run db:seed` drops and recreates it from there (db/recreate.ts).
+const DEV_DATABASE = 'gpu_reservations';
+
+/** The dev database on the embedded server at `serverUrl`, created when missing. */
+async function devDatabaseOn(serverUrl: string): Promise<string> {
+  const u = new URL(serverUrl);
+  u.pathname = `/${DEV_DATABASE}`;
+  await ensureDatabase(u.toString());
+  return u.toString();
+}
 
 function running(pidFile: string): boolean {
   try {
@@ -37,7 +49,8 @@ function running(pidFile: string): boolean {
 
 /**
  * The dev database: DATABASE_URL when set; otherwise the embedded server under `.data/pg`
- * (docs/product.md §7), started here or, when another command already runs it, shared.
+ * (docs/product.md §7), started here or, when another command already runs it, shared; its
+ * database `gpu_reservations`, created when missing.
  * @returns its URL and a stop function (a no-op for a server this call did not start).
  */
 export async function ensureDevDatabase(): Promise<{ url: string; stop: () => Promise<void>; started: boolean }> {
@@ -46,13 +59,18 @@ export async function ensureDevDatabase(): Promise<{ url: string; stop: () => Pr
   fs.chmodSync(DATA_DIR, 0o755);
   if (running(path.join(PG_DIR, 'postmaster.pid')) && fs.existsSync(STATE_FILE)) {
     const { url } = JSON.parse(fs.readFileSync(STATE_FILE, 'utf8')) as { url: string };
-    return { url, stop: async () => {}, started: false };
+    return { url: await devDatabaseOn(url), stop: async () => {}, started: false };
   }
   const preferred = Number(process.env.DEV_PG_PORT ?? 54329);
   const port = (await isFree(preferred)) ? preferred : await findFreePort();
   const server = await startEmbeddedPostgres({ dir: PG_DIR, port, persistent: true });
   fs.writeFileSync(STATE_FILE, JSON.stringify({ url: server.url }));
-  return { url: server.url, stop: server.stop, started: true };
+  try {
+    return { url: await devDatabaseOn(server.url), stop: server.stop, started: true };
+  } catch (e) {
+    await server.stop();
+    throw e;
+  }
 }
 
 async function isFree(port: number): Promise<boolean> {

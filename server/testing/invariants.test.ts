@@ -18,7 +18,8 @@ import { checkInvariants, invariantNames, runChecks, type InvariantName, type Vi
 import { buildScene, ORG, T0, ctxFor, hours } from './scene';
 
 // Every invariant of the checker (server/testing/invariants.ts), planted one at a time with
-// direct SQL — dropping the constraint that would refuse it where one exists — over a scene
+// direct SQL — dropping the constraint (or disabling the append-only trigger of audit_events,
+// migration 0008) that would refuse it where one exists — over a scene
 // with a real history of verbs behind it, and caught; and a clean history and the demo seed
 // pass. Each plant is expected to break exactly the invariants named, so a check that fires
 // on what it should not is caught as well.
@@ -91,6 +92,13 @@ const kinds = (violations: Violation[]) => [...new Set(violations.map((v) => v.k
 
 /** Runs SQL that plants a fault (several statements allowed). */
 const sqlFault = (statements: string) => (tx: DbOrTx) => tx.execute(sql.raw(statements));
+
+/**
+ * Audit events are append-only (migration 0008): a plant that changes or removes one first
+ * disables the trigger that refuses it — inside the plant's transaction, so it is rolled back
+ * with the plant, as the constraints dropped above are.
+ */
+const auditFault = (statements: string) => sqlFault(`alter table audit_events disable trigger audit_events_no_update_or_delete; ${statements}`);
 
 /** An audit event written by hand, as a verb would have (server/audit/write.ts). */
 async function plantEvent(db: DbOrTx, e: { action: (typeof auditEvents.$inferInsert)['action']; at: Date; reservationId?: string; details: Record<string, unknown> }) {
@@ -241,7 +249,7 @@ describe('7. every change has exactly one audit event', () => {
     ['topology', 'a missing node.topology', () => `delete from audit_events where action = 'node.topology'`, []],
     ['reaffirm', 'a missing reservation.reaffirm', () => `delete from audit_events where action = 'reservation.reaffirm' and reservation_id = 'r2'`, []],
   ])('catches %s: %s', async (kind, _what, statements, also) => {
-    const found = await planted(sqlFault(statements()));
+    const found = await planted(auditFault(statements()));
     expect(broken(found)).toEqual(['audit-complete', ...also].sort());
     expect(kinds(found.filter((v) => v.invariant === 'audit-complete'))).toEqual([kind]);
   });
@@ -272,7 +280,7 @@ describe('8. every reclaimed VM gets exactly one notification, to its org', () =
 
 describe('9. recorded times follow commit order', () => {
   it('catches an event recorded before one that committed ahead of it', async () => {
-    const found = await planted(sqlFault(`update audit_events set at = '${hours(0.05).toISOString()}' where action = 'reservation.release'`));
+    const found = await planted(auditFault(`update audit_events set at = '${hours(0.05).toISOString()}' where action = 'reservation.release'`));
     expect(broken(found)).toEqual(['times-follow-commit-order']);
     expect(found[0]!.details).toMatchObject({ action: 'reservation.release', previous: { action: 'vm.place' } });
   });
