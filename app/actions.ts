@@ -3,16 +3,23 @@
 import { signIn, signOut } from '@/server/auth/config';
 import { endAllConsoleSessions, endConsoleSession, switchActingOrg } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
-import { AuthError } from 'next-auth';
+import { AuthError, CredentialsSignin } from 'next-auth';
 import { redirect } from 'next/navigation';
 
-/** Sign-in form action: email + password; back to the form with an error on failure. */
+/**
+ * Sign-in form action: email + password; back to the form with an error on failure, and with
+ * the throttle's code (`locked_out_15m`) when it refused the attempt, as Auth.js's own endpoint
+ * passes it.
+ */
 export async function signInAction(formData: FormData): Promise<void> {
   const redirectTo = await getSafeReturnPath(formData.get('next'));
   try {
     await signIn('credentials', { email: formData.get('email'), password: formData.get('password'), redirectTo });
   } catch (e) {
-    if (e instanceof AuthError) redirect(`/sign-in?error=1&next=${encodeURIComponent(redirectTo)}`);
+    if (e instanceof AuthError) {
+      const code = e instanceof CredentialsSignin && e.code !== 'credentials' ? `&code=${encodeURIComponent(e.code)}` : '';
+      redirect(`/sign-in?error=1${code}&next=${encodeURIComponent(redirectTo)}`);
+    }
     throw e;
   }
 }

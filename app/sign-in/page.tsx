@@ -5,8 +5,16 @@ import { redirect } from 'next/navigation';
 
 export const metadata = { title: 'Sign in · GPU Reservations' };
 
-export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; next?: string }> }) {
-  const { error, next } = await searchParams;
+/** What went wrong, in words: the throttle's `locked_out_<N>m` code names the minutes to wait. */
+function signInErrorMessage(code: string | undefined): string {
+  const locked = /^locked_out_(\d{1,6})m$/.exec(code ?? '');
+  if (!locked) return 'That email and password do not match an account.';
+  const minutes = Number(locked[1]);
+  return `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+}
+
+export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; code?: string; next?: string }> }) {
+  const { error, code, next } = await searchParams;
   if (await getConsoleSession()) redirect(await getSafeReturnPath(next));
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
@@ -17,7 +25,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         </div>
         {error && (
           <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
-            That email and password do not match an account.
+            {signInErrorMessage(code)}
           </p>
         )}
         <input type="hidden" name="next" value={next ?? '/'} />

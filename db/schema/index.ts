@@ -6,4 +6,5 @@ export * from './orgs';
 export * from './rate-limits';
 export * from './reservations';
 export * from './sessions';
+export * from './sign-in-throttles';
 export * from './vms';

@@ -1,11 +1,9 @@
 import { getDb } from '@/db/client';
-import { users } from '@/db/schema';
-import { eq } from 'drizzle-orm';
 import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
-import { z } from 'zod';
-import { verifyPassword } from './password';
+import { clientAddress } from './client-address';
 import { redirectWithinSite } from './return-path';
+import { SignInInput, signInWithPassword } from './sign-in';
 import { revokeSession, SESSION_MAX_AGE_SECONDS, startSession } from './sessions';
 
 declare module 'next-auth' {
@@ -16,10 +14,17 @@ declare module 'next-auth' {
   }
 }
 
-const SignInInput = z.object({ email: z.string().trim().toLowerCase().email().max(254), password: z.string().min(1).max(1024) });
-
-// A hash to compare against when the email is unknown, so both paths take scrypt's time.
-const DUMMY_HASH = 'scrypt$32768$8$1$AAAAAAAAAAAAAAAAAAAAAA$AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA';
+/**
+ * A sign-in refused by the throttle (server/auth/sign-in.ts). Auth.js puts `code` in the sign-in
+ * page's URL (`?code=locked_out_15m`), which shows "try again in 15 minutes"; it says nothing
+ * of whether the account exists (unknown emails lock out alike).
+ */
+export class SignInLockedOut extends CredentialsSignin {
+  constructor(retryAfterMinutes: number) {
+    super();
+    this.code = `locked_out_${retryAfterMinutes}m`;
+  }
+}
 
 /**
  * Auth.js (next-auth v5) for the console: email + password for users in the database,
@@ -42,13 +47,13 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
   providers: [
     Credentials({
       credentials: { email: { label: 'Email', type: 'email' }, password: { label: 'Password', type: 'password' } },
-      async authorize(raw) {
+      async authorize(raw, request) {
         const parsed = SignInInput.safeParse(raw);
         if (!parsed.success) throw new CredentialsSignin();
-        const [user] = await getDb().select().from(users).where(eq(users.email, parsed.data.email));
-        const ok = await verifyPassword(parsed.data.password, user?.passwordHash ?? DUMMY_HASH);
-        if (!user || !ok) throw new CredentialsSignin();
-        return { id: user.id, email: user.email, name: user.name };
+        const result = await signInWithPassword({ db: getDb(), input: { ...parsed.data, address: clientAddress(request.headers) } });
+        if (result.outcome === 'locked_out') throw new SignInLockedOut(result.retryAfterMinutes);
+        if (result.outcome === 'invalid') throw new CredentialsSignin();
+        return result.user;
       },
     }),
   ],
