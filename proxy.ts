@@ -1,9 +1,13 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { contentSecurityPolicy, newNonce } from '@/server/content-security-policy';
 import { DomainError } from '@/server/errors';
 import { MAX_BODY_BYTES, readCappedBody } from '@/server/rest/body';
 
 /** The header that tells the console layout which page a signed-out visitor asked for. */
 export const PATHNAME_HEADER = 'x-console-path';
+
+/** The request header that carries this response's CSP nonce (Next's convention). */
+export const NONCE_HEADER = 'x-nonce';
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -27,7 +31,10 @@ function normaliseForwarded(headers: Headers): void {
  *   /v1 and /api, like every other unknown path, docs/product.md §5) instead of Next's HTML 400
  *   or a handler's 500.
  * - Forwarded headers are normalised (see above) for everything behind this.
- * - Console pages get the requested path passed on, so that sign-in can return to it.
+ * - Console pages get the requested path passed on, so that sign-in can return to it, and a
+ *   Content-Security-Policy with a fresh nonce (server/content-security-policy.ts): on the
+ *   request, where Next finds the nonce for the scripts it renders (and `x-nonce` for our own),
+ *   and on the response. API answers are JSON, no documents: they get no policy of their own.
  * Bodies pass through untouched; next.config.ts caps how much of one this layer buffers.
  */
 export async function proxy(req: NextRequest) {
@@ -42,8 +49,15 @@ export async function proxy(req: NextRequest) {
   if (await exceedsBodyCap(req)) return refuse(new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`));
   const headers = new Headers(req.headers);
   normaliseForwarded(headers);
-  if (!api) headers.set(PATHNAME_HEADER, pathname + search);
-  return NextResponse.next({ request: { headers } });
+  if (api) return NextResponse.next({ request: { headers } });
+  headers.set(PATHNAME_HEADER, pathname + search);
+  const nonce = newNonce();
+  const policy = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development' });
+  headers.set(NONCE_HEADER, nonce);
+  headers.set('content-security-policy', policy);
+  const res = NextResponse.next({ request: { headers } });
+  res.headers.set('content-security-policy', policy);
+  return res;
 }
 
 /**

@@ -1,10 +1,14 @@
 import type { Metadata } from 'next';
+import { connection } from 'next/server';
 import type { ReactNode } from 'react';
 import './globals.css';
 
 export const metadata: Metadata = { title: 'GPU Reservations Console', description: 'Reserve, release and reclaim GPU capacity.' };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
+  // Every page renders per request, the not-found page included: a page prerendered at build
+  // time would carry no nonce, and the Content-Security-Policy (proxy.ts) would block its scripts.
+  await connection();
   return (
     <html lang="en">
       <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>

@@ -1,3 +1,6 @@
+import type { auditEvents, notifications } from '@/db/schema';
+import { eq, lt, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@/db/client';
 import { z } from 'zod';
 import { DomainError } from './errors';
 import { idPattern } from './ids';
@@ -76,10 +79,19 @@ export async function toPage<T, U>(rows: T[], limit: number, keyOf: (row: T) => 
   return rows.length > limit ? { items, nextCursor: encodeCursor(keyOf(kept[kept.length - 1]!)) } : { items };
 }
 
-/** A cursor over an append-only sequence. @throws DomainError invalid_request */
-export function decodeSeqCursor(cursor: string): number {
-  const key = decodeCursor(cursor);
-  const seq = /^\d{1,15}$/.test(key) ? Number(key) : NaN;
-  if (!Number.isSafeInteger(seq)) throw malformedCursor();
-  return seq;
+/**
+ * Where a page of an append-only sequence (audit events, notifications: newest first by `seq`)
+ * resumes, from a cursor naming the previous page's last row by its public `id`. The `seq`
+ * orders the list but never leaves the server (docs/product.md §9 Security): it counts every
+ * org's rows, so a cursor carrying it would tell a caller how much the whole platform did
+ * between two of its pages.
+ * @returns SQL: rows older than the named one.
+ * @throws DomainError invalid_request for a cursor this API did not hand out (or naming no row).
+ */
+export async function olderThanCursor(db: DbOrTx, table: typeof auditEvents | typeof notifications, cursor: string): Promise<SQL> {
+  const id = decodeCursor(cursor);
+  if (!idPattern.test(id)) throw malformedCursor();
+  const [row] = await db.select({ seq: table.seq }).from(table).where(eq(table.id, id));
+  if (!row) throw malformedCursor();
+  return lt(table.seq, row.seq);
 }

@@ -1,7 +1,7 @@
 import { auditEvents, nodes, reservations } from '@/db/schema';
 import { and, desc, eq, gte, lt } from 'drizzle-orm';
 import { type Ctx } from '../context';
-import { decodeSeqCursor, toPage } from '../pagination';
+import { olderThanCursor, toPage } from '../pagination';
 import { auditActorShown, auditVisibleTo } from '../policy';
 import type { ListAuditInput } from './schemas';
 import type { AuditEventView } from './view';
@@ -17,7 +17,7 @@ import type { AuditEventView } from './view';
  */
 export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAuditInput }): Promise<{ items: AuditEventView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
+  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, auditEvents, input.cursor) : undefined;
   const visible = auditVisibleTo(ctx);
   const actorShown = auditActorShown(ctx);
   const rows = await ctx.db
@@ -33,12 +33,12 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
         input.action ? eq(auditEvents.action, input.action) : undefined,
         input.since ? gte(auditEvents.at, input.since) : undefined,
         input.until ? lt(auditEvents.at, input.until) : undefined,
-        after !== undefined ? lt(auditEvents.seq, after) : undefined,
+        after,
       ),
     )
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
-  return toPage(rows, limit, (r) => String(r.e.seq), (kept) =>
+  return toPage(rows, limit, (r) => r.e.id, (kept) =>
     kept.map(({ e, actorShown: shown }) => ({
       id: e.id,
       at: e.at.toISOString(),

@@ -1,7 +1,7 @@
 import { notifications } from '@/db/schema';
-import { and, desc, lt } from 'drizzle-orm';
+import { and, desc } from 'drizzle-orm';
 import type { Ctx } from '../context';
-import { decodeSeqCursor, toPage } from '../pagination';
+import { olderThanCursor, toPage } from '../pagination';
 import { notificationsVisibleTo } from '../policy';
 import type { ListNotificationsInput } from './schemas';
 import { toNotificationView, type NotificationView } from './view';
@@ -12,13 +12,13 @@ import { toNotificationView, type NotificationView } from './view';
  */
 export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListNotificationsInput }): Promise<{ items: NotificationView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? decodeSeqCursor(input.cursor) : undefined;
+  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, notifications, input.cursor) : undefined;
   const rows = await ctx.db
     .select()
     .from(notifications)
-    .where(and(notificationsVisibleTo(ctx), after !== undefined ? lt(notifications.seq, after) : undefined))
+    .where(and(notificationsVisibleTo(ctx), after))
     .orderBy(desc(notifications.seq))
     .limit(limit + 1);
-  return toPage(rows, limit, (n) => String(n.seq), (kept) => kept.map(toNotificationView));
+  return toPage(rows, limit, (n) => n.id, (kept) => kept.map(toNotificationView));
 }
 

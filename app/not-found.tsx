@@ -1,0 +1,21 @@
+import Link from 'next/link';
+
+export const metadata = { title: 'Not found · GPU Reservations' };
+
+/**
+ * Every unknown page and unknown node or VM (docs/product.md §6). Our own rather than Next's
+ * default, whose inline `<style>` the Content-Security-Policy (proxy.ts) would block.
+ */
+export default function NotFound() {
+  return (
+    <main className="flex min-h-screen items-center justify-center p-6">
+      <div className="max-w-sm space-y-3 text-center">
+        <h1 className="text-xl font-semibold">Not found</h1>
+        <p className="text-sm text-slate-600">There is no page here, or nothing you may see.</p>
+        <Link href="/" className="text-sm font-medium text-indigo-700 hover:underline">
+          Back to the fleet
+        </Link>
+      </div>
+    </main>
+  );
+}
