@@ -102,7 +102,7 @@ export type ReclaimInput = z.infer<typeof ReclaimInput>;
 export const ReaffirmInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
 export type ReaffirmInput = z.infer<typeof ReaffirmInput>;
 
-export const GetReservationInput = z.object({ nodeId: Id, reservationId: Id });
+export const GetReservationInput = z.object({ nodeId: Id, reservationId: Id }).strict();
 export type GetReservationInput = z.infer<typeof GetReservationInput>;
 
 export const ListNodeReservationsInput = z.object({ nodeId: Id, limit: LimitNumber.optional(), cursor: z.string().optional() }).strict();

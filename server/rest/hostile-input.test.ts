@@ -125,7 +125,9 @@ function requestOf(spec: RouteSpec, base: Base, v: Variant): Req {
 
 const shapeOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> => (schema && 'shape' in schema ? (schema.shape as Record<string, z.ZodType>) : {});
 
-const malformedJson = ['{', '{"unitIds":', '{"a":}', '[', '{"a":1,}', "{'a':1}", 'nul', 'NaN', '{"a":NaN}', '{"a":Infinity}', '{} {}', '{"a":01}', '{"a":"\\x"}', '{"a":"\u0001"}', '/* */ {}', '\ufeff\ufeff{}', '[' .repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000)];
+const malformedJson = ['{', '{"unitIds":', '{"a":}', '[', '{"a":1,}', "{'a':1}", 'nul', 'NaN', '{"a":NaN}', '{"a":Infinity}', '{} {}', '{"a":01}', '{"a":"\\x"}', '{"a":"\u0001"}', '/* */ {}', '\ufeff\ufeff{}'];
+/** Valid JSON, but deeper than any request needs: refused by depth, before any recursive walk. */
+const tooDeep = ['['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000), `{"reason":${'['.repeat(33)}${']'.repeat(33)}}`];
 const nonObjects = ['[]', 'null', '42', '"x"', 'true', '[{}]'];
 const wrongMediaTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/jsonx', 'json', 'application/*', 'application/json, text/plain'];
 const badCredentials = ['', 'Bearer', 'Bearer ', 'Bearer gpuk_nope', `Bearer ${'k'.repeat(10_000)}`, "Bearer ' OR '1'='1", 'Bearer %', 'Bearer a b', 'Basic YTpi', 'Bearer\tgpuk_x', 'Bearer gpuk_x, Bearer gpuk_y'];
@@ -162,6 +164,7 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
   if (!spec.body) return out;
   const valid = JSON.stringify(base.body);
   for (const b of malformedJson) add({ label: `malformed JSON ${JSON.stringify(b.slice(0, 20))}`, allowed: [400], body: b });
+  for (const b of tooDeep) add({ label: `JSON nested ${b.length} characters deep`, allowed: [400], body: b, check: (a) => (String(a.problem?.detail).includes('levels deep') ? null : `deep JSON: ${String(a.problem?.detail)}`) });
   for (const b of nonObjects) add({ label: `JSON body ${b}`, allowed: [400], body: b });
   add({ label: 'invalid UTF-8', allowed: [400], body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) });
   const firstKey = Object.keys(base.body as object)[0];

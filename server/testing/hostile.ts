@@ -144,12 +144,14 @@ export type Expectation = { status: number; reason: string };
 /**
  * A case the schema refuses (or that must be refused whatever the schema says) is 400
  * `invalid_request`; one it accepts is answered as the valid input is (`acceptedStatus`: the
- * base's own answer, e.g. 404 for the unknown resource it addresses) or refused by the verb
- * with 400 (a malformed cursor) — never a 5xx, never a success where the base fails.
+ * base's own answer, e.g. 404 for the unknown resource it addresses), refused by the verb with
+ * 400 (a malformed cursor) or 404 (an id that names nothing) — never a 5xx, never a success
+ * where the base fails.
  */
 export function expectationFor(schema: z.ZodType, value: unknown, mustFail: boolean, acceptedStatus: number): { rejected: boolean; allowed: number[] } {
   const rejected = mustFail || !schema.safeParse(value).success;
-  return { rejected, allowed: rejected ? [400] : [...new Set([acceptedStatus, 400])] };
+  // 404: an accepted id that names nothing (a 128-character one) is unknown, even to a read.
+  return { rejected, allowed: rejected ? [400] : [...new Set([acceptedStatus, 400, 404])] };
 }
 
 /** The answer to one hostile request, as the corpus judges it. */
