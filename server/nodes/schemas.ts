@@ -33,7 +33,8 @@ export const ChangeTopologyBody = z.object({ units: TopologyUnits }).strict();
 export const ChangeTopologyInput = ChangeTopologyBody.extend({ nodeId: Id });
 export type ChangeTopologyInput = z.infer<typeof ChangeTopologyInput>;
 
-export const GetNodeInput = z.object({ nodeId: Id });
+// Strict like every input: an unknown field is 400 on tRPC as on REST (docs/product.md §5 Requests).
+export const GetNodeInput = z.object({ nodeId: Id }).strict();
 export type GetNodeInput = z.infer<typeof GetNodeInput>;
 
 export const ListNodesInput = z.object({ limit: LimitNumber.optional(), cursor: z.string().optional(), ownerOrgId: Id.optional() }).strict();

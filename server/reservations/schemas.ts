@@ -79,14 +79,17 @@ export const ReclaimBody = z
       .optional()
       .meta({ description: 'Report which spot workloads would be terminated, and change nothing: no terminations, and the capacity boundary stays where it is.' }),
     reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
+    // Distinct like every other id list (docs/product.md §9 d): a set named twice is a client's bug.
     expectedTerminate: z
       .array(Id)
       .max(1024, 'must name at most 1024 VM ids')
+      .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a VM id')
       .optional()
       .meta({
         description:
           'Extension of this API, not part of the published reclaim contract: the VM ids the caller previewed (e.g. the `wouldTerminate` of a dry run). If the spot VMs this reclaim would terminate differ from them as a set, the reclaim is refused with 409 eviction_set_changed (carrying the current set in `terminate`) and nothing changes.',
         'x-extension': true,
+        uniqueItems: true,
       }),
   })
   .strict();
@@ -99,7 +102,7 @@ export type ReclaimInput = z.infer<typeof ReclaimInput>;
 export const ReaffirmInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
 export type ReaffirmInput = z.infer<typeof ReaffirmInput>;
 
-export const GetReservationInput = z.object({ nodeId: Id, reservationId: Id });
+export const GetReservationInput = z.object({ nodeId: Id, reservationId: Id }).strict();
 export type GetReservationInput = z.infer<typeof GetReservationInput>;
 
 export const ListNodeReservationsInput = z.object({ nodeId: Id, limit: LimitNumber.optional(), cursor: z.string().optional() }).strict();

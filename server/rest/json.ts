@@ -26,13 +26,38 @@ function findDuplicateKey(node: AnyNode, path: string[]): string[] | null {
   return null;
 }
 
+/** Deeper than any request of this API (the deepest, a topology, has three levels). */
+export const MAX_JSON_DEPTH = 32;
+
+/**
+ * Whether `text` nests arrays and objects more than `max` deep, by one scan that skips strings.
+ * Checked before parsing: the duplicate-key walk recurses, and a 20,000-deep body (40 KB) once
+ * overflowed the parser's stack and was answered "not valid JSON", which it is.
+ */
+function nestsDeeperThan(text: string, max: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c) i++;
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      if (++depth > max) return true;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return false;
+}
+
 /**
  * Parses a request body as JSON, refusing what JSON.parse lets through silently: a key given
  * twice in one object (`{"dryRun":true,"dryRun":false}` must not mean whatever the last one
- * says while a proxy or log reads the first).
+ * says while a proxy or log reads the first), and nesting deeper than `MAX_JSON_DEPTH`.
  * @throws DomainError invalid_request naming the problem.
  */
 export function parseRequestJson(text: string): unknown {
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid('body', `nests more than ${MAX_JSON_DEPTH} levels deep`, `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more.`);
   let value: unknown;
   try {
     value = JSON.parse(text);

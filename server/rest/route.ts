@@ -4,7 +4,7 @@ import { authenticateApiKey } from '../api-keys/authenticate';
 import { rateLimited } from '../auth/rate-limit';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { readCappedBody } from './body';
+import { assertJsonMediaType, readCappedBody } from './body';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
 import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse } from './problem';
@@ -56,12 +56,7 @@ async function readBody(req: Request): Promise<string> {
   // An empty body reads as `{}`: `POST …/cancel` needs none, and a missing required field is
   // a 400 that names it rather than a 415.
   if (bytes.byteLength === 0) return '{}';
-  const [type = '', ...params] = (req.headers.get('content-type') ?? '').split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replaceAll('"', '');
-  const encoding = (req.headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
-  if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8') || encoding !== 'identity') {
-    throw new DomainError('unsupported_media_type', 'Send the request body as application/json in UTF-8, without Content-Encoding.');
-  }
+  assertJsonMediaType(req.headers);
   try {
     return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
   } catch {

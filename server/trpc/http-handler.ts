@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { DomainError } from '../errors';
-import { readCappedBody } from '../rest/body';
+import { assertJsonMediaType, readCappedBody } from '../rest/body';
 import { problemResponse } from '../rest/problem';
 import { createHttpContext } from './http-context';
 import { appRouter } from './root';
@@ -36,6 +36,9 @@ export async function handleTrpcRequest(req: Request): Promise<Response> {
     let body: Uint8Array<ArrayBuffer>;
     try {
       body = await readCappedBody(req);
+      // tRPC would also take form data and octet streams (inputs no procedure here declares),
+      // and a text/plain body is what a cross-site form can send without a preflight.
+      if (body.byteLength > 0) assertJsonMediaType(req.headers);
     } catch (e) {
       if (e instanceof DomainError) return problemResponse(e);
       throw e;

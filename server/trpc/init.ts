@@ -6,9 +6,9 @@ import type { Db } from '@/db/client';
 import { initTRPC, TRPCError } from '@trpc/server';
 import { sql } from 'drizzle-orm';
 import superjson from 'superjson';
-import { ZodError } from 'zod';
+import { ZodError, z } from 'zod';
 import type { Ctx, Principal } from '../context';
-import { DomainError, errorTable, type Problem } from '../errors';
+import { DomainError, errorTable, type ErrorCode, type Problem } from '../errors';
 import { internalError, invalidRequest } from '../rest/problem';
 
 // 1. Context ---------------------------------------------------------------------------
@@ -19,8 +19,68 @@ export type TrpcContext = { principal: Principal | null; db: Db; now?: Date };
 
 // 2. Init ------------------------------------------------------------------------------
 
+const NOT_SUPERJSON = 'The input is not superjson: send {"json": …, "meta"?: {"values"?: …}} as the console’s tRPC client does';
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The first thing in `root` (walked without recursion: a body may nest 20,000 deep) that no
+ * console input holds: a superjson type other than `undefined` in `meta.values` (every input is
+ * plain JSON — timestamps travel as strings), or a `__proto__` key, which superjson would drop
+ * silently where REST refuses it as an unknown field.
+ */
+function findForeign(json: unknown, values: unknown): string | null {
+  const stack: unknown[] = [values];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (typeof v === 'string' && v !== 'undefined') return `the superjson type "${v.slice(0, 40)}"`;
+    if (Array.isArray(v)) stack.push(...v);
+    else if (isRecord(v)) stack.push(...Object.values(v));
+  }
+  stack.push(json);
+  while (stack.length > 0) {
+    const v = stack.pop();
+    if (Array.isArray(v)) stack.push(...v);
+    else if (isRecord(v)) {
+      if (Object.hasOwn(v, '__proto__')) return 'a field named "__proto__"';
+      stack.push(...Object.values(v));
+    }
+  }
+  return null;
+}
+
+/**
+ * superjson's reader, refusing what is not its own output with a sentence a person can act on
+ * (tRPC answers the thrown message as a 400): `meta.values: "x"` once answered "Maximum call
+ * stack size exceeded", a null payload "Cannot destructure property 'json'", and
+ * `meta.values: ["Error"]` turned an input into an Error that the schema then read.
+ */
+function deserializeInput(payload: unknown): unknown {
+  if (!isRecord(payload) || !('json' in payload)) throw new Error(`${NOT_SUPERJSON}.`);
+  const { meta } = payload;
+  if (meta !== undefined && !(isRecord(meta) && (meta.values === undefined || typeof meta.values === 'object') && (meta.referentialEqualities === undefined || typeof meta.referentialEqualities === 'object'))) {
+    throw new Error(`${NOT_SUPERJSON} (its "meta" is malformed).`);
+  }
+  const foreign = findForeign(payload.json, isRecord(meta) ? meta.values : undefined);
+  if (foreign) throw new Error(`The input holds ${foreign}; procedures here take plain JSON values only.`);
+  try {
+    return superjson.deserialize(payload as unknown as Parameters<typeof superjson.deserialize>[0]);
+  } catch (e) {
+    throw new Error(`${NOT_SUPERJSON} (${e instanceof Error ? e.message : 'it could not be read'}).`);
+  }
+}
+
+/**
+ * The error-table code of one of tRPC's own refusals (405, 413, 415 …): the table decides, as
+ * everywhere; a tRPC code the table does not name once (PARSE_ERROR) is a 400.
+ */
+function codeForTrpc(trpcCode: string): ErrorCode {
+  const rows = (Object.keys(errorTable) as ErrorCode[]).filter((c) => errorTable[c].trpc === trpcCode);
+  return rows.length === 1 ? rows[0]! : 'invalid_request';
+}
+
 const t = initTRPC.context<TrpcContext>().create({
-  transformer: superjson,
+  transformer: { input: { serialize: (v: unknown) => superjson.serialize(v), deserialize: deserializeInput }, output: superjson },
   /**
    * Every error carries the problem REST would answer (docs/product.md §5 Errors): a domain
    * error's own, and for input that fails validation the same 400 `invalid_request` with one
@@ -36,8 +96,11 @@ const t = initTRPC.context<TrpcContext>().create({
       const problem = internalError();
       return { ...shape, message: problem.detail, data: { ...shape.data, stack: undefined, problem } };
     }
-    // tRPC's own refusals (unparsable input, an oversized batch, an unknown procedure).
-    const problem: Problem | null = shape.data.httpStatus >= 400 && shape.data.httpStatus < 500 ? new DomainError(shape.data.httpStatus === 404 ? 'not_found' : 'invalid_request', error.message).toProblem() : null;
+    // tRPC's own refusals (unparsable input, an oversized batch, an unknown procedure, a query
+    // sent as POST): the problem of the same status REST answers, a 400 naming the input.
+    if (shape.data.httpStatus < 400 || shape.data.httpStatus >= 500) return { ...shape, data: { ...shape.data, problem: null } };
+    const code = codeForTrpc(shape.data.code);
+    const problem: Problem = new DomainError(code, error.message, code === 'invalid_request' ? { errors: [{ path: 'input', message: error.message }] } : {}).toProblem();
     return { ...shape, data: { ...shape.data, problem } };
   },
 });
@@ -61,6 +124,13 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
 });
 
 export const publicProcedure = t.procedure.use(mapDomainErrors);
+
+/**
+ * The input of a procedure that takes none: anything sent is refused (400), as REST refuses an
+ * unknown field, instead of being silently ignored.
+ */
+export const NoInput = z.undefined({ error: 'takes no input' });
+export type NoInput = z.infer<typeof NoInput>;
 
 /** Requires a principal; hands resolvers the verb context with the one clock. */
 export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {

@@ -4,11 +4,11 @@ import { countUnreadNotifications } from '../../notifications/count-unread';
 import { listNotifications } from '../../notifications/list';
 import { markNotificationRead } from '../../notifications/read';
 import { ListNotificationsInput, MarkNotificationReadInput } from '../../notifications/schemas';
-import { createTRPCRouter, protectedProcedure } from '../init';
+import { NoInput, createTRPCRouter, protectedProcedure } from '../init';
 
 export const auditRouter = createTRPCRouter({
   list: protectedProcedure.input(ListAuditInput).query(({ ctx, input }) => listAuditEvents({ ctx: ctx.verbCtx, input })),
   notifications: protectedProcedure.input(ListNotificationsInput).query(({ ctx, input }) => listNotifications({ ctx: ctx.verbCtx, input })),
-  unreadNotificationCount: protectedProcedure.query(({ ctx }) => countUnreadNotifications({ ctx: ctx.verbCtx })),
+  unreadNotificationCount: protectedProcedure.input(NoInput).query(({ ctx }) => countUnreadNotifications({ ctx: ctx.verbCtx })),
   markNotificationRead: protectedProcedure.input(MarkNotificationReadInput).mutation(({ ctx, input }) => markNotificationRead({ ctx: ctx.verbCtx, input })),
 });

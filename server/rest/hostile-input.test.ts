@@ -1,0 +1,283 @@
+/// <reference types="vite/client" />
+/**
+ * docs/product.md §8 R3 over REST: every route of the route table (server/rest/routes.ts) takes
+ * the hostile-input corpus — malformed JSON, wrong types, missing and extra fields, huge arrays
+ * and bodies (the 64 KiB cap, per route), duplicate ids and keys, odd Unicode, SQL and LIKE
+ * metacharacters in path, query and body, path tricks, wrong content types, methods and
+ * credentials — and answers each with a 4xx problem+json that says what is wrong: never a 5xx,
+ * never a hang, and the database is equal before and after (server/testing/hostile.ts).
+ *
+ * Each route starts from a valid request (`bases`) that writes nothing: a read, or a write
+ * addressed to an unknown resource or by a principal it refuses, so that any variant the
+ * schema accepts is still refused (404/403) after validation, and the check order of §5
+ * (400 before 404) is part of what is proven. Path tricks that only Next's own URL parsing can
+ * produce (a trailing slash, an encoded slash) are in e2e/api/hostile-paths.spec.ts.
+ */
+import { createTestDatabase, type TestDatabase } from '@/db/testing';
+import type { z } from 'zod';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from './body';
+import { restRoutes, type RouteSpec } from './routes';
+import { expectationFor, hostilePathValues, hostileStrings, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
+import { issueKeys } from '../testing/rest';
+import { ORG, buildScene } from '../testing/scene';
+
+type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
+const routeFiles = import.meta.glob<Record<string, RouteHandler>>('../../app/v1/**/route.ts', { eager: true });
+const routeFileOf = (template: string) => `../../app/v1/${template.replace(/^\/v1\/?/, '').replace(/\{(\w+)\}/g, '[$1]')}/route.ts`;
+
+type Who = keyof typeof ORG | null;
+/** A valid request of a route that writes nothing, and its answer. */
+type Base = { as: Who; params?: Record<string, string>; query?: Record<string, string>; body?: unknown; headers?: Record<string, string>; status: number };
+
+const future = new Date(Date.now() + 7 * 86_400_000).toISOString();
+const units = [
+  { id: 'gpu-0', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-0' },
+  { id: 'gpu-1', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-0' },
+];
+const missingReservation = { nodeId: 'n1', id: 'r-missing' };
+
+/** One per route-table operationId (a test below fails when a route has none). */
+// prettier-ignore
+const bases: Record<string, Base> = {
+  listNodes: { as: 'owner', query: { limit: '10' }, status: 200 },
+  // The owner may not register nodes: 403 after the body is valid.
+  registerNode: { as: 'owner', body: { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units }, status: 403 },
+  getNode: { as: 'owner', params: { nodeId: 'n1' }, status: 200 },
+  changeTopology: { as: 'platform', params: { nodeId: 'n-missing' }, body: { units }, status: 404 },
+  listReservations: { as: 'owner', query: { role: 'any', limit: '10' }, status: 200 },
+  listNodeReservations: { as: 'owner', params: { nodeId: 'n1' }, query: { limit: '10' }, status: 200 },
+  createReservation: {
+    as: 'owner', params: { nodeId: 'n-missing' }, status: 404,
+    body: { id: 'r-new', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], contractRef: 'C-9', startsAt: future, reason: 'hostile' },
+  },
+  getReservation: { as: 'owner', params: { nodeId: 'n1', id: 'r1' }, status: 200 },
+  updateReservation: {
+    as: 'owner', params: missingReservation, status: 404,
+    body: { allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], endsAt: future, contractRef: 'C-2', reservedUnitIds: ['gpu-0'], reason: 'hostile' },
+  },
+  cancelReservation: { as: 'owner', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
+  releaseUnits: { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-5'], reason: 'hostile', dryRun: false }, status: 404 },
+  reclaimUnits: { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-0'], dryRun: false, reason: 'hostile', expectedTerminate: ['vm-spot-a'] }, status: 404 },
+  reaffirmReservation: { as: 'platform', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
+  listVms: { as: 'owner', query: { nodeId: 'n1', status: 'running', tier: 'spot', limit: '10' }, status: 200 },
+  placeVm: { as: 'audience', body: { nodeId: 'n-missing', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' }, status: 404 },
+  getVm: { as: 'owner', params: { id: 'vm-res' }, status: 200 },
+  terminateVm: { as: 'owner', params: { id: 'vm-missing' }, body: {}, status: 404 },
+  listAuditEvents: { as: 'owner', query: { nodeId: 'n1', reservationId: 'r1', action: 'reservation.reclaim', since: '2026-01-01T00:00:00.000Z', until: future, limit: '10' }, status: 200 },
+  listNotifications: { as: 'owner', query: { limit: '10' }, status: 200 },
+  markNotificationRead: { as: 'owner', params: { id: 'ntf-missing' }, body: {}, status: 404 },
+  listApiKeys: { as: 'owner', query: { limit: '10' }, status: 200 },
+  // A key is every org's to create; the Idempotency-Key this route refuses (docs/product.md §9 m)
+  // is checked after the body, so a valid body is still refused and no key is made.
+  createApiKey: { as: 'owner', body: { name: 'hostile' }, headers: { 'idempotency-key': 'hostile-1' }, status: 400 },
+  revokeApiKey: { as: 'owner', params: { id: 'key-missing' }, body: {}, status: 404 },
+  searchOrgs: { as: 'owner', query: { q: 'org' }, status: 200 },
+  getOpenApiDocument: { as: null, status: 200 },
+};
+
+// ── Sending one request ─────────────────────────────────────────────────────────────────
+
+let tdb: TestDatabase;
+let keys: Record<string, string>;
+
+type Req = { method: string; path: string; params: Record<string, string>; headers: Record<string, string>; body?: BodyInit };
+type Answer = { status: number; problem: Record<string, unknown> | null; contentType: string | null; allow: string | null; text: string };
+
+/** Percent-encodes a path segment; one that is not Unicode (a lone surrogate) goes in as is, as a client that sends it would. */
+const segment = (s: string) => {
+  try {
+    return encodeURIComponent(s);
+  } catch {
+    return s;
+  }
+};
+
+async function send(spec: Pick<RouteSpec, 'path'>, r: Req, label: string): Promise<Answer> {
+  const handler = routeFiles[routeFileOf(spec.path)]![r.method]!;
+  const url = `http://localhost${r.path}`;
+  const req = new Request(url, { method: r.method, headers: r.headers, body: r.body, duplex: 'half' } as RequestInit);
+  const res = await withinTime(handler(req, { params: Promise.resolve(r.params) }), label);
+  const text = await res.text();
+  let problem: Record<string, unknown> | null = null;
+  try {
+    problem = res.status >= 400 && text ? (JSON.parse(text) as Record<string, unknown>) : null;
+  } catch {
+    problem = null;
+  }
+  return { status: res.status, problem, contentType: res.headers.get('content-type'), allow: res.headers.get('allow'), text };
+}
+
+/** A hostile variant of a base request: each part replaces the base's. */
+type Variant = { label: string; allowed: readonly number[]; params?: Record<string, string>; query?: string; body?: BodyInit; headers?: Record<string, string>; method?: string; noBody?: boolean; check?: (a: Answer) => string | null };
+
+function requestOf(spec: RouteSpec, base: Base, v: Variant): Req {
+  const params = v.params ?? base.params ?? {};
+  const path = spec.path.replace(/\{(\w+)\}/g, (_, k: string) => segment(params[k] ?? ''));
+  const query = v.query ?? new URLSearchParams(base.query ?? {}).toString();
+  const auth: Record<string, string> = base.as ? { authorization: `Bearer ${keys[ORG[base.as]]}` } : {};
+  const json: Record<string, string> = spec.body ? { 'content-type': 'application/json' } : {};
+  const body = v.noBody ? undefined : (v.body ?? (spec.body ? JSON.stringify(base.body) : undefined));
+  return { method: v.method ?? spec.method, path: query ? `${path}?${query}` : path, params, headers: { ...auth, ...json, ...base.headers, ...v.headers }, body };
+}
+
+// ── The corpus, derived per route ───────────────────────────────────────────────────────
+
+const shapeOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> => (schema && 'shape' in schema ? (schema.shape as Record<string, z.ZodType>) : {});
+
+const malformedJson = ['{', '{"unitIds":', '{"a":}', '[', '{"a":1,}', "{'a':1}", 'nul', 'NaN', '{"a":NaN}', '{"a":Infinity}', '{} {}', '{"a":01}', '{"a":"\\x"}', '{"a":"\u0001"}', '/* */ {}', '\ufeff\ufeff{}'];
+/** Valid JSON, but deeper than any request needs: refused by depth, before any recursive walk. */
+const tooDeep = ['['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000), `{"reason":${'['.repeat(33)}${']'.repeat(33)}}`];
+const nonObjects = ['[]', 'null', '42', '"x"', 'true', '[{}]'];
+const wrongMediaTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/jsonx', 'json', 'application/*', 'application/json, text/plain'];
+const badCredentials = ['', 'Bearer', 'Bearer ', 'Bearer gpuk_nope', `Bearer ${'k'.repeat(10_000)}`, "Bearer ' OR '1'='1", 'Bearer %', 'Bearer a b', 'Basic YTpi', 'Bearer\tgpuk_x', 'Bearer gpuk_x, Bearer gpuk_y'];
+
+function variantsOf(spec: RouteSpec, base: Base): Variant[] {
+  const out: Variant[] = [];
+  const ok = [base.status];
+  const add = (v: Variant) => out.push(v);
+
+  // Credentials first (401 before 400, docs/product.md §5), with a hostile query to prove the order.
+  if (spec.auth !== 'none') for (const c of badCredentials) add({ label: `Authorization ${JSON.stringify(c.slice(0, 30))}`, allowed: [401], headers: { authorization: c }, query: 'bogus=1' });
+
+  // Query: unknown and repeated parameters, raw tricks, and every parameter × every hostile string.
+  const queryShape = shapeOf(spec.query);
+  const baseQuery = base.query ?? {};
+  add({ label: 'unknown query parameter', allowed: [400], query: new URLSearchParams({ ...baseQuery, "'; DROP TABLE nodes;--": '1' }).toString() });
+  for (const raw of ['limit=1&limit=2', '=x', 'a[]=1', '__proto__=1', 'constructor=1', '%ZZ=1', `${'k'.repeat(5_000)}=1`]) add({ label: `query ${raw.slice(0, 30)}`, allowed: [400], query: raw });
+  add({ label: 'empty query parameters', allowed: ok, query: '&&' });
+  for (const [k] of Object.entries(queryShape)) {
+    for (const s of [...hostileStrings, { label: '%00 raw', value: '%00', mustFail: false }]) {
+      const query = new URLSearchParams({ ...baseQuery, [k]: s.value }).toString();
+      // What the server reads: a URL carries UTF-8, so a lone surrogate arrives as U+FFFD.
+      const received = Object.fromEntries(new URLSearchParams(query));
+      const e = expectationFor(spec.query!, received, s.mustFail && received[k] === s.value, base.status);
+      add({ label: `query.${k}: ${s.label}`, allowed: e.allowed, query });
+    }
+  }
+
+  // Path: every parameter × every hostile segment is 404.
+  for (const k of Object.keys(shapeOf(spec.params))) {
+    for (const p of hostilePathValues) add({ label: `path {${k}} = ${JSON.stringify(p.slice(0, 30))}`, allowed: [404], params: { ...base.params, [k]: p } });
+  }
+
+  if (!spec.body) return out;
+  const valid = JSON.stringify(base.body);
+  for (const b of malformedJson) add({ label: `malformed JSON ${JSON.stringify(b.slice(0, 20))}`, allowed: [400], body: b });
+  for (const b of tooDeep) add({ label: `JSON nested ${b.length} characters deep`, allowed: [400], body: b, check: (a) => (String(a.problem?.detail).includes('levels deep') ? null : `deep JSON: ${String(a.problem?.detail)}`) });
+  for (const b of nonObjects) add({ label: `JSON body ${b}`, allowed: [400], body: b });
+  add({ label: 'invalid UTF-8', allowed: [400], body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) });
+  const firstKey = Object.keys(base.body as object)[0];
+  add({ label: 'key given twice', allowed: [400], body: firstKey ? `{${JSON.stringify(firstKey)}:null,${valid.slice(1)}` : '{"a":1,"a":2}' });
+  for (const t of wrongMediaTypes) add({ label: `Content-Type ${t}`, allowed: [415], headers: { 'content-type': t } });
+  add({ label: 'no Content-Type', allowed: [415], headers: { 'content-type': '' } });
+  for (const e of ['gzip', 'br', 'deflate, identity']) add({ label: `Content-Encoding ${e}`, allowed: [415], headers: { 'content-encoding': e } });
+  add({ label: 'Content-Type in capitals, quoted charset', allowed: ok, headers: { 'content-type': 'APPLICATION/JSON; charset="UTF-8"' } });
+  // RFC 8259 §8.1 lets a parser ignore one byte order mark; a second is not JSON.
+  add({ label: 'UTF-8 byte order mark', allowed: ok, body: `\ufeff${valid}` });
+  // The cap (docs/product.md §5 Requests: at most 64 KiB, else 413), proven on this route: the
+  // same valid body padded with JSON whitespace to the limit is answered, one byte more is not.
+  const pad = (n: number) => valid.replace(/\}$/, `${' '.repeat(n - Buffer.byteLength(valid))}}`);
+  add({ label: 'body of exactly 64 KiB', allowed: ok, body: pad(MAX_BODY_BYTES) });
+  add({ label: 'body of 64 KiB + 1', allowed: [413], body: pad(MAX_BODY_BYTES + 1) });
+  add({ label: 'declared Content-Length of 1 GB', allowed: [413], headers: { 'content-length': String(1e9) } });
+  add({ label: 'streamed 4 MiB body', allowed: [413], body: new Blob([valid.slice(0, -1), ',"reason":"', 'x'.repeat(4 * 1024 * 1024), '"}']).stream() });
+  // A 413 comes before the 400 a huge body would otherwise earn.
+  add({ label: '70 KB reason', allowed: [413], body: JSON.stringify({ ...(base.body as object), reason: 'x'.repeat(70_000) }) });
+  if (spec.method !== 'GET') for (const k of ['', 'k'.repeat(256)]) add({ label: `Idempotency-Key of ${k.length} characters`, allowed: [400], headers: { 'idempotency-key': k } });
+  for (const m of mutationsOf(base.body, 'body')) {
+    const e = expectationFor(spec.body, m.value, m.mustFail, base.status);
+    add({ label: m.label, allowed: e.allowed, body: JSON.stringify(m.value) ?? 'undefined' });
+  }
+  return out;
+}
+
+// ── The tests ───────────────────────────────────────────────────────────────────────────
+
+let before: Record<string, string>;
+let savedRateLimit: string | undefined;
+let sent = 0;
+
+beforeAll(async () => {
+  process.env.PLATFORM_ORG_ID = ORG.platform;
+  // Thousands of requests per key: the corpus tests input handling, not the per-key limiter.
+  savedRateLimit = process.env.RATE_LIMIT_PER_MINUTE;
+  process.env.RATE_LIMIT_PER_MINUTE = '0';
+  tdb = await createTestDatabase();
+  await buildScene(tdb.db, new Date());
+  keys = await issueKeys(tdb.db, Object.values(ORG));
+  before = await snapshotTables(tdb.db);
+});
+afterAll(async () => {
+  if (savedRateLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
+  else process.env.RATE_LIMIT_PER_MINUTE = savedRateLimit;
+  await tdb?.close();
+});
+
+async function runAll(spec: RouteSpec, base: Base, variants: Variant[]): Promise<string[]> {
+  const failures: string[] = [];
+  for (const v of variants) {
+    const label = `${spec.method} ${spec.path} — ${v.label}`;
+    try {
+      const a = await send(spec, requestOf(spec, base, v), label);
+      sent++;
+      const why = judge({ label: v.label, status: a.status, problem: a.problem, allowed: v.allowed, contentType: a.status >= 400 ? a.contentType : undefined }) ?? v.check?.(a) ?? null;
+      if (why) failures.push(why);
+    } catch (e) {
+      failures.push(`${v.label}: threw ${(e as Error).message.slice(0, 200)}`);
+    }
+  }
+  return failures;
+}
+
+describe('hostile input over REST (docs/product.md §8 R3)', () => {
+  for (const spec of restRoutes) {
+    it(`${spec.method} ${spec.path}`, async () => {
+      const base = bases[spec.operationId];
+      expect(base, `a corpus base for ${spec.operationId}`).toBeDefined();
+      // The base itself answers as declared, so every variant's expectation starts from a known answer.
+      const plain = await send(spec, requestOf(spec, base!, { label: 'base', allowed: [] }), 'base');
+      expect(plain.status, `base of ${spec.operationId}: ${plain.text.slice(0, 200)}`).toBe(base!.status);
+      const failures = await runAll(spec, base!, variantsOf(spec, base!));
+      expect(failures).toEqual([]);
+      expect(await snapshotTables(tdb.db), 'the database after this route’s corpus').toEqual(before);
+    });
+  }
+
+  it('answers a method no route of a path declares with 405, Allow and problem+json', async () => {
+    const failures: string[] = [];
+    for (const path of new Set(restRoutes.map((r) => r.path))) {
+      const declared = restRoutes.filter((r) => r.path === path);
+      const spec = declared[0]!;
+      for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !declared.some((d) => d.method === m))) {
+        const base = bases[spec.operationId]!;
+        failures.push(...(await runAll(spec, base, [{ label: `${method} ${path}`, method, allowed: [405], noBody: method === 'GET', body: '{}', check: (a) => (a.allow?.includes(spec.method) ? null : `${method} ${path}: Allow is ${a.allow}`) }])));
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+
+  it('treats LIKE metacharacters in the org search as literal text', async () => {
+    const spec = restRoutes.find((r) => r.operationId === 'searchOrgs')!;
+    const base = bases.searchOrgs!;
+    // Each would match every org ("org_…") were it a wildcard.
+    const literal = ['%', 'o%g', 'o_g', '\\', 'org\\', '%_%'].map((q): Variant => ({
+      label: `q=${q}`,
+      allowed: [200],
+      query: new URLSearchParams({ q }).toString(),
+      check: (a) => ((JSON.parse(a.text) as { items: unknown[] }).items.length === 0 ? null : `q=${q} matched ${a.text.slice(0, 100)}`),
+    }));
+    expect(await runAll(spec, base, literal)).toEqual([]);
+  });
+
+  it('has a corpus base for every route-table entry, and none for an entry that does not exist', () => {
+    const ids = restRoutes.map((r) => r.operationId);
+    expect(ids.filter((id) => !bases[id]), 'routes without a base').toEqual([]);
+    expect(Object.keys(bases).filter((id) => !ids.includes(id)), 'bases naming no route').toEqual([]);
+  });
+
+  it('leaves the database as it found it, and sent well over 100 hostile inputs', async () => {
+    expect(await snapshotTables(tdb.db)).toEqual(before);
+    expect(sent).toBeGreaterThan(100 * restRoutes.length);
+  });
+});
