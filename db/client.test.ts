@@ -35,6 +35,15 @@ async function namedStatementsAfterQueries(): Promise<{ named: number; timeZone:
 }
 
 describe('DATABASE_PREPARED_STATEMENTS', () => {
+  it('off: no pipelining either (a transaction-mode pooler strands pipelined queries), on: the driver default', () => {
+    process.env.DATABASE_PREPARED_STATEMENTS = 'off';
+    const off = createDb('postgres://u:p@127.0.0.1:1/x', { max: 1 });
+    delete process.env.DATABASE_PREPARED_STATEMENTS;
+    const on = createDb('postgres://u:p@127.0.0.1:1/x', { max: 1 });
+    expect([off.client.options.max_pipeline, off.client.options.prepare]).toEqual([0, false]);
+    expect([on.client.options.max_pipeline, on.client.options.prepare]).toEqual([100, true]);
+  });
+
   it('off: no named statement is prepared on the connection', async () => {
     process.env.DATABASE_PREPARED_STATEMENTS = 'off';
     expect(await namedStatementsAfterQueries()).toEqual({ named: 0, timeZone: 'UTC' });

@@ -12,7 +12,7 @@ export type DbOrTx = Db | Tx;
  * turns them off (default on). Behind PgBouncer in transaction mode a named statement lives on
  * one server connection while the next transaction may run on another, so they must be off
  * there (docs/reliability.md). The one setting: postgres.js's `prepare` and drizzle's
- * `.prepare()` both follow it.
+ * `.prepare()` both follow it, and so does pipelining (see createDb).
  */
 export function preparedStatementsEnabled(): boolean {
   return (process.env.DATABASE_PREPARED_STATEMENTS ?? 'on').trim().toLowerCase() !== 'off';
@@ -42,6 +42,11 @@ export function createDb(url: string, options: { max?: number } = {}): { db: Db;
     // sets it on whichever server connection a transaction gets.
     connection: { TimeZone: 'UTC' },
     prepare: preparedStatementsEnabled(),
+    // postgres.js pipelines queries onto a busy connection (up to 100). PgBouncer 1.18 in
+    // transaction mode hands a server connection to another client at the first ReadyForQuery,
+    // so the queries pipelined behind it wait forever (the --pgbouncer storm hung; a
+    // standalone repro: 24 of 28 query batches hung, none with this). Off with the setting above.
+    max_pipeline: preparedStatementsEnabled() ? 100 : 0,
     // Requests must never hang on an unreachable database (docs/product.md §5: 503). A refused
     // connection fails at once; a host that does not answer, after this long.
     connect_timeout: CONNECT_TIMEOUT_SECONDS,
