@@ -40,8 +40,9 @@ describe('DATABASE_PREPARED_STATEMENTS', () => {
     const off = createDb('postgres://u:p@127.0.0.1:1/x', { max: 1 });
     delete process.env.DATABASE_PREPARED_STATEMENTS;
     const on = createDb('postgres://u:p@127.0.0.1:1/x', { max: 1 });
-    expect([off.client.options.max_pipeline, off.client.options.prepare]).toEqual([0, false]);
-    expect([on.client.options.max_pipeline, on.client.options.prepare]).toEqual([100, true]);
+    const settings = (c: typeof on) => c.client.options as unknown as { max_pipeline: number; prepare: boolean };
+    expect([settings(off).max_pipeline, settings(off).prepare]).toEqual([0, false]);
+    expect([settings(on).max_pipeline, settings(on).prepare]).toEqual([100, true]);
   });
 
   it('off: no named statement is prepared on the connection', async () => {

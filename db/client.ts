@@ -34,7 +34,8 @@ const CONNECT_TIMEOUT_SECONDS = 3;
  * @returns the drizzle handle and the raw `postgres` client (to `end()` it).
  */
 export function createDb(url: string, options: { max?: number } = {}): { db: Db; client: postgres.Sql } {
-  const client = postgres(url, {
+  // `max_pipeline` is a postgres.js option its type declarations leave out.
+  const settings: postgres.Options<Record<string, never>> & { max_pipeline: number } = {
     max: options.max ?? 10,
     onnotice: () => {},
     // Timestamps travel as timestamptz; keep the session in UTC so now() prints the same
@@ -57,7 +58,8 @@ export function createDb(url: string, options: { max?: number } = {}): { db: Db;
     // Close connections idle this long, so that ones a restarted server or a pooler dropped
     // do not linger; a closed one is reopened on next use.
     idle_timeout: 60,
-  });
+  };
+  const client = postgres(url, settings);
   return { db: drizzle(client, { schema }), client };
 }
 

@@ -3,7 +3,7 @@ import { getConsoleSession } from '../auth/console-principal';
 import { isSameOrigin } from '../auth/csrf';
 import { countConsoleRequests } from '../auth/rate-limit';
 import { DomainError, toServiceUnavailable } from '../errors';
-import { asTrpcError, type TrpcContext } from './init';
+import { toTrpcError, type TrpcContext } from './init';
 import { ACTING_ORG_HEADER } from './shared';
 
 /**
@@ -20,7 +20,7 @@ export async function createHttpContext(req: Request, calls = 1): Promise<TrpcCo
   } catch (e) {
     // The session lookup is the first query: with the database gone, 503, not a 500.
     const unavailable = toServiceUnavailable(e);
-    if (unavailable) throw asTrpcError(unavailable);
+    if (unavailable) throw toTrpcError(unavailable);
     throw e;
   }
 }
@@ -33,13 +33,13 @@ async function resolveHttpContext(req: Request, calls: number): Promise<TrpcCont
   // reloads to the current one (docs/product.md §6), rather than act as an org not on screen.
   const shown = req.headers.get(ACTING_ORG_HEADER);
   if (session && shown !== null && shown !== session.principal.orgId) {
-    throw asTrpcError(new DomainError('acting_org_changed', `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`));
+    throw toTrpcError(new DomainError('acting_org_changed', `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`));
   }
   if (session && session.principal.actor.kind === 'user') {
     try {
       await countConsoleRequests(db, session.principal.actor.userId, calls);
     } catch (e) {
-      if (e instanceof DomainError) throw asTrpcError(e);
+      if (e instanceof DomainError) throw toTrpcError(e);
       throw e;
     }
   }

@@ -56,13 +56,13 @@ const mapDomainErrors = t.middleware(async ({ next }) => {
   if (!result.ok) {
     // The database unreachable is 503 service_unavailable, as over REST, not a 500.
     const cause = result.error.cause instanceof DomainError ? result.error.cause : toServiceUnavailable(result.error.cause);
-    if (cause) throw asTrpcError(cause);
+    if (cause) throw toTrpcError(cause);
   }
   return result;
 });
 
 /** A domain error as the TRPCError of its row in the one table (server/errors.ts). */
-export function asTrpcError(cause: DomainError): TRPCError {
+export function toTrpcError(cause: DomainError): TRPCError {
   return new TRPCError({ code: errorTable[cause.code].trpc, message: cause.detail, cause });
 }
 
