@@ -1,20 +1,33 @@
 'use client';
 
+import { useRouter } from 'next/navigation';
+import { startTransition } from 'react';
+
 /**
- * A page that failed to render (a bug, or the database away). Says nothing of the failure — in
- * production Next passes no message, only a digest to find it in the server's log — and uses no
- * inline style, which the Content-Security-Policy would block (Next's default page does).
+ * The console's error page. A 503 `service_unavailable` (the database unreachable,
+ * docs/product.md §5 Errors) keeps its digest through production builds, so an outage reads as
+ * one — with a retry — instead of a bug; anything else is a failure the log holds. It says
+ * nothing of the failure itself and uses no inline style (the Content-Security-Policy blocks it).
  */
 export default function ErrorPage({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const router = useRouter();
+  const outage = error.digest === 'service_unavailable';
+  const retry = () =>
+    startTransition(() => {
+      router.refresh();
+      reset();
+    });
   return (
-    <main className="flex min-h-screen items-center justify-center p-6">
-      <div className="max-w-sm space-y-3 text-center">
-        <h1 className="text-xl font-semibold">Something went wrong</h1>
-        <p className="text-sm text-slate-600">The page could not be shown. It has been logged{error.digest ? ` (reference ${error.digest})` : ''}; try again in a moment.</p>
-        <button type="button" onClick={reset} className="rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-700">
-          Try again
-        </button>
-      </div>
+    <main className="mx-auto max-w-xl px-6 py-16" role="alert" data-testid={outage ? 'service-unavailable' : 'page-error'}>
+      <h1 className="text-xl font-semibold">{outage ? 'The service is unavailable' : 'Something went wrong'}</h1>
+      <p className="mt-3 text-slate-600">
+        {outage
+          ? 'The console cannot reach its database right now. Nothing on this page was changed. Retry in a few seconds.'
+          : 'The page failed to load. The failure has been logged; retry, or come back later.'}
+      </p>
+      <button type="button" onClick={retry} className="mt-6 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
+        Retry
+      </button>
     </main>
   );
 }

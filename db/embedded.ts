@@ -4,7 +4,14 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
-export type EmbeddedServer = { url: string; stop: () => Promise<void> };
+export type EmbeddedServer = {
+  url: string;
+  stop: () => Promise<void>;
+  /** Stops the server process and keeps its data (a database outage, for fault runs). */
+  halt: () => Promise<void>;
+  /** Starts it again after `halt`, on the same data directory and port. */
+  resume: () => Promise<void>;
+};
 
 /** Asks the OS for a free TCP port on loopback. */
 export async function findFreePort(): Promise<number> {
@@ -77,7 +84,9 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
     port,
     user: 'postgres',
     password,
-    persistent: opts.persistent,
+    // Always kept by the package: its stop() deletes the data otherwise, and `halt` must not.
+    // stop() below deletes a throwaway server's data itself.
+    persistent: true,
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
@@ -97,9 +106,13 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     stop: async () => {
       await pg.stop();
+      if (opts.persistent) return;
+      fs.rmSync(opts.dir, { recursive: true, force: true });
       // A throwaway server also leaves no empty folder behind (see makeTempDataDir).
-      if (!opts.persistent && path.basename(opts.dir) === 'pg' && path.dirname(opts.dir).startsWith(os.tmpdir())) fs.rmSync(path.dirname(opts.dir), { recursive: true, force: true });
+      if (path.basename(opts.dir) === 'pg' && path.dirname(opts.dir).startsWith(os.tmpdir())) fs.rmSync(path.dirname(opts.dir), { recursive: true, force: true });
     },
+    halt: () => pg.stop(),
+    resume: () => pg.start(),
   };
 }
 

@@ -11,7 +11,8 @@ import { devAuthSecret, ensureDevDatabase, writeDemoKeys } from './dev-db';
 
 const pg = await ensureDevDatabase();
 try {
-  await migrateDatabase(pg.url);
+  // Migrations need a session of their own: past a transaction-mode pooler when one is in front.
+  await migrateDatabase(process.env.DATABASE_DIRECT_URL || pg.url);
   const { db, client } = createDb(pg.url, { max: 2 });
   if (await isEmpty(db)) {
     console.log('Empty database: seeding the demo fleet…');

@@ -11,16 +11,27 @@
  *
  * Needs a production build in `.next` (`next build`); `--build` makes one when there is none.
  * Options: --seconds (60) --clients (32) --instances (2) --max-requests (1000 × seconds)
- * --seed (random; printed, replays the same choices) --build.
+ * --seed (random; printed, replays the same choices) --build --port (the first instance's port,
+ * the next ones follow; free ports when omitted).
+ *
+ * Faults (docs/reliability.md): `--kill-instance` kills one instance with SIGKILL at 15 % of the
+ * run and starts a fresh one on its port; `--db-outage` stops PostgreSQL at 35 % for
+ * `--outage-seconds` (30) and starts it again; `--faults` does both. A 503 counts as acceptable
+ * only during the outage (plus 2 s for reconnects), no answer only from the killed instance
+ * while it is down; writes that got either are retried afterwards with their Idempotency-Key.
+ * `--pgbouncer`: the instances reach PostgreSQL through a local PgBouncer in transaction mode,
+ * with prepared statements off (exit 2 when pgbouncer is not installed).
  */
 import { sql } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/seed';
 import { checkInvariants, type Violation } from '../server/testing/invariants';
 import { verifyAcks, type Ack } from './stress/acks';
-import { buildApp, hasProductionBuild, seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from './stress/fleet';
+import { buildApp, hasProductionBuild, killInstance, restartInstance, seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from './stress/fleet';
 import { rest, signIn, type Session } from './stress/http';
-import { PLATFORM, refreshNode, runClient, World, type StormContext } from './stress/mix';
+import { PLATFORM, refreshNode, retryUnanswered, runClient, World, type StormContext } from './stress/mix';
+import { Faults } from './stress/faults';
+import { findPgBouncer, startPgBouncer, type PgBouncer } from './stress/pgbouncer';
 import { printReport, Stats } from './stress/report';
 
 const { values: args } = parseArgs({
@@ -31,6 +42,12 @@ const { values: args } = parseArgs({
     'max-requests': { type: 'string' },
     seed: { type: 'string' },
     build: { type: 'boolean', default: false },
+    faults: { type: 'boolean', default: false },
+    'kill-instance': { type: 'boolean', default: false },
+    'db-outage': { type: 'boolean', default: false },
+    'outage-seconds': { type: 'string', default: '30' },
+    pgbouncer: { type: 'boolean', default: false },
+    port: { type: 'string' },
   },
   strict: true,
 });
@@ -48,6 +65,21 @@ const clients = positive('clients', args.clients);
 const instanceCount = positive('instances', args.instances);
 const maxRequests = positive('max-requests', args['max-requests'] ?? String(1000 * seconds));
 const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : positive('seed', args.seed);
+const killOne = args.faults || args['kill-instance'];
+const outage = args.faults || args['db-outage'];
+const outageSeconds = positive('outage-seconds', args['outage-seconds']);
+if (outage && seconds < outageSeconds / 0.65 + 5) {
+  console.error(`--db-outage stops PostgreSQL at 35 % of the run for ${outageSeconds} s and needs time after it: pass --seconds ${Math.ceil(outageSeconds / 0.65 + 5)} or more.`);
+  process.exit(2);
+}
+if (killOne && instanceCount < 2) {
+  console.error('--kill-instance needs --instances 2 or more: the others carry the storm while one is down.');
+  process.exit(2);
+}
+if (args.pgbouncer && !findPgBouncer()) {
+  console.error('--pgbouncer needs PgBouncer, and none is installed (looked on PATH and in /usr/sbin): install the `pgbouncer` package (Debian/Ubuntu: apt-get install pgbouncer), or run the storm without --pgbouncer.');
+  process.exit(2);
+}
 
 if (!hasProductionBuild()) {
   if (!args.build) {
@@ -89,14 +121,41 @@ async function addStormNodes(base: string, keys: Record<string, string>): Promis
 }
 
 let database: Database | undefined;
+let bouncer: PgBouncer | undefined;
 const instances: Instance[] = [];
 let cleaningUp: Promise<void> | undefined;
 const cleanup = () =>
   (cleaningUp ??= (async () => {
     await stopInstances(instances);
+    await bouncer?.stop().catch(() => {});
     await database?.close().catch(() => {});
     await database?.pg.stop().catch(() => {});
   })());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
+
+/**
+ * Where the instances connect: PostgreSQL itself, or a PgBouncer in transaction mode in front
+ * of it — with prepared statements off (db/client.ts) and the direct URL for what needs a
+ * session. Checks first that TimeZone, a startup parameter, survives PgBouncer's connection
+ * sharing (it tracks it per client).
+ */
+async function instanceDatabase(pgUrl: string): Promise<{ url: string; env: Record<string, string>; note: string }> {
+  if (!args.pgbouncer) return { url: pgUrl, env: {}, note: 'direct' };
+  bouncer = await startPgBouncer(pgUrl);
+  process.env.DATABASE_PREPARED_STATEMENTS = 'off';
+  const { createDb } = await import('../db/client');
+  const probe = createDb(bouncer.url, { max: 6 });
+  try {
+    const zones = await Promise.all(Array.from({ length: 12 }, () => probe.client`select current_setting('TimeZone') as tz, count(*)::int as named from pg_prepared_statements`));
+    const bad = zones.map((r) => r[0]!).filter((r) => r.tz !== 'UTC' || r.named !== 0);
+    if (bad.length > 0) throw new Error(`through PgBouncer a session read ${JSON.stringify(bad)}: TimeZone must be UTC and no named statement prepared`);
+  } finally {
+    await probe.client.end();
+    delete process.env.DATABASE_PREPARED_STATEMENTS;
+  }
+  return { url: bouncer.url, env: { DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_DIRECT_URL: pgUrl }, note: `through PgBouncer (transaction mode, ${bouncer.url.replace(/:[^:@/]+@/, ':…@')}, log ${bouncer.logFile})` };
+}
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
 
@@ -115,7 +174,8 @@ try {
   database = await startDatabase();
   const laps = [lap('PostgreSQL')];
   // The instances need the database only once requests come, so they boot while the seed runs.
-  const [{ keys, seededAt }] = await Promise.all([seedFleet(database.db), startInstances(instanceCount, database.pg.url, instances)]);
+  const target = await instanceDatabase(database.pg.url);
+  const [{ keys, seededAt }] = await Promise.all([seedFleet(database.db), startInstances(instanceCount, target.url, instances, target.env, args.port === undefined ? undefined : positive('port', args.port))]);
   laps.push(lap('seed and instances'));
   const bases = instances.map((i) => i.base);
   await addStormNodes(bases[0]!, keys);
@@ -133,12 +193,23 @@ try {
     [...(await database.db.execute<{ node_id: string; id: string; updated_at: string }>(sql`select node_id, id, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from reservations`))].map((r) => [`${r.node_id}\u0000${r.id}`, r.updated_at]),
   );
 
-  const stats = new Stats();
+  const faults = killOne || outage ? new Faults() : undefined;
+  const stats = new Stats(faults);
   const acks: Ack[] = [];
-  const ctx: StormContext = { bases, keys, sessions, world: new World(), acks, replayMismatches: [], record: (kind, reply) => stats.record(kind, reply) };
+  const ctx: StormContext = {
+    bases,
+    keys,
+    sessions,
+    world: new World(),
+    acks,
+    replayMismatches: [],
+    record: (kind, reply) => stats.record(kind, reply),
+    ...(faults ? { faults: { unanswered: [] } } : {}),
+  };
   for (const nodeId of NODES) await refreshNode(ctx, bases[0]!, nodeId, false);
   console.log(
-    `storm: ${seconds} s, ${clients} clients, ${instanceCount} instances (ports ${instances.map((i) => i.port).join(', ')}), at most ${maxRequests} requests, seed ${seed}; set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s (${laps.join(', ')})`,
+    `storm: ${seconds} s, ${clients} clients, ${instanceCount} instances (ports ${instances.map((i) => i.port).join(', ')}) ${target.note}, at most ${maxRequests} requests, seed ${seed}; set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s (${laps.join(', ')})` +
+      (faults ? `; faults: ${[killOne && 'kill -9 of one instance at 15 %', outage && `PostgreSQL stopped for ${outageSeconds} s at 35 %`].filter(Boolean).join(', ')}` : ''),
   );
 
   const started = performance.now();
@@ -149,10 +220,44 @@ try {
   // is still caught.
   const found = new Map<string, Violation>();
   let checks = 0;
+  /** While PostgreSQL is stopped there is nothing to check. */
+  let databaseDown = false;
   const check = async () => {
-    for (const v of await checkInvariants(database!.db, { auditSince: seededAt })) found.set(`${v.invariant}\u0000${v.message}`, v);
+    if (databaseDown) return;
+    let violations: Violation[];
+    try {
+      violations = await checkInvariants(database!.db, { auditSince: seededAt });
+    } catch (e) {
+      if (databaseDown) return; // the outage began during the check
+      throw e;
+    }
+    for (const v of violations) found.set(`${v.invariant}\u0000${v.message}`, v);
     checks += 1;
   };
+  const injector = (async () => {
+    if (!faults) return;
+    const at = (fraction: number) => started + fraction * seconds * 1000;
+    if (killOne) {
+      await sleep(at(0.15) - performance.now());
+      const victim = instances[instances.length - 1]!;
+      const w = faults.open('kill', `kill -9 of the instance on port ${victim.port} mid-storm, then a fresh one on that port`, victim.base);
+      await killInstance(victim);
+      const t0 = performance.now();
+      await restartInstance(instances, victim);
+      w.note += `; up again after ${((performance.now() - t0) / 1000).toFixed(1)} s`;
+      faults.close(w);
+    }
+    if (outage) {
+      await sleep(at(0.35) - performance.now());
+      const w = faults.open('outage', `PostgreSQL stopped for ${outageSeconds} s mid-storm, then started again on the same data and port`);
+      databaseDown = true;
+      await database!.pg.halt();
+      await sleep(outageSeconds * 1000);
+      await database!.pg.resume();
+      databaseDown = false;
+      faults.close(w);
+    }
+  })();
   let checkFailed: unknown;
   const checker = (async () => {
     for (let next = Date.now() + CHECK_EVERY_MS; !until(); await new Promise((r) => setTimeout(r, 200))) {
@@ -166,13 +271,15 @@ try {
   await Promise.all(Array.from({ length: clients }, (_, i) => runClient(ctx, i, seed + i, until)));
   const elapsed = (performance.now() - started) / 1000;
   await checker;
+  await injector;
   if (checkFailed) throw checkFailed;
 
+  const retried = faults ? await retryUnanswered(ctx, instances[0]!.base) : undefined;
   const lost = await verifyAcks(database.db, acks, seededUpdatedAt);
   await check();
   const violations = [...found.values()];
   const header = `storm results: ${seconds} s × ${clients} clients × ${instanceCount} instances, seed ${seed}; invariants checked ${checks} times (every ${CHECK_EVERY_MS / 1000} s and at the end)`;
-  passed = printReport(stats, { violations, lost, replayMismatches: ctx.replayMismatches, acks }, header, elapsed);
+  passed = printReport(stats, { violations, lost, replayMismatches: ctx.replayMismatches, acks, ...(retried ? { extra: retried.lines, failures: retried.failures } : {}) }, header, elapsed);
   if (stats.serverErrors > 0 || stats.noAnswer > 0) {
     for (const i of instances) {
       const log = i.stderr.join('').trim();

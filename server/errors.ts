@@ -28,6 +28,7 @@ export const errorTable = {
   unknown_org: { status: 422, title: 'Unknown org', trpc: 'UNPROCESSABLE_CONTENT' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused', trpc: 'UNPROCESSABLE_CONTENT' },
   rate_limited: { status: 429, title: 'Rate limited', trpc: 'TOO_MANY_REQUESTS' },
+  service_unavailable: { status: 503, title: 'Service unavailable', trpc: 'SERVICE_UNAVAILABLE' },
   internal_error: { status: 500, title: 'Internal server error', trpc: 'INTERNAL_SERVER_ERROR' },
 } as const satisfies Record<string, { status: number; title: string; trpc: TRPC_ERROR_CODE_KEY }>;
 
@@ -58,6 +59,11 @@ export class DomainError extends Error {
   readonly extras: ProblemExtras;
   /** Seconds a client should wait before retrying (429, 503): both transports send it as `Retry-After`. */
   readonly retryAfterSeconds?: number;
+  /**
+   * Next.js keeps a thrown error's `digest` in production builds (it replaces the message), so a
+   * console page's error boundary can tell an outage from a bug: set to the code for 503s only.
+   */
+  readonly digest?: string;
 
   constructor(code: ErrorCode, detail: string, extras: ProblemExtras = {}, opts: { retryAfterSeconds?: number } = {}) {
     super(detail);
@@ -66,6 +72,7 @@ export class DomainError extends Error {
     this.detail = detail;
     this.extras = extras;
     if (opts.retryAfterSeconds !== undefined) this.retryAfterSeconds = opts.retryAfterSeconds;
+    if (code === 'service_unavailable') this.digest = code;
   }
 
   get httpStatus(): number {
@@ -92,4 +99,39 @@ export type Problem = { type: string; title: string; status: number; detail: str
 /** Shorthand for the 404 that hides whether a resource exists (docs/product.md §2). */
 export function notFound(what: string): DomainError {
   return new DomainError('not_found', `${what} was not found, or you may not see it.`);
+}
+
+/** What a client is told to wait during an outage: short, since the driver reconnects on the next use. */
+export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 2;
+
+/**
+ * Driver errors that mean "the database cannot be reached" rather than "this request is wrong"
+ * (docs/product.md §5: the one 5xx that is not a bug). Socket errors from Node; postgres.js's own
+ * connection errors; and SQLSTATEs: 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03
+ * cannot_connect_now, 53300 too_many_connections, and class 08 (connection exception — also
+ * what PgBouncer answers when it cannot reach the server).
+ */
+const UNREACHABLE_CODES = new Set([
+  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
+  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
+  '57P01', '57P02', '57P03', '53300',
+]);
+
+function isUnreachableCode(code: unknown): boolean {
+  return typeof code === 'string' && (UNREACHABLE_CODES.has(code) || /^08[0-9A-Z]{3}$/.test(code));
+}
+
+/**
+ * The 503 `service_unavailable` for an error that says the database is unreachable, else
+ * undefined (a bug stays a 500). Looks through `cause` chains: drizzle wraps the driver's error
+ * in a DrizzleQueryError, tRPC in a TRPCError.
+ */
+export function toServiceUnavailable(e: unknown): DomainError | undefined {
+  if (e instanceof DomainError) return e.code === 'service_unavailable' ? e : undefined;
+  for (let cur: unknown = e, depth = 0; cur && typeof cur === 'object' && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
+    if (isUnreachableCode((cur as { code?: unknown }).code)) {
+      return new DomainError('service_unavailable', 'The service cannot reach its database right now. Retry in a few seconds, with the same Idempotency-Key for a write, so that one which did complete is not done twice.', {}, { retryAfterSeconds: SERVICE_UNAVAILABLE_RETRY_SECONDS });
+    }
+  }
+  return undefined;
 }

@@ -57,31 +57,51 @@ export async function seedFleet(db: Db): Promise<{ keys: Record<string, string>;
   return { keys, seededAt: new Date(row!.now) };
 }
 
-export type Instance = { port: number; base: string; child: ChildProcess; stderr: string[] };
+export type Instance = { port: number; base: string; child: ChildProcess; stderr: string[]; env: NodeJS.ProcessEnv };
+
+/** Spawns one `next start` on `port` (in its own process group, so a kill reaches all of it). */
+function spawnInstance(port: number, env: NodeJS.ProcessEnv, stderr: string[] = []): Instance {
+  const child = spawn(NEXT_BIN, ['start', '-p', String(port), '-H', '127.0.0.1'], { stdio: ['ignore', 'ignore', 'pipe'], env, detached: true });
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
+    stderr.push(chunk);
+    if (stderr.length > 400) stderr.shift();
+  });
+  return { port, base: `http://127.0.0.1:${port}`, child, stderr, env };
+}
 
 /**
  * Starts `count` production instances on free loopback ports, all on `databaseUrl` with one
  * AUTH_SECRET (so a session cookie works on each) and the rate limit off (docs/product.md §8 R5:
  * the storm measures the product, not the limiter), and waits until each answers.
  * @param instances filled as they are spawned, so the caller can stop them whatever happens.
+ * @param extraEnv more settings for every instance (the PgBouncer run's).
+ * @param firstPort ports firstPort, firstPort + 1, …; free ones when omitted.
  * @throws Error when one exits or does not answer within 90 s.
  */
-export async function startInstances(count: number, databaseUrl: string, instances: Instance[]): Promise<void> {
+export async function startInstances(count: number, databaseUrl: string, instances: Instance[], extraEnv: Record<string, string> = {}, firstPort?: number): Promise<void> {
   const secret = randomBytes(32).toString('hex');
-  for (let i = 0; i < count; i++) {
-    const port = await findFreePort();
-    const child = spawn(NEXT_BIN, ['start', '-p', String(port), '-H', '127.0.0.1'], {
-      stdio: ['ignore', 'ignore', 'pipe'],
-      env: { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, AUTH_TRUST_HOST: 'true', RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'production' },
-    });
-    const stderr: string[] = [];
-    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
-      stderr.push(chunk);
-      if (stderr.length > 400) stderr.shift();
-    });
-    instances.push({ port, base: `http://127.0.0.1:${port}`, child, stderr });
-  }
+  const env = { ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, AUTH_TRUST_HOST: 'true', RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'production' as const, ...extraEnv };
+  for (let i = 0; i < count; i++) instances.push(spawnInstance(firstPort ? firstPort + i : await findFreePort(), env));
   await Promise.all(instances.map(waitUntilUp));
+}
+
+/**
+ * `kill -9` of an instance (its whole process group): no shutdown, connections cut mid-request.
+ * @returns once it has exited.
+ */
+export async function killInstance(instance: Instance): Promise<void> {
+  if (instance.child.exitCode !== null || instance.child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => instance.child.once('exit', () => resolve()));
+  process.kill(-instance.child.pid!, 'SIGKILL');
+  await exited;
+}
+
+/** Starts a fresh instance in a killed one's place: same port, same settings; waits until it answers. */
+export async function restartInstance(instances: Instance[], killed: Instance): Promise<Instance> {
+  const fresh = spawnInstance(killed.port, killed.env, killed.stderr);
+  instances[instances.indexOf(killed)] = fresh;
+  await waitUntilUp(fresh);
+  return fresh;
 }
 
 async function waitUntilUp(instance: Instance): Promise<void> {
@@ -107,12 +127,19 @@ export async function stopInstances(instances: readonly Instance[]): Promise<voi
       (i) =>
         new Promise<void>((resolve) => {
           if (i.child.exitCode !== null || i.child.signalCode !== null) return resolve();
-          const force = setTimeout(() => i.child.kill('SIGKILL'), 10_000);
+          const signal = (sig: NodeJS.Signals) => {
+            try {
+              process.kill(-i.child.pid!, sig);
+            } catch {
+              // already gone
+            }
+          };
+          const force = setTimeout(() => signal('SIGKILL'), 10_000);
           i.child.once('exit', () => {
             clearTimeout(force);
             resolve();
           });
-          i.child.kill('SIGTERM');
+          signal('SIGTERM');
         }),
     ),
   );

@@ -18,20 +18,31 @@ export type Reply = {
   replayed: boolean;
   /** Why the request got no answer (network error, timeout). */
   error?: string;
+  /** Which instance it went to, and when it was sent (performance.now()): fault windows judge by both. */
+  base: string;
+  at: number;
+  /** The `Retry-After` header, when one came. */
+  retryAfter?: string;
 };
 
 const TIMEOUT_MS = 30_000;
 
-async function timed(run: () => Promise<Response>): Promise<{ res?: Response; text: string; ms: number; error?: string }> {
+type Timed = { res?: Response; text: string; ms: number; error?: string; base: string; at: number; retryAfter?: string };
+
+async function timed(base: string, run: () => Promise<Response>): Promise<Timed> {
   const started = performance.now();
   try {
     const res = await run();
     const text = await res.text();
-    return { res, text, ms: performance.now() - started };
+    const retryAfter = res.headers.get('retry-after') ?? undefined;
+    return { res, text, ms: performance.now() - started, base, at: started, ...(retryAfter ? { retryAfter } : {}) };
   } catch (e) {
-    return { text: '', ms: performance.now() - started, error: e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (${String(e.cause)})` : ''}` : String(e) };
+    return { text: '', ms: performance.now() - started, base, at: started, error: e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (${String(e.cause)})` : ''}` : String(e) };
   }
 }
+
+/** The fields every Reply of one HTTP exchange shares. */
+const exchange = (r: Timed) => ({ ms: r.ms, base: r.base, at: r.at, ...(r.retryAfter ? { retryAfter: r.retryAfter } : {}) });
 
 function parse(text: string): unknown {
   try {
@@ -49,11 +60,11 @@ export async function rest(base: string, key: string, method: string, path: stri
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  const r = await timed(() => fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) }));
-  if (!r.res) return { status: 0, body: undefined, text: '', ms: r.ms, replayed: false, error: r.error };
+  const r = await timed(base, () => fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) }));
+  if (!r.res) return { status: 0, body: undefined, text: '', ...exchange(r), replayed: false, error: r.error };
   const json = parse(r.text);
   const code = r.res.status >= 400 && json && typeof json === 'object' ? (json as { code?: string }).code : undefined;
-  return { status: r.res.status, body: json, text: r.text, ms: r.ms, replayed: r.res.headers.get('idempotent-replayed') === 'true', ...(code ? { code } : {}) };
+  return { status: r.res.status, body: json, text: r.text, ...exchange(r), replayed: r.res.headers.get('idempotent-replayed') === 'true', ...(code ? { code } : {}) };
 }
 
 /** A console session: the cookie header a browser would send. */
@@ -87,14 +98,15 @@ export async function signIn(base: string, email: string, password: string): Pro
 
 type TrpcItem = { result?: { data?: { json?: unknown } }; error?: { json?: { message?: string; data?: { httpStatus?: number; code?: string; problem?: { code?: string } | null } } } };
 
-function trpcReply(item: TrpcItem | undefined, status: number, text: string, ms: number): Reply {
+function trpcReply(item: TrpcItem | undefined, status: number, r: Timed): Reply {
+  const { text } = r;
   if (item?.error) {
     const data = item.error.json?.data;
-    return { status: data?.httpStatus ?? status, body: item.error.json, text, ms, replayed: false, code: data?.problem?.code ?? data?.code ?? 'trpc_error' };
+    return { status: data?.httpStatus ?? status, body: item.error.json, text, ...exchange(r), replayed: false, code: data?.problem?.code ?? data?.code ?? 'trpc_error' };
   }
   // A call that succeeded is a 200 even inside a mixed batch (which answers 207 as a whole).
-  if (item?.result) return { status: 200, body: item.result.data?.json, text, ms, replayed: false };
-  return { status: status >= 400 ? status : 502, body: undefined, text, ms, replayed: false, code: 'no_result' };
+  if (item?.result) return { status: 200, body: item.result.data?.json, text, ...exchange(r), replayed: false };
+  return { status: status >= 400 ? status : 502, body: undefined, text, ...exchange(r), replayed: false, code: 'no_result' };
 }
 
 const consoleHeaders = (session: Session) => ({ cookie: session.cookie, 'sec-fetch-site': 'same-origin', 'content-type': 'application/json' });
@@ -108,17 +120,17 @@ const consoleHeaders = (session: Session) => ({ cookie: session.cookie, 'sec-fet
 export async function trpc(base: string, session: Session, type: 'query' | 'mutation', calls: { path: string; input: unknown }[]): Promise<Reply[]> {
   const paths = calls.map((c) => c.path).join(',');
   const input = Object.fromEntries(calls.map((c, i) => [String(i), { json: c.input }]));
-  const r = await timed(() =>
+  const r = await timed(base, () =>
     type === 'query'
       ? fetch(`${base}/api/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, { headers: consoleHeaders(session), signal: AbortSignal.timeout(TIMEOUT_MS) })
       : fetch(`${base}/api/trpc/${paths}?batch=1`, { method: 'POST', headers: consoleHeaders(session), body: JSON.stringify(input), signal: AbortSignal.timeout(TIMEOUT_MS) }),
   );
-  if (!r.res) return calls.map(() => ({ status: 0, body: undefined, text: '', ms: r.ms, replayed: false, error: r.error }));
+  if (!r.res) return calls.map(() => ({ status: 0, body: undefined, text: '', ...exchange(r), replayed: false, error: r.error }));
   const json = parse(r.text);
   if (!Array.isArray(json)) {
-    // A refusal of the whole request (413, 429, an error page): every call gets its status.
+    // A refusal of the whole request (413, 429, 503, an error page): every call gets its status.
     const code = json && typeof json === 'object' ? (json as { code?: string }).code : undefined;
-    return calls.map(() => ({ status: r.res!.status, body: json, text: r.text, ms: r.ms, replayed: false, code: code ?? 'not_a_batch' }));
+    return calls.map(() => ({ status: r.res!.status, body: json, text: r.text, ...exchange(r), replayed: false, code: code ?? 'not_a_batch' }));
   }
-  return calls.map((_, i) => trpcReply(json[i] as TrpcItem | undefined, r.res!.status, r.text, r.ms));
+  return calls.map((_, i) => trpcReply(json[i] as TrpcItem | undefined, r.res!.status, r));
 }

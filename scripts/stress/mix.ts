@@ -66,7 +66,15 @@ export type StormContext = {
   /** Idempotency problems: a replay that differs from the first answer. */
   replayMismatches: string[];
   record: (kind: string, reply: Reply) => void;
+  /**
+   * Fault runs: every REST write carries an Idempotency-Key, and those that got no answer or a
+   * 503 are kept here, to be retried with the same key once the faults are over.
+   */
+  faults?: { unanswered: Unanswered[] };
 };
+
+/** A REST write that got no answer or a 503 while a fault was injected. */
+export type Unanswered = { kind: string; orgId: string; method: string; path: string; body: unknown; key: string; status: number };
 
 /** One client's handle: its own PRNG, a counter for idempotency keys. */
 type Client = { ctx: StormContext; rng: Rng; id: number; n: number };
@@ -79,14 +87,16 @@ const viaConsole = (c: Client, orgId: string, share = 0.4) => Boolean(c.ctx.sess
 async function restCall(c: Client, kind: string, orgId: string, method: string, path: string, body?: unknown): Promise<Reply> {
   const key = c.ctx.keys[orgId]!;
   const mutating = method !== 'GET';
-  const idem = mutating && c.rng() < 0.15 ? `storm-${c.id}-${c.n++}` : undefined;
+  const idem = mutating && (c.rng() < 0.15 || c.ctx.faults) ? `storm-${c.id}-${c.n++}` : undefined;
   const first = await rest(base(c), key, method, path, body, idem ? { idempotencyKey: idem } : {});
   c.ctx.record(kind, first);
+  if (idem && c.ctx.faults && (first.status === 0 || first.status >= 500)) c.ctx.faults.unanswered.push({ kind, orgId, method, path, body, key: idem, status: first.status });
   if (idem && first.status > 0 && first.status < 500 && c.rng() < 0.4) {
     // A retry with the same key, possibly on the other instance: the same answer, replayed.
     const again = await rest(base(c), key, method, path, body, { idempotencyKey: idem });
     c.ctx.record(`${kind} (replay)`, again);
-    if (again.status !== 409 || again.code !== 'idempotency_in_progress') {
+    // A replay that met a fault (no answer, 503) is judged by the fault windows, not compared.
+    if ((again.status !== 409 || again.code !== 'idempotency_in_progress') && again.status > 0 && again.status < 500) {
       if (again.status !== first.status || again.text !== first.text || !again.replayed)
         c.ctx.replayMismatches.push(`${method} ${path} key ${idem}: first ${first.status} ${first.text.slice(0, 200)} / replay ${again.status} replayed=${again.replayed} ${again.text.slice(0, 200)}`);
     }
@@ -331,4 +341,38 @@ export async function runClient(ctx: StormContext, id: number, seed: number, unt
     const op = MIX.find(([w]) => (roll -= w) < 0)?.[1] ?? read;
     await op(c);
   }
+}
+
+/**
+ * Retries every write that got no answer or a 503 during a fault, with its Idempotency-Key, once
+ * the faults are over. Each was either done whole before the fault (the retry replays its
+ * stored answer) or not at all (the retry does it now, once) — never half: the idempotency
+ * record commits with the effect. A placement done either way becomes an acknowledged write.
+ * @returns the verdict lines, and how many retries failed (a 5xx or no answer).
+ */
+export async function retryUnanswered(ctx: StormContext, base: string): Promise<{ lines: string[]; failures: number }> {
+  const list = ctx.faults?.unanswered ?? [];
+  let replayed = 0;
+  let doneNow = 0;
+  let refusedNow = 0;
+  const failed: string[] = [];
+  for (const u of list) {
+    const r = await rest(base, ctx.keys[u.orgId]!, u.method, u.path, u.body, { idempotencyKey: u.key });
+    if (r.status === 0 || r.status >= 500) {
+      failed.push(`${u.method} ${u.path} key ${u.key}: ${r.status || 'no answer'} ${r.error ?? r.text.slice(0, 200)}`);
+      continue;
+    }
+    if (r.replayed) replayed += 1;
+    else if (ok(r)) doneNow += 1;
+    else refusedNow += 1;
+    if (ok(r) && u.method === 'POST' && u.path === '/v1/vms') {
+      const vm = r.body as VmBody;
+      ctx.acks.push({ kind: 'place', vmId: vm.id, nodeId: vm.nodeId, orgId: u.orgId, tier: vm.tier, ...(vm.reservationId ? { reservationId: vm.reservationId } : {}), unitIds: vm.unitIds, startedAt: vm.startedAt });
+    }
+  }
+  const lines = [
+    `writes without an answer or with a 503 during the faults: ${list.length}, retried with the same Idempotency-Key: ${replayed} had been done whole (replayed), ${doneNow} had left nothing (done now, once), ${refusedNow} had left nothing (refused now: the fleet moved on), ${failed.length} failed`,
+    ...failed.slice(0, 10).map((f) => `  ${f}`),
+  ];
+  return { lines, failures: failed.length };
 }

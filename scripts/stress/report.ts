@@ -3,6 +3,7 @@
  * problem code, and the verdicts (violations, lost writes, 5xx, failed requests).
  */
 import type { LostWrite } from './acks';
+import type { Faults } from './faults';
 import type { Reply } from './http';
 import type { Violation } from '../../server/testing/invariants';
 
@@ -18,6 +19,10 @@ export class Stats {
   serverErrors = 0;
   noAnswer = 0;
   requests = 0;
+  /** 503s and unanswered requests an injected fault explains (scripts/stress/faults.ts). */
+  explained = 0;
+
+  constructor(readonly faults?: Faults) {}
 
   record(kind: string, reply: Reply): void {
     this.requests += 1;
@@ -28,7 +33,9 @@ export class Stats {
     this.kinds.set(kind, k);
     this.statuses.set(reply.status, (this.statuses.get(reply.status) ?? 0) + 1);
     if (reply.code) this.codes.set(reply.code, (this.codes.get(reply.code) ?? 0) + 1);
-    if (reply.status >= 500 || reply.status === 0) {
+    const explained = this.faults?.explains(reply) ?? false;
+    if (explained) this.explained += 1;
+    else if (reply.status >= 500 || reply.status === 0) {
       if (reply.status === 0) this.noAnswer += 1;
       else this.serverErrors += 1;
       if (this.failures.length < 20) this.failures.push(`${kind}: ${reply.status || 'no answer'} ${reply.error ?? reply.text.slice(0, 300)}`);
@@ -46,7 +53,15 @@ export function percentile(values: readonly number[], p: number): number {
 const pad = (s: string | number, n: number) => String(s).padStart(n);
 
 /** The verdicts the exit code follows. */
-export type Verdict = { violations: readonly Violation[]; lost: readonly LostWrite[]; replayMismatches: readonly string[]; acks: readonly { kind: string }[] };
+export type Verdict = {
+  violations: readonly Violation[];
+  lost: readonly LostWrite[];
+  replayMismatches: readonly string[];
+  acks: readonly { kind: string }[];
+  /** More verdict lines (the retries of unanswered writes), and how many of them failed. */
+  extra?: readonly string[];
+  failures?: number;
+};
 
 /** Prints the summary table and verdicts. @returns true when the storm passed. */
 export function printReport(stats: Stats, verdict: Verdict, header: string, elapsedSeconds: number): boolean {
@@ -64,7 +79,8 @@ export function printReport(stats: Stats, verdict: Verdict, header: string, elap
   out.push(`status counts: ${[...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s || 'no answer'}: ${n}`).join(', ')}`);
   out.push(`problem codes: ${[...stats.codes.entries()].sort(([, a], [, b]) => b - a).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}`);
   out.push('');
-  out.push(`5xx answers: ${stats.serverErrors}; requests without an answer: ${stats.noAnswer}`);
+  if (stats.faults) out.push(...stats.faults.summary(), `  503s and unanswered requests the faults explain: ${stats.explained}`, '');
+  out.push(`5xx answers: ${stats.serverErrors}; requests without an answer: ${stats.noAnswer}${stats.faults ? ' (outside what the faults explain)' : ''}`);
   for (const f of stats.failures) out.push(`  ${f}`);
   const ackKinds = new Map<string, number>();
   for (const a of verdict.acks) ackKinds.set(a.kind, (ackKinds.get(a.kind) ?? 0) + 1);
@@ -79,7 +95,9 @@ export function printReport(stats: Stats, verdict: Verdict, header: string, elap
     out.push(`  ${name}: ${vs.length}`);
     for (const v of vs.slice(0, 10)) out.push(`    ${v.message}`);
   }
-  const passed = verdict.violations.length === 0 && verdict.lost.length === 0 && verdict.replayMismatches.length === 0 && stats.serverErrors === 0 && stats.noAnswer === 0;
+  for (const line of verdict.extra ?? []) out.push(line);
+  const passed =
+    verdict.violations.length === 0 && verdict.lost.length === 0 && verdict.replayMismatches.length === 0 && stats.serverErrors === 0 && stats.noAnswer === 0 && (stats.faults?.bad503.length ?? 0) === 0 && (verdict.failures ?? 0) === 0;
   out.push('', passed ? 'storm passed' : 'storm FAILED');
   console.log(out.join('\n'));
   return passed;

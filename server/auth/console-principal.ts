@@ -1,6 +1,7 @@
 import { getDb } from '@/db/client';
 import { cookies } from 'next/headers';
 import { cache } from 'react';
+import { toServiceUnavailable } from '../errors';
 import { auth } from './config';
 import { buildCookieOptions } from './cookie-options';
 import { isMemberOf, resolveConsoleSession, revokeSession, revokeUserSessions, type ConsoleSession } from './sessions';
@@ -30,7 +31,13 @@ export const getConsoleSession = cache(async (): Promise<ConsoleSession | null> 
   const sessionId = session?.sessionId;
   if (!userId || !sessionId) return null;
   const remembered = (await cookies()).get(ACTING_ORG_COOKIE)?.value;
-  return resolveConsoleSession(getDb(), { userId, sessionId }, remembered);
+  try {
+    return await resolveConsoleSession(getDb(), { userId, sessionId }, remembered);
+  } catch (e) {
+    // The first query of every console page: with the database gone, the page's error
+    // boundary (app/error.tsx) says so (the 503's digest survives production builds).
+    throw toServiceUnavailable(e) ?? e;
+  }
 });
 
 /**

@@ -65,6 +65,7 @@ const statusNames: Record<number, string> = {
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  503: 'Service Unavailable',
 };
 
 /** Shared error responses, referenced by `$ref` from the operations (components.responses). */
@@ -87,6 +88,12 @@ const sharedResponses = {
   },
   RateLimited: {
     description: 'Too Many Requests (`code` rate_limited): this API key used its requests for this minute.',
+    headers: z.object({ 'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying.' }) }),
+    content: problemContent,
+  },
+  ServiceUnavailable: {
+    description:
+      'Service Unavailable (`code` service_unavailable): the database cannot be reached right now (never a bug). Retry after `Retry-After` seconds; a write retried with the same `Idempotency-Key` happens at most once.',
     headers: z.object({ 'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying.' }) }),
     content: problemContent,
   },
@@ -113,6 +120,8 @@ function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
   if (r.auth !== 'none') {
     out['401'] = ref('Unauthenticated');
     out['429'] = ref('RateLimited');
+    // Every route with credentials reads the database to check them.
+    out['503'] = ref('ServiceUnavailable');
   }
   if (r.body) {
     out['413'] = ref('PayloadTooLarge');

@@ -34,6 +34,25 @@ export function internalErrorResponse(cause: unknown): Response {
 }
 
 /**
+ * The 503 answer while the database is unreachable (docs/product.md §5 Errors). The cause goes to
+ * the log as one line (not a stack per request: an outage answers thousands of these).
+ */
+export function serviceUnavailableResponse(err: DomainError, cause: unknown): Response {
+  console.warn(`[api] database unavailable: ${describeCause(cause)}`);
+  return problemResponse(err);
+}
+
+/** The driver's code and message, for a log line. */
+export function describeCause(cause: unknown): string {
+  const codes: string[] = [];
+  for (let cur: unknown = cause, depth = 0; cur && typeof cur === 'object' && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
+    const { code, message } = cur as { code?: unknown; message?: unknown };
+    if (typeof code === 'string') codes.push(`${code}${typeof message === 'string' ? ` ${message.split('\n')[0]!.slice(0, 200)}` : ''}`);
+  }
+  return codes.join(' ← ') || String(cause);
+}
+
+/**
  * Turns zod issues into a 400 `invalid_request` naming each offending field; unknown fields
  * are named one by one (docs/product.md §5 Requests).
  * @param where prefix of each path: `body`, `query`, `header`.

@@ -3,11 +3,11 @@ import { z } from 'zod';
 import { authenticateApiKey } from '../api-keys/authenticate';
 import { rateLimited } from '../auth/rate-limit';
 import type { Ctx } from '../context';
-import { DomainError } from '../errors';
+import { DomainError, toServiceUnavailable } from '../errors';
 import { assertJsonMediaType, readCappedBody } from './body';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
-import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse } from './problem';
+import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, serviceUnavailableResponse } from './problem';
 
 
 const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
@@ -153,6 +153,10 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       return storedToResponse(await execute(principal ? getDb() : null));
     } catch (e) {
       if (e instanceof DomainError && e.httpStatus < 500) return problemResponse(e);
+      // The database gone (a stopped server, a killed connection): 503 with Retry-After, not a
+      // 500. Nothing half-done stays: the transaction died with the connection.
+      const unavailable = toServiceUnavailable(e);
+      if (unavailable) return serviceUnavailableResponse(unavailable, e);
       return internalErrorResponse(e);
     }
   };

@@ -1,10 +1,9 @@
 import { getDb } from '@/db/client';
-import { TRPCError } from '@trpc/server';
 import { getConsoleSession } from '../auth/console-principal';
 import { isSameOrigin } from '../auth/csrf';
 import { countConsoleRequests } from '../auth/rate-limit';
-import { DomainError, errorTable } from '../errors';
-import type { TrpcContext } from './init';
+import { DomainError, toServiceUnavailable } from '../errors';
+import { toTrpcError, type TrpcContext } from './init';
 import { ACTING_ORG_HEADER } from './shared';
 
 /**
@@ -16,6 +15,17 @@ import { ACTING_ORG_HEADER } from './shared';
  *   CONFLICT (acting_org_changed) when the page's acting org is not the session's.
  */
 export async function createHttpContext(req: Request, calls = 1): Promise<TrpcContext> {
+  try {
+    return await resolveHttpContext(req, calls);
+  } catch (e) {
+    // The session lookup is the first query: with the database gone, 503, not a 500.
+    const unavailable = toServiceUnavailable(e);
+    if (unavailable) throw toTrpcError(unavailable);
+    throw e;
+  }
+}
+
+async function resolveHttpContext(req: Request, calls: number): Promise<TrpcContext> {
   const session = isSameOrigin(req) ? await getConsoleSession() : null;
   const db = getDb();
   // The page names the acting org it shows (ACTING_ORG_HEADER). When another tab switched org
@@ -23,14 +33,13 @@ export async function createHttpContext(req: Request, calls = 1): Promise<TrpcCo
   // reloads to the current one (docs/product.md §6), rather than act as an org not on screen.
   const shown = req.headers.get(ACTING_ORG_HEADER);
   if (session && shown !== null && shown !== session.principal.orgId) {
-    const e = new DomainError('acting_org_changed', `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`);
-    throw new TRPCError({ code: errorTable[e.code].trpc, message: e.detail, cause: e });
+    throw toTrpcError(new DomainError('acting_org_changed', `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`));
   }
   if (session && session.principal.actor.kind === 'user') {
     try {
       await countConsoleRequests(db, session.principal.actor.userId, calls);
     } catch (e) {
-      if (e instanceof DomainError) throw new TRPCError({ code: errorTable[e.code].trpc, message: e.detail, cause: e });
+      if (e instanceof DomainError) throw toTrpcError(e);
       throw e;
     }
   }

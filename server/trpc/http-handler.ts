@@ -58,7 +58,7 @@ export async function handleTrpcRequest(req: Request): Promise<Response> {
       if (error.code === 'INTERNAL_SERVER_ERROR') console.error(`[trpc] ${path ?? '?'} failed`, error.cause ?? error);
     },
     responseMeta({ errors }) {
-      // 429 (and later 503) tell the client when to come back, as REST does.
+      // 429 and 503 tell the client when to come back, as REST does.
       const retry = errors.map((e) => e.cause).find((c): c is DomainError => c instanceof DomainError && c.retryAfterSeconds !== undefined);
       return retry ? { headers: new Headers({ 'retry-after': String(retry.retryAfterSeconds) }) } : {};
     },

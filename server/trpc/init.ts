@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import superjson from 'superjson';
 import { ZodError, z } from 'zod';
 import type { Ctx, Principal } from '../context';
-import { DomainError, errorTable, type ErrorCode, type Problem } from '../errors';
+import { DomainError, errorTable, toServiceUnavailable, type ErrorCode, type Problem } from '../errors';
 import { internalError, invalidRequest } from '../rest/problem';
 
 // 1. Context ---------------------------------------------------------------------------
@@ -116,12 +116,18 @@ export const createCallerFactory = t.createCallerFactory;
  */
 const mapDomainErrors = t.middleware(async ({ next }) => {
   const result = await next();
-  if (!result.ok && result.error.cause instanceof DomainError) {
-    const cause = result.error.cause;
-    throw new TRPCError({ code: errorTable[cause.code].trpc, message: cause.detail, cause });
+  if (!result.ok) {
+    // The database unreachable is 503 service_unavailable, as over REST, not a 500.
+    const cause = result.error.cause instanceof DomainError ? result.error.cause : toServiceUnavailable(result.error.cause);
+    if (cause) throw toTrpcError(cause);
   }
   return result;
 });
+
+/** A domain error as the TRPCError of its row in the one table (server/errors.ts). */
+export function toTrpcError(cause: DomainError): TRPCError {
+  return new TRPCError({ code: errorTable[cause.code].trpc, message: cause.detail, cause });
+}
 
 export const publicProcedure = t.procedure.use(mapDomainErrors);
 
