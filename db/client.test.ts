@@ -45,6 +45,15 @@ describe('DATABASE_PREPARED_STATEMENTS', () => {
     expect([settings(on).max_pipeline, settings(on).prepare]).toEqual([100, true]);
   });
 
+  it('reconnects after an outage within half a second, and gives up on a new connection after 3 s', () => {
+    // postgres.js's own backoff grows to 20 s after repeated failures: after a 30 s outage the
+    // first requests would still queue that long behind a connection waiting to retry.
+    const { client } = createDb('postgres://u:p@127.0.0.1:1/x', { max: 1 });
+    const o = client.options as unknown as { backoff: (retries: number) => number; connect_timeout: number };
+    expect(Math.max(...[1, 5, 10, 30, 100].map((n) => o.backoff(n)))).toBeLessThanOrEqual(0.5);
+    expect(o.connect_timeout).toBe(3);
+  });
+
   it('off: no named statement is prepared on the connection', async () => {
     process.env.DATABASE_PREPARED_STATEMENTS = 'off';
     expect(await namedStatementsAfterQueries()).toEqual({ named: 0, timeZone: 'UTC' });

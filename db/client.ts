@@ -43,10 +43,10 @@ export function createDb(url: string, options: { max?: number } = {}): { db: Db;
     // sets it on whichever server connection a transaction gets.
     connection: { TimeZone: 'UTC' },
     prepare: preparedStatementsEnabled(),
-    // postgres.js pipelines queries onto a busy connection (up to 100). PgBouncer 1.18 in
-    // transaction mode hands a server connection to another client at the first ReadyForQuery,
-    // so the queries pipelined behind it wait forever (the --pgbouncer storm hung; a
-    // standalone repro: 24 of 28 query batches hung, none with this). Off with the setting above.
+    // postgres.js pipelines queries onto a busy connection (up to 100). Through PgBouncer 1.18
+    // in transaction mode, queries pipelined behind another never got their answer (the
+    // --pgbouncer storm hung console batches for 30 s; a standalone repro with 24 concurrent
+    // batches hung every one, none with pipelining off). Off with the setting above.
     max_pipeline: preparedStatementsEnabled() ? 100 : 0,
     // Requests must never hang on an unreachable database (docs/product.md §5: 503). A refused
     // connection fails at once; a host that does not answer, after this long.

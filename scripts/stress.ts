@@ -77,7 +77,7 @@ if (killOne && instanceCount < 2) {
   process.exit(2);
 }
 if (args.pgbouncer && !findPgBouncer()) {
-  console.error('--pgbouncer needs PgBouncer, and none is installed (looked on PATH and in /usr/sbin): install the `pgbouncer` package (Debian/Ubuntu: apt-get install pgbouncer), or run the storm without --pgbouncer.');
+  console.error('--pgbouncer needs PgBouncer, and none is installed (looked at PGBOUNCER_PATH, on PATH and in /usr/sbin): install the `pgbouncer` package (Debian/Ubuntu: apt-get install pgbouncer), or run the storm without --pgbouncer.');
   process.exit(2);
 }
 

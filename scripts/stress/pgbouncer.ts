@@ -13,8 +13,10 @@ import { findFreePort } from '../../db/embedded';
 
 const CANDIDATES = ['/usr/sbin/pgbouncer', '/usr/bin/pgbouncer', '/usr/local/bin/pgbouncer'];
 
-/** The pgbouncer binary, or undefined when it is not installed. */
+/** The pgbouncer binary (`PGBOUNCER_PATH` when set, else PATH and the usual places), or undefined when there is none. */
 export function findPgBouncer(): string | undefined {
+  const explicit = process.env.PGBOUNCER_PATH;
+  if (explicit !== undefined) return fs.existsSync(explicit) ? explicit : undefined;
   const onPath = spawnSync('sh', ['-c', 'command -v pgbouncer'], { encoding: 'utf8' }).stdout.trim();
   return [onPath, ...CANDIDATES].find((p) => p && fs.existsSync(p));
 }
