@@ -2,12 +2,16 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { contentSecurityPolicy, newNonce } from '@/server/content-security-policy';
 import { DomainError } from '@/server/errors';
 import { MAX_BODY_BYTES, readCappedBody } from '@/server/rest/body';
+import { allowAt } from '@/server/rest/routes';
 
 /** The header that tells the console layout which page a signed-out visitor asked for. */
 export const PATHNAME_HEADER = 'x-console-path';
 
 /** The request header that carries this response's CSP nonce (Next's convention). */
 export const NONCE_HEADER = 'x-nonce';
+
+/** The methods a Next route file can export; any other never reaches one. */
+const ROUTE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -40,11 +44,18 @@ function normaliseForwarded(headers: Headers): void {
 export async function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const api = pathname === '/v1' || pathname.startsWith('/v1/') || pathname.startsWith('/api/');
-  const refuse = (e: DomainError) => (api ? NextResponse.json(e.toProblem(), { status: e.httpStatus, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } }) : new NextResponse(e.detail, { status: e.httpStatus, headers: { 'content-type': 'text/plain; charset=utf-8' } }));
+  const refuse = (e: DomainError, extra: Record<string, string> = {}) =>
+    api ? NextResponse.json(e.toProblem(), { status: e.httpStatus, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...extra } }) : new NextResponse(e.detail, { status: e.httpStatus, headers: { 'content-type': 'text/plain; charset=utf-8', ...extra } });
   try {
     decodeURIComponent(pathname);
   } catch {
     return refuse(new DomainError('not_found', api ? 'No API route exists at this path; see /v1/openapi.json.' : 'Not found.'));
+  }
+  if (api && !ROUTE_METHODS.has(req.method)) {
+    // Next answers a method no route file can export with an empty 400; say what is allowed.
+    const allow = pathname.startsWith('/api/') ? 'GET, POST' : allowAt(pathname);
+    if (allow) return refuse(new DomainError('method_not_allowed', `This path answers ${allow} only, not ${req.method}.`), { allow });
+    return refuse(new DomainError('not_found', 'No API route exists at this path; see /v1/openapi.json.'));
   }
   if (await exceedsBodyCap(req)) return refuse(new DomainError('payload_too_large', `The request body exceeds ${MAX_BODY_BYTES} bytes.`));
   const headers = new Headers(req.headers);

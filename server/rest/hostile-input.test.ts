@@ -278,6 +278,7 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
 
   it('leaves the database as it found it, and sent well over 100 hostile inputs', async () => {
     expect(await snapshotTables(tdb.db)).toEqual(before);
+    console.info(`hostile inputs over REST: ${sent}`);
     expect(sent).toBeGreaterThan(100 * restRoutes.length);
   });
 });

@@ -168,6 +168,11 @@ function storedToResponse(r: StoredResponse, extra: Record<string, string> = {})
   return new Response(r.body, { status: r.status, headers });
 }
 
+/** The `Allow` of a route declaring `declared`: those, HEAD where GET is, and OPTIONS. */
+export function allowHeader(declared: readonly string[]): string {
+  return [...declared, ...(declared.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+}
+
 /**
  * Builds every HTTP method export of a Next route file under /v1: the declared methods run
  * through the shared pipeline (auth, validation, idempotency, error mapping); the rest answer
@@ -177,7 +182,7 @@ function storedToResponse(r: StoredResponse, extra: Record<string, string> = {})
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's schemas are checked by handler()
 export function restRoute(methods: Partial<Record<RouteMethod, RestHandler<any, any, any>>>): Record<HttpMethod, NextHandler> {
   const declared = Object.keys(methods) as RouteMethod[];
-  const allow = [...declared, ...(declared.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  const allow = allowHeader(declared);
   const out = {} as Record<HttpMethod, NextHandler>;
   for (const m of httpMethods) {
     const h = (methods as Partial<Record<HttpMethod, RestHandler<z.ZodType, z.ZodType, z.ZodType>>>)[m];

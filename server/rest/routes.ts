@@ -42,7 +42,7 @@ import { placeVm } from '../vms/place';
 import { ListVmsQuery, PlaceVmInput, TerminateVmBody } from '../vms/schemas';
 import { terminateVm } from '../vms/terminate';
 import { ApiKeyPath, NodePath, NotificationPath, ReservationPath, VmPath } from './paths';
-import { restRoute, type NextHandler, type RestHandler } from './route';
+import { allowHeader, restRoute, type NextHandler, type RestHandler } from './route';
 
 export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -466,4 +466,15 @@ export function routeHandlers(path: RouteSpec['path']): Record<'GET' | 'HEAD' | 
   const entries = restRoutes.filter((r) => r.path === path);
   if (entries.length === 0) throw new Error(`No route-table entry for ${path} (server/rest/routes.ts)`);
   return restRoute(Object.fromEntries(entries.map((r) => [r.method, r])));
+}
+
+/**
+ * The `Allow` of the route-table path that `pathname` (decoded, as the proxy sees it) matches,
+ * or null when it matches none: for methods Next refuses before any route file runs (PROPFIND,
+ * MKCOL …, once a bare 400), so that they too are 405 problem+json with `Allow` (docs/product.md §5).
+ */
+export function allowAt(pathname: string): string | null {
+  const path = pathname.replace(/\/+$/, '');
+  const entries = restRoutes.filter((r) => new RegExp(`^${r.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
+  return entries.length > 0 ? allowHeader(entries.map((r) => r.method)) : null;
 }

@@ -23,29 +23,26 @@ const NOT_SUPERJSON = 'The input is not superjson: send {"json": …, "meta"?: {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
+/** Every value inside `root`, depth-first without recursion (a body may nest 20,000 deep). */
+function* valuesIn(root: unknown): Generator<unknown> {
+  const stack: unknown[] = [root];
+  while (stack.length > 0) {
+    const v = stack.pop();
+    yield v;
+    if (Array.isArray(v)) for (const x of v) stack.push(x);
+    else if (isRecord(v)) for (const x of Object.values(v)) stack.push(x);
+  }
+}
+
 /**
- * The first thing in `root` (walked without recursion: a body may nest 20,000 deep) that no
- * console input holds: a superjson type other than `undefined` in `meta.values` (every input is
- * plain JSON — timestamps travel as strings), or a `__proto__` key, which superjson would drop
- * silently where REST refuses it as an unknown field.
+ * What no console input holds, in a superjson payload: a type other than `undefined` in
+ * `meta.values` (every input is plain JSON — timestamps travel as strings), or a `__proto__`
+ * key in `json`, which superjson would drop silently where REST refuses it as an unknown field.
+ * @returns a phrase naming the first such thing, or null.
  */
 function findForeign(json: unknown, values: unknown): string | null {
-  const stack: unknown[] = [values];
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (typeof v === 'string' && v !== 'undefined') return `the superjson type "${v.slice(0, 40)}"`;
-    if (Array.isArray(v)) stack.push(...v);
-    else if (isRecord(v)) stack.push(...Object.values(v));
-  }
-  stack.push(json);
-  while (stack.length > 0) {
-    const v = stack.pop();
-    if (Array.isArray(v)) stack.push(...v);
-    else if (isRecord(v)) {
-      if (Object.hasOwn(v, '__proto__')) return 'a field named "__proto__"';
-      stack.push(...Object.values(v));
-    }
-  }
+  for (const v of valuesIn(values)) if (typeof v === 'string' && v !== 'undefined') return `the superjson type "${v.slice(0, 40)}"`;
+  for (const v of valuesIn(json)) if (isRecord(v) && Object.hasOwn(v, '__proto__')) return 'a field named "__proto__"';
   return null;
 }
 
