@@ -1,9 +1,8 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { errorMessage } from './problem';
 import { fleetQueryInput } from './queries';
 import { useTRPC } from './trpc-provider';
@@ -13,9 +12,10 @@ import { Pager } from './ui/pager';
 import { useCursorPages } from './ui/use-cursor-pages';
 import { MiniGrid, UnitLegend } from './unit-grid/unit-grid';
 
-// Loaded on demand: the first paint needs only the table.
-const RegisterNodeDialog = dynamic(() => import('./topology-dialogs').then((m) => m.RegisterNodeDialog));
 import { unitStyles } from './unit-grid/unit-styles';
+
+// Loaded on demand: the first paint needs only the table (React.lazy: see node/node-view.tsx).
+const RegisterNodeDialog = lazy(() => import('./topology-dialogs').then((m) => ({ default: m.RegisterNodeDialog })));
 
 type FleetNode = RouterOutputs['nodes']['list']['items'][number];
 const states = Object.entries(unitStyles) as [keyof typeof unitStyles, (typeof unitStyles)[keyof typeof unitStyles]][];
@@ -110,7 +110,7 @@ export function FleetTable() {
         <UnitLegend />
       </div>
       <Pager pages={pages} nextCursor={nodes.data?.nextCursor} />
-      {registering && <RegisterNodeDialog onClose={() => setRegistering(false)} />}
+      <Suspense fallback={null}>{registering && <RegisterNodeDialog onClose={() => setRegistering(false)} />}</Suspense>
     </div>
   );
 }

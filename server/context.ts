@@ -1,4 +1,5 @@
 import type { DbOrTx, Tx } from '@/db/client';
+import type { RequestReads } from './request-reads';
 
 /**
  * Who acts (docs/product.md §2): a console user, an API key, or the platform itself — a
@@ -28,6 +29,12 @@ export type Ctx = Principal & {
    * default): `now` is the clock, as tests need.
    */
   clock?: 'fixed' | 'database';
+  /**
+   * The reads a console request shares among its calls (server/request-reads.ts): read verbs
+   * take their node from it (`readNode`). Only queries carry it; used only while `db` is the
+   * pool it was made on, never inside a transaction.
+   */
+  reads?: RequestReads;
 };
 
 /** The platform org: its principals are platform operators (docs/product.md §2). */

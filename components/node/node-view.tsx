@@ -1,9 +1,8 @@
 'use client';
 
 import { useQuery } from '@tanstack/react-query';
-import dynamic from 'next/dynamic';
 import Link from 'next/link';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { formatRelative } from '../format';
 import { errorMessage } from '../problem';
 import { nodePageQueryInputs } from '../queries';
@@ -15,15 +14,17 @@ import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
 
 const REFRESH_MS = 5_000;
-// Dialogs load on demand: the first paint needs only the grid.
-const ReclaimDialog = dynamic(() => import('../reclaim-dialog').then((m) => m.ReclaimDialog));
-const ReserveDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.ReserveDialog));
-const ReleaseDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.ReleaseDialog));
-const EditReservationDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.EditReservationDialog));
-const CancelReservationDialog = dynamic(() => import('../reservation-dialogs').then((m) => m.CancelReservationDialog));
-const ReaffirmDialog = dynamic(() => import('../topology-dialogs').then((m) => m.ReaffirmDialog));
-const TopologyDialog = dynamic(() => import('../topology-dialogs').then((m) => m.TopologyDialog));
-const TerminateVmDialog = dynamic(() => import('../vm-dialogs').then((m) => m.TerminateVmDialog));
+// Dialogs load on demand: the first paint needs only the grid. React.lazy rather than
+// next/dynamic: they never render on the server, and next/dynamic's SSR preloading costs
+// every page that uses it ~1.5 kB of first-load JS.
+const ReclaimDialog = lazy(() => import('../reclaim-dialog').then((m) => ({ default: m.ReclaimDialog })));
+const ReserveDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.ReserveDialog })));
+const ReleaseDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.ReleaseDialog })));
+const EditReservationDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.EditReservationDialog })));
+const CancelReservationDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.CancelReservationDialog })));
+const ReaffirmDialog = lazy(() => import('../topology-dialogs').then((m) => ({ default: m.ReaffirmDialog })));
+const TopologyDialog = lazy(() => import('../topology-dialogs').then((m) => ({ default: m.TopologyDialog })));
+const TerminateVmDialog = lazy(() => import('../vm-dialogs').then((m) => ({ default: m.TerminateVmDialog })));
 
 type OpenDialog = UnitAction | ReservationDialog | { kind: 'topology' } | { kind: 'terminate'; vm: NodeVm };
 /** Stop polling what failed: an unknown node stays "not found" instead of flickering. */
@@ -93,16 +94,18 @@ export function NodeView({ nodeId }: { nodeId: string }) {
 
       <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />
 
-      {open?.kind === 'reclaim' && (
-        <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
-      )}
-      {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
-      {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}
-      {open?.kind === 'edit' && <EditReservationDialog reservation={open.reservation} onClose={close} />}
-      {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
-      {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}
-      {open?.kind === 'topology' && <TopologyDialog node={n} onClose={close} />}
-      {open?.kind === 'terminate' && <TerminateVmDialog vm={open.vm} onClose={close} />}
+      <Suspense fallback={null}>
+        {open?.kind === 'reclaim' && (
+          <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
+        )}
+        {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
+        {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}
+        {open?.kind === 'edit' && <EditReservationDialog reservation={open.reservation} onClose={close} />}
+        {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
+        {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}
+        {open?.kind === 'topology' && <TopologyDialog node={n} onClose={close} />}
+        {open?.kind === 'terminate' && <TerminateVmDialog vm={open.vm} onClose={close} />}
+      </Suspense>
     </div>
   );
 }

@@ -35,3 +35,17 @@ test('the fleet table and the node grid are in the first HTML (prefetched on the
   expect(node).toContain('data-testid="vm-table"');
   expect(node).not.toContain('Loading node…');
 });
+
+test('with JavaScript off, the fleet table (with what the operator may do) and the node grid still show', async ({ page, browser }) => {
+  await signIn(page, 'olivia@platform.example');
+  const noJs = await browser.newContext({ storageState: await page.context().storageState(), javaScriptEnabled: false });
+  const p = await noJs.newPage();
+  await p.goto('/');
+  await expect(p.locator('tbody tr').first()).toContainText('acme-h100-01');
+  // Prefetched with the table, so the button is in the first HTML rather than popping in after a client call.
+  await expect(p.getByRole('button', { name: 'Register node…' })).toBeVisible();
+  await p.goto('/nodes/acme-h100-02');
+  await expect(p.locator('[data-unit-id="gpu-0"]').first()).toBeVisible();
+  await expect(p.getByText('res-nimbus-02').first()).toBeVisible();
+  await noJs.close();
+});

@@ -24,12 +24,13 @@ export function rateLimited(who: string, retryAfterSeconds: number): DomainError
  * that every app instance counts against the same window (rate_limit_windows, shared with API
  * keys under their own ids). A tRPC batch counts each call it carries: batching must not be a
  * way around the limit.
- * @returns nothing when within the limit.
+ * @returns PostgreSQL's `now()` as the count was taken — the request's clock, read in the same
+ *   statement (server/request-reads.ts) — when within the limit; null when the limit is off.
  * @throws DomainError rate_limited with Retry-After.
  */
-export async function countConsoleRequests(db: DbOrTx, userId: string, calls: number): Promise<void> {
+export async function countConsoleRequests(db: DbOrTx, userId: string, calls: number): Promise<Date | null> {
   const limit = rateLimitPerMinute();
-  if (limit === 0) return;
+  if (limit === 0) return null;
   // Namespaced so a user id can never share a window with an API key id.
   const subject = `user:${userId}`;
   const rows = await db.execute<{ count: number; now: string | Date }>(sql`
@@ -42,5 +43,7 @@ export async function countConsoleRequests(db: DbOrTx, userId: string, calls: nu
     // First request of a new window: forget this user's old windows.
     await db.execute(sql`delete from rate_limit_windows where key_id = ${subject} and window_start < date_trunc('minute', now()) - interval '5 minutes'`);
   }
-  if (row.count > limit) throw rateLimited('This console session', secondsLeftInMinute(new Date(row.now)));
+  const now = new Date(row.now);
+  if (row.count > limit) throw rateLimited('This console session', secondsLeftInMinute(now));
+  return now;
 }

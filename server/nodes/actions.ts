@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { nodeRelation, offeredNodeActions, type NodeAction } from '../policy';
-import { findNode } from './internal';
+import { readNode } from './internal';
 import type { GetNodeInput } from './schemas';
 
 /**
@@ -10,7 +10,7 @@ import type { GetNodeInput } from './schemas';
  * @throws DomainError not_found
  */
 export async function listNodeActions({ ctx, input }: { ctx: Ctx; input: GetNodeInput }): Promise<NodeAction[]> {
-  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const node = await readNode(ctx, input.nodeId);
   return offeredNodeActions(nodeRelation(ctx, node)).filter((a) => a !== 'registerNode');
 }
 

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { findNode } from './internal';
+import { readNode } from './internal';
 import type { GetNodeInput } from './schemas';
 import { type NodeView, toNodeViews } from './view';
 
@@ -9,7 +9,7 @@ import { type NodeView, toNodeViews } from './view';
  * @throws DomainError not_found
  */
 export async function getNode({ ctx, input }: { ctx: Ctx; input: GetNodeInput }): Promise<NodeView> {
-  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const node = await readNode(ctx, input.nodeId);
   const [view] = await toNodeViews(ctx, [node]);
   return view!;
 }

@@ -36,6 +36,18 @@ export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Prom
   return node;
 }
 
+/**
+ * A node as read verbs see it (no lock): read once per console request when the context
+ * carries its reads (a page's queries all start from the same node), else from `ctx.db`.
+ * Never from the request's reads inside a transaction: a verb there reads for itself.
+ * @throws DomainError not_found when there is no such node.
+ */
+export function readNode(ctx: Ctx, nodeId: string): Promise<LockedNode> {
+  const reads = ctx.reads;
+  if (!reads || reads.db !== ctx.db) return findNode(ctx.db, nodeId, 'none');
+  return reads.once(`node:${nodeId}`, () => findNode(reads.db, nodeId, 'none'));
+}
+
 /** A node row read under its lock, with the clock read once the lock was held. */
 export type LockedNode = NodeRow & { lockedAt: Date };
 

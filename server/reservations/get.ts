@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { findNode, loadUnitPositions } from '../nodes/internal';
+import { loadUnitPositions, readNode } from '../nodes/internal';
 import { findVisibleReservation, loadReservationUnits } from './internal';
 import type { GetReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
@@ -10,7 +10,7 @@ import { toReservation, type Reservation } from './view';
  *   one the caller may not see (docs/product.md §2).
  */
 export async function getReservation({ ctx, input }: { ctx: Ctx; input: GetReservationInput }): Promise<Reservation> {
-  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const node = await readNode(ctx, input.nodeId);
   const { reservation } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
   const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, [reservation.id]), loadUnitPositions(ctx.db, node.id)]);
   return toReservation(reservation, units.get(reservation.id) ?? [], positions, node.topologyGen, ctx.now);

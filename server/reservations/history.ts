@@ -3,7 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { listAuditEvents } from '../audit/list';
 import type { AuditEventView } from '../audit/view';
 import type { Ctx } from '../context';
-import { findNode } from '../nodes/internal';
+import { readNode } from '../nodes/internal';
 import { findVisibleReservation } from './internal';
 import type { GetReservationInput } from './schemas';
 import { reservationStatus, type ReservationRow, type ReservationStatus } from './view';
@@ -97,7 +97,7 @@ export function deriveStatusHistory(row: ReservationRow, events: readonly AuditE
  * @throws DomainError not_found for an unknown node, or a reservation the caller may not see.
  */
 export async function getReservationHistory({ ctx, input }: { ctx: Ctx; input: GetReservationInput }): Promise<ReservationHistory> {
-  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const node = await readNode(ctx, input.nodeId);
   const { reservation } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
   const [generations, page] = await Promise.all([
     ctx.db.select({ gen: nodeTopologies.gen, createdAt: nodeTopologies.createdAt }).from(nodeTopologies).where(eq(nodeTopologies.nodeId, node.id)).orderBy(asc(nodeTopologies.gen)),

@@ -1,7 +1,7 @@
 import { nodes, reservations } from '@/db/schema';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx } from '../context';
-import { findNode, loadUnitPositions, loadUnitPositionsOf } from '../nodes/internal';
+import { loadUnitPositions, loadUnitPositionsOf, readNode } from '../nodes/internal';
 import { compositeKey, decodeCompositeCursor, decodeCursor, toPage, type Page } from '../pagination';
 import { maySeeReservation, offeredReservationActions, relationTo, reservationListedFor, reservationVisibleTo, type ReservationAction } from '../policy';
 import { loadReservationUnits, loadReservationUnitsAcross } from './internal';
@@ -21,7 +21,7 @@ export async function listNodeReservations({
   ctx: Ctx;
   input: ListNodeReservationsInput;
 }): Promise<{ items: { reservation: Reservation; actions: ReservationAction[] }[]; nextCursor?: string }> {
-  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const node = await readNode(ctx, input.nodeId);
   const limit = input.limit ?? 100;
   const rows = await ctx.db
     .select()

@@ -4,18 +4,20 @@
  */
 import type { Db } from '@/db/client';
 import { initTRPC, TRPCError } from '@trpc/server';
-import { sql } from 'drizzle-orm';
 import superjson from 'superjson';
 import { ZodError, z } from 'zod';
 import type { Ctx, Principal } from '../context';
 import { DomainError, errorTable, toServiceUnavailable, type ErrorCode, type Problem } from '../errors';
+import { createRequestReads, type RequestReads } from '../request-reads';
 import { internalError, invalidRequest } from '../rest/problem';
 
 // 1. Context ---------------------------------------------------------------------------
 
 /** What a tRPC call starts with: the signed-in principal (or none) and the pool. `now`
- * overrides the clock (tests); otherwise it is read from PostgreSQL per call (docs/product.md §4). */
-export type TrpcContext = { principal: Principal | null; db: Db; now?: Date };
+ * overrides the clock (tests); otherwise it is read from PostgreSQL (docs/product.md §4) once
+ * per request: `reads` are what the calls of one request share (an HTTP batch, one page render;
+ * server/request-reads.ts); without them, each call reads its own. */
+export type TrpcContext = { principal: Principal | null; db: Db; now?: Date; reads?: RequestReads };
 
 // 2. Init ------------------------------------------------------------------------------
 
@@ -135,15 +137,15 @@ export const publicProcedure = t.procedure.use(mapDomainErrors);
 export const NoInput = z.undefined({ error: 'takes no input' });
 export type NoInput = z.infer<typeof NoInput>;
 
-/** Requires a principal; hands resolvers the verb context with the one clock. */
-export const protectedProcedure = publicProcedure.use(async ({ ctx, next }) => {
+/**
+ * Requires a principal; hands resolvers the verb context with the one clock, shared by the
+ * request's calls. Queries also get the request's reads (one node read for a page's queries);
+ * mutations do not: they lock and read inside their own transaction.
+ */
+export const protectedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.principal) throw new DomainError('unauthenticated', 'Sign in to continue.');
-  const now = ctx.now ?? (await readNow(ctx.db));
-  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now, clock: ctx.now ? 'fixed' : 'database' };
+  const reads = ctx.reads ?? createRequestReads(ctx.db);
+  const now = ctx.now ?? (await reads.now());
+  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now, clock: ctx.now ? 'fixed' : 'database', ...(type === 'query' ? { reads } : {}) };
   return next({ ctx: { verbCtx } });
 });
-
-async function readNow(db: Db): Promise<Date> {
-  const [row] = await db.execute<{ now: string }>(sql`select now() as now`);
-  return new Date(row!.now);
-}

@@ -6,6 +6,7 @@ import { getDb } from '@/db/client';
 import { getConsoleSession } from '../auth/console-principal';
 import { countConsoleRequests } from '../auth/rate-limit';
 import { DomainError } from '../errors';
+import { createRequestReads } from '../request-reads';
 import type { TrpcContext } from './init';
 import { makeQueryClient } from './query-client';
 import { appRouter } from './root';
@@ -15,7 +16,8 @@ import { appRouter } from './root';
  * client components ask for, so the first HTML already holds the grid or the fleet table and
  * the browser does not wait on a client-side waterfall (docs/product.md §8 P3).
  * Calls run in-process through the same procedures, context and error mapping as
- * /api/trpc; the session is the request's (cookie), read once per request.
+ * /api/trpc; the session is the request's (cookie), read once per request, and so are the
+ * clock and each node (server/request-reads.ts): the layout's and the page's queries share them.
  */
 
 /** One QueryClient per request (React's `cache` is request-scoped on the server). */
@@ -23,7 +25,8 @@ export const getQueryClient = cache(makeQueryClient);
 
 const createRscContext = cache(async (): Promise<TrpcContext> => {
   const session = await getConsoleSession();
-  return { principal: session?.principal ?? null, db: getDb() };
+  const db = getDb();
+  return { principal: session?.principal ?? null, db, reads: createRequestReads(db) };
 });
 
 /** Query options for server-side prefetching, the same keys `useTRPC()` builds in the browser. */
@@ -39,7 +42,8 @@ export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): 
   const ctx = await createRscContext();
   if (ctx.principal?.actor.kind === 'user') {
     try {
-      await countConsoleRequests(ctx.db, ctx.principal.actor.userId, queries.length);
+      const at = await countConsoleRequests(ctx.db, ctx.principal.actor.userId, queries.length);
+      if (at) ctx.reads?.adoptNow(at);
     } catch (e) {
       if (e instanceof DomainError && e.code === 'rate_limited') return;
       throw e;

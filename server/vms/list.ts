@@ -1,7 +1,7 @@
 import { vms } from '@/db/schema';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Ctx } from '../context';
-import { findNode } from '../nodes/internal';
+import { readNode } from '../nodes/internal';
 import { decodeCursor, toPage } from '../pagination';
 import { offeredVmActions, vmVisibleTo, type VmAction } from '../policy';
 import { toVmViews } from './internal';
@@ -37,7 +37,7 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
  * @throws DomainError not_found for an unknown node.
  */
 export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<(VmView & { actions: VmAction[] })[]> {
-  const node = await findNode(ctx.db, input.nodeId, 'none');
+  const node = await readNode(ctx, input.nodeId);
   const rows = await ctx.db
     .select()
     .from(vms)
