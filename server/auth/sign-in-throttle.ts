@@ -92,16 +92,20 @@ export async function admitSignInAttempt(db: DbOrTx, input: { email: string; add
       const r = rows.get(s.key)!;
       const now = r.now.getTime();
       if (r.locked_until && r.locked_until.getTime() > now) retryAt = Math.max(retryAt, r.locked_until.getTime());
-      else if (r.window_started_at.getTime() + window > now && r.attempts >= s.limit) retryAt = Math.max(retryAt, r.window_started_at.getTime() + window);
+      // A lockout that is over starts a fresh count (see the update below), whatever the window.
+      else if (!r.locked_until && r.window_started_at.getTime() + window > now && r.attempts >= s.limit) retryAt = Math.max(retryAt, r.window_started_at.getTime() + window);
     }
     const now = rows.get(subjects[0]!.key)!.now.getTime();
     if (retryAt > 0) return { admitted: false as const, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
+    // A fresh count when the window is over or a lockout has ended (a row still naming a
+    // lockout here is one that is over: a current one was refused above).
+    const fresh = sql`(window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() or locked_until is not null)`;
     await tx.execute(sql`
       update sign_in_throttles set
-        attempts = case when window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() then 1 else attempts + 1 end,
-        window_started_at = case when window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() then now() else window_started_at end,
-        locked_until = null,
-        expires_at = case when window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() then now() else window_started_at end + make_interval(mins => ${settings.windowMinutes})
+        attempts = case when ${fresh} then 1 else attempts + 1 end,
+        window_started_at = case when ${fresh} then now() else window_started_at end,
+        expires_at = case when ${fresh} then now() else window_started_at end + make_interval(mins => ${settings.windowMinutes}),
+        locked_until = null
       where subject = any(${textArray(subjects.map((x) => x.key))})`);
     return { admitted: true as const, attempt };
   });
