@@ -3,7 +3,7 @@ import postgres from 'postgres';
 import { readState } from '../support/state';
 import { signInOverHttp } from '../console/support';
 
-// docs/product.md §9 Security: "no stack trace, SQL or internal id in any response or page",
+// docs/product.md §9.3: "no stack trace, SQL or internal id in any response or page",
 // on the production server, over REST, tRPC and the pages — for answers to bad requests, for
 // unknown things, and for a real internal error (a table the verbs need, renamed away for the
 // duration of one test, so the driver fails with SQL in its message).

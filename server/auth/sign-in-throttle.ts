@@ -5,8 +5,8 @@ import { writeAuditEvent } from '../audit/write';
 import { systemCtx, type Ctx } from '../context';
 
 /**
- * Failed sign-ins are throttled per account and per client address (docs/product.md §9
- * Security), counted in PostgreSQL (`sign_in_throttles`) so that every app instance shares
+ * Failed sign-ins are throttled per account and per client address (docs/product.md §9.3),
+ * counted in PostgreSQL (`sign_in_throttles`) so that every app instance shares
  * the count. 0 turns a limit off.
  */
 export type SignInThrottleSettings = {
@@ -73,7 +73,7 @@ async function lockRows(tx: Tx, subjects: Subject[]): Promise<Map<string, Row & 
 const minutes = (n: number) => n * 60_000;
 
 /**
- * Counts a sign-in attempt before its password is checked, or refuses it. An attempt counts
+ * Counts a sign-in attempt before its password is checked, or refuses it (docs/product.md §9.3). An attempt counts
  * while it is checked, not only once it failed, so a burst of parallel guesses gets no more
  * checks than the limit; a success takes its count back (`recordSignInSuccess`).
  * @param address the client address (server/auth/client-address.ts), null when unknown: then only the account counts.
@@ -112,7 +112,7 @@ export async function admitSignInAttempt(db: DbOrTx, input: { email: string; add
 }
 
 /**
- * A failed password check: its count stays, and every subject that has now reached its limit
+ * A failed password check (docs/product.md §9.3): its count stays, and every subject that has now reached its limit
  * is locked out for the lockout period, with one `sign_in.lockout` audit event each, in the same
  * transaction. The actor is the system (`sign-in-throttle`, acting as the platform org): no one
  * authenticated, so no user or org may be named as having acted — the account is the event's
@@ -153,7 +153,7 @@ export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt, se
 }
 
 /**
- * A successful sign-in: the account's failures are forgotten, and the address takes back only
+ * A successful sign-in (docs/product.md §9.3): the account's failures are forgotten, and the address takes back only
  * this attempt's count — other accounts' failures from the same address still count.
  */
 export async function recordSignInSuccess(db: DbOrTx, attempt: SignInAttempt): Promise<void> {

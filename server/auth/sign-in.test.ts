@@ -1,6 +1,6 @@
 /**
  * Failed sign-ins throttled per account and per client address, in PostgreSQL (docs/product.md
- * §9 Security): signInWithPassword, the check behind the console's sign-in (server/auth/config.ts).
+ * §9.3): signInWithPassword, the check behind the console's sign-in (server/auth/config.ts).
  */
 import { createDb, type Db } from '@/db/client';
 import { insertOrg, insertUser } from '@/db/factories';
