@@ -1,7 +1,7 @@
 import type { NextConfig } from 'next';
 
 /**
- * HSTS (docs/product.md §9 Security): browsers keep to HTTPS for two years, subdomains included
+ * HSTS (docs/product.md §9.3): browsers keep to HTTPS for two years, subdomains included
  * (no `preload`: that is the deployer's commitment to make). Sent by `next build`/`next start`
  * (production) only: `next dev` must not teach a developer's browser HTTPS for localhost.
  * Browsers ignore it over plain HTTP, so a loopback production server is unaffected.

@@ -1,5 +1,5 @@
 /**
- * The console's Content-Security-Policy (docs/product.md §9 Security), set per request by
+ * The console's Content-Security-Policy (docs/product.md §9.3), set per request by
  * proxy.ts: Next reads the nonce from the request's policy header and puts it on every script
  * it renders (Next's guide "Content Security Policy", nonces with Proxy), so only the scripts
  * this response carries run — an injected `<script>` or `onclick=` does not.

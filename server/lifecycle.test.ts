@@ -279,7 +279,7 @@ describe('VMs, terminate, audit trail and notifications', () => {
     const second = await listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: { limit: 1, cursor: first.nextCursor } });
     expect(second.items.map((e) => e.action)).toEqual(['reservation.release']);
     expect(second.nextCursor).toBeUndefined();
-    // The cursor names the last event by its public id, never its seq (docs/product.md §9 Security:
+    // The cursor names the last event by its public id, never its seq (docs/product.md §9.3:
     // a seq counts every org's events).
     expect(JSON.parse(Buffer.from(first.nextCursor!, 'base64url').toString('utf8'))).toEqual({ k: first.items[0]!.id });
   });

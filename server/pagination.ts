@@ -82,7 +82,7 @@ export async function toPage<T, U>(rows: T[], limit: number, keyOf: (row: T) => 
 /**
  * Where a page of an append-only sequence (audit events, notifications: newest first by `seq`)
  * resumes, from a cursor naming the previous page's last row by its public `id`. The `seq`
- * orders the list but never leaves the server (docs/product.md §9 Security): it counts every
+ * orders the list but never leaves the server (docs/product.md §9.3): it counts every
  * org's rows, so a cursor carrying it would tell a caller how much the whole platform did
  * between two of its pages.
  * @returns SQL: rows older than the named one.

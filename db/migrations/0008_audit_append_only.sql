@@ -1,4 +1,4 @@
--- Audit events are append-only (docs/product.md §7, §9 Security): the application's own role
+-- Audit events are append-only (docs/product.md §7, §9.3): the application's own role
 -- may insert them and nothing else. Row-level triggers refuse UPDATE and DELETE, a
 -- statement-level one refuses TRUNCATE (which fires no row triggers). A database is reset by
 -- recreating it (db/recreate.ts), never by emptying this table.

@@ -2,7 +2,7 @@ import { index, integer, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
 
 /**
  * Sign-in attempts per subject — an account (`account:<email>`) or a client address
- * (`address:<ip>`) — in a window, and the lockout they led to (docs/product.md §9 Security).
+ * (`address:<ip>`) — in a window, and the lockout they led to (docs/product.md §9.3).
  * Kept in PostgreSQL so that every app instance counts against the same limit; a row is
  * forgotten once `expires_at` has passed (its window is over and it locks nothing).
  */

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { readState } from '../support/state';
 import { DEMO_PASSWORD, signIn, unit } from './support';
 
-// docs/product.md §9 Security, on the production server (`next start`): the
+// docs/product.md §9.3, on the production server (`next start`): the
 // Content-Security-Policy with a per-request nonce and HSTS; pages render and run their scripts
 // with no CSP violation; failed sign-ins lock out with a clear message and an audit event.
 

@@ -1,5 +1,5 @@
 /**
- * Audit events are append-only in the database (docs/product.md §7, §9 Security; migration
+ * Audit events are append-only in the database (docs/product.md §7, §9.3; migration
  * 0008): the application's own connection may insert them, and every UPDATE, DELETE and
  * TRUNCATE is refused by a trigger with one clear message — whoever sends it, a verb or a
  * hand-typed statement. A reset recreates the database instead (db/recreate.ts).

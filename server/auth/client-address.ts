@@ -2,8 +2,8 @@ import { isIP } from 'node:net';
 
 /**
  * How many proxies we trust in front of the app (`TRUSTED_PROXY_HOPS`, default 0), each of which
- * appends the address it received the request from to `X-Forwarded-For` (docs/product.md §9
- * Security). 0: none, so no client address is known — Next fills `X-Forwarded-For` with the
+ * appends the address it received the request from to `X-Forwarded-For` (docs/product.md §9.3).
+ * 0: none, so no client address is known — Next fills `X-Forwarded-For` with the
  * socket's address only when the client sent none, so the header alone cannot be told apart from
  * one a client made up.
  */

@@ -5,8 +5,8 @@ import { writeAuditEvent } from '../audit/write';
 import { systemCtx, type Ctx } from '../context';
 
 /**
- * Failed sign-ins are throttled per account and per client address (docs/product.md §9
- * Security), counted in PostgreSQL (`sign_in_throttles`) so that every app instance shares
+ * Failed sign-ins are throttled per account and per client address (docs/product.md §9.3),
+ * counted in PostgreSQL (`sign_in_throttles`) so that every app instance shares
  * the count. 0 turns a limit off.
  */
 export type SignInThrottleSettings = {
@@ -73,7 +73,7 @@ async function lockRows(tx: Tx, subjects: Subject[]): Promise<Map<string, Row & 
 const minutes = (n: number) => n * 60_000;
 
 /**
- * Counts a sign-in attempt before its password is checked, or refuses it. An attempt counts
+ * Counts a sign-in attempt before its password is checked, or refuses it (docs/product.md §9.3). An attempt counts
  * while it is checked, not only once it failed, so a burst of parallel guesses gets no more
  * checks than the limit; a success takes its count back (`recordSignInSuccess`).
  * @param address the client address (server/auth/client-address.ts), null when unknown: then only the account counts.
@@ -92,23 +92,27 @@ export async function admitSignInAttempt(db: DbOrTx, input: { email: string; add
       const r = rows.get(s.key)!;
       const now = r.now.getTime();
       if (r.locked_until && r.locked_until.getTime() > now) retryAt = Math.max(retryAt, r.locked_until.getTime());
-      else if (r.window_started_at.getTime() + window > now && r.attempts >= s.limit) retryAt = Math.max(retryAt, r.window_started_at.getTime() + window);
+      // A lockout that is over starts a fresh count (see the update below), whatever the window.
+      else if (!r.locked_until && r.window_started_at.getTime() + window > now && r.attempts >= s.limit) retryAt = Math.max(retryAt, r.window_started_at.getTime() + window);
     }
     const now = rows.get(subjects[0]!.key)!.now.getTime();
     if (retryAt > 0) return { admitted: false as const, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
+    // A fresh count when the window is over or a lockout has ended (a row still naming a
+    // lockout here is one that is over: a current one was refused above).
+    const fresh = sql`(window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() or locked_until is not null)`;
     await tx.execute(sql`
       update sign_in_throttles set
-        attempts = case when window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() then 1 else attempts + 1 end,
-        window_started_at = case when window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() then now() else window_started_at end,
-        locked_until = null,
-        expires_at = case when window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() then now() else window_started_at end + make_interval(mins => ${settings.windowMinutes})
+        attempts = case when ${fresh} then 1 else attempts + 1 end,
+        window_started_at = case when ${fresh} then now() else window_started_at end,
+        expires_at = case when ${fresh} then now() else window_started_at end + make_interval(mins => ${settings.windowMinutes}),
+        locked_until = null
       where subject = any(${textArray(subjects.map((x) => x.key))})`);
     return { admitted: true as const, attempt };
   });
 }
 
 /**
- * A failed password check: its count stays, and every subject that has now reached its limit
+ * A failed password check (docs/product.md §9.3): its count stays, and every subject that has now reached its limit
  * is locked out for the lockout period, with one `sign_in.lockout` audit event each, in the same
  * transaction. The actor is the system (`sign-in-throttle`, acting as the platform org): no one
  * authenticated, so no user or org may be named as having acted — the account is the event's
@@ -149,7 +153,7 @@ export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt, se
 }
 
 /**
- * A successful sign-in: the account's failures are forgotten, and the address takes back only
+ * A successful sign-in (docs/product.md §9.3): the account's failures are forgotten, and the address takes back only
  * this attempt's count — other accounts' failures from the same address still count.
  */
 export async function recordSignInSuccess(db: DbOrTx, attempt: SignInAttempt): Promise<void> {

@@ -1,6 +1,6 @@
 /**
  * Failed sign-ins throttled per account and per client address, in PostgreSQL (docs/product.md
- * §9 Security): signInWithPassword, the check behind the console's sign-in (server/auth/config.ts).
+ * §9.3): signInWithPassword, the check behind the console's sign-in (server/auth/config.ts).
  */
 import { createDb, type Db } from '@/db/client';
 import { insertOrg, insertUser } from '@/db/factories';
@@ -99,6 +99,16 @@ describe('per account', () => {
     expect(await attempt('cat@x.example', PASSWORD)).toMatchObject({ outcome: 'signed_in', user: { id: 'u_cat' } });
   });
 
+  it('a lockout shorter than the window ends with a fresh count, not a refusal until the window ends', async () => {
+    process.env.SIGN_IN_LOCKOUT_MINUTES = '1';
+    for (let i = 0; i < 3; i++) await attempt('dan@x.example', 'wrong');
+    expect(await attempt('dan@x.example', PASSWORD)).toEqual({ outcome: 'locked_out', retryAfterMinutes: 1 });
+    // Only the lockout is over; the 15-minute window of those failures is not.
+    await db().execute(sql`update sign_in_throttles set locked_until = now() - interval '1 second'`);
+    expect(await attempt('dan@x.example', 'wrong')).toEqual({ outcome: 'invalid' });
+    expect(await attempt('dan@x.example', PASSWORD)).toMatchObject({ outcome: 'signed_in', user: { id: 'u_dan' } });
+  });
+
   it('failures older than the window are forgotten; a success forgets the account’s failures', async () => {
     await attempt('dan@x.example', 'wrong');
     await attempt('dan@x.example', 'wrong');
@@ -107,7 +117,7 @@ describe('per account', () => {
     await attempt('dan@x.example', 'wrong');
     expect(await attempt('dan@x.example', PASSWORD)).toMatchObject({ outcome: 'signed_in' });
     for (let i = 0; i < 2; i++) expect(await attempt('dan@x.example', 'wrong')).toEqual({ outcome: 'invalid' });
-    expect((await lockouts()).filter((e) => e.details.email === 'dan@x.example')).toEqual([]);
+    expect((await lockouts()).filter((e) => e.details.email === 'dan@x.example')).toHaveLength(1); // the test above's
   });
 
   it('an unknown email counts and locks out exactly like an account (nothing tells them apart)', async () => {

@@ -17,7 +17,7 @@ export type SignInOutcome =
   | { outcome: 'locked_out'; retryAfterMinutes: number };
 
 /**
- * Checks a console sign-in (docs/product.md §9 Security): first the throttle — a locked-out
+ * Checks a console sign-in (docs/product.md §9.3): first the throttle — a locked-out
  * account or address is refused without checking the password, so guesses past the limit learn
  * nothing — then the password, then the throttle learns the outcome. An unknown email counts and
  * locks out exactly like a known one, so the answers never tell which emails have accounts.
