@@ -8,7 +8,7 @@
  * console's navigation timings (Chromium) and first-load JS, each target with ✓/✗. The table is
  * written to `.data/bench/last.md` (`smoke.md` in smoke mode).
  *
- * Options: --nodes-small 100, --nodes-large 10000, --seconds 3 (per scenario and fleet, per
+ * Options: --nodes-small 100, --nodes-large 10000, --seconds 2.5 (per scenario and fleet, per
  * round; reads then as long again at concurrency 1), --rounds 3, --concurrency 8, --build,
  * --smoke (20 and 200 nodes, 0.5 s, 1 round, 3 console samples, no concurrency-1 pass; exits
  * non-zero unless it ran cleanly, statements per request do not grow with fleet or page size,
@@ -42,7 +42,7 @@ const smoke = values.smoke;
 const opts = {
   small: Number(values['nodes-small'] ?? (smoke ? 20 : 100)),
   large: Number(values['nodes-large'] ?? (smoke ? 200 : 10_000)),
-  seconds: Number(values.seconds ?? (smoke ? 0.5 : 3)),
+  seconds: Number(values.seconds ?? (smoke ? 0.5 : 2.5)),
   rounds: Number(values.rounds ?? (smoke ? 1 : 3)),
   concurrency: Number(values.concurrency),
 };
@@ -72,7 +72,10 @@ const consoleTimes: { nodes: number; page: string; median: number; all: number[]
 let fleetInfo = '';
 
 /** One measurement: statements counted over the main run only (the c=1 pass comes after). */
-async function measure(c: Cluster, stage: Stage, scenario: Scenario, ctx: RoundContext): Promise<{ result: LoadResult; single?: LoadResult; statements: number }> {
+/** Round 1's statements of every scenario and fleet, per query text: where each request's statements go. */
+const statementDetail: string[] = [];
+
+async function measure(c: Cluster, stage: Stage, scenario: Scenario, ctx: RoundContext, round: number): Promise<{ result: LoadResult; single?: LoadResult; statements: number }> {
   const request = (i: number) => scenario.request(ctx, i);
   const expect = 200;
   await resetStatements(c);
@@ -80,7 +83,13 @@ async function measure(c: Cluster, stage: Stage, scenario: Scenario, ctx: RoundC
     scenario.kind === 'reclaim'
       ? await runLoad(stage.instance.base, { concurrency: opts.concurrency, amount: ctx.fixtures, expect, request })
       : await runLoad(stage.instance.base, { concurrency: opts.concurrency, seconds: opts.seconds, expect, request });
-  const statements = (await countStatements(c, stage.fleet.database)) / Math.max(1, result.requests);
+  const counted = await countStatements(c, stage.fleet.database);
+  const statements = counted.total / Math.max(1, result.requests);
+  if (round === 1) {
+    statementDetail.push(`## ${scenarioKey(scenario)}, ${stage.fleet.nodes} nodes: ${statements.toFixed(1)} statements/request\n`);
+    for (const q of counted.queries) statementDetail.push(`- ${(q.calls / Math.max(1, result.requests)).toFixed(2)} × \`${q.query.replace(/\s+/g, ' ').slice(0, 400)}\``);
+    statementDetail.push('');
+  }
   const single = scenario.single && !smoke ? await runLoad(stage.instance.base, { concurrency: 1, seconds: opts.seconds / 2, expect, request }) : undefined;
   return { result, statements, ...(single ? { single } : {}) };
 }
@@ -112,7 +121,7 @@ try {
     await buildFixtures(stage.fleet.db, 'warm', 40);
     const ctx = contextOf(stage, 'warm', 40);
     for (const scenario of scenarios) {
-      const r = await runLoad(stage.instance.base, { concurrency: 2, amount: scenario.kind === 'reclaim' ? 40 : smoke ? 2 : 20, expect: 200, request: (i) => scenario.request(ctx, i) });
+      const r = await runLoad(stage.instance.base, { concurrency: 2, amount: scenario.kind === 'reclaim' ? 40 : smoke ? 2 : 8, expect: 200, request: (i) => scenario.request(ctx, i) });
       if (Object.keys(r.unexpected).length) throw new Error(`warm-up: ${scenarioKey(scenario)} at ${stage.fleet.nodes} nodes answered ${JSON.stringify(r.unexpected)}: ${r.sample}`);
     }
     const floor = await runLoad(stage.instance.base, { concurrency: opts.concurrency, seconds: Math.min(1, opts.seconds), expect: 200, request: (i) => scenarios[0]!.request(ctx, i) });
@@ -134,7 +143,7 @@ try {
     for (const scenario of scenarios) {
       const order = round % 2 ? stages : [...stages].reverse();
       for (const stage of order) {
-        const m = await measure(cluster, stage, scenario, contextOf(stage, batch, sized.get(stage)!));
+        const m = await measure(cluster, stage, scenario, contextOf(stage, batch, sized.get(stage)!), round);
         if (scenario.kind === 'floor') {
           floorRps.set(stage, m.result.rps);
           stage.estimate = m.result.rps;
@@ -254,7 +263,9 @@ console.log(`\n${report}`);
 const out = path.join('.data', 'bench', smoke ? 'smoke.md' : 'last.md');
 fs.mkdirSync(path.dirname(out), { recursive: true });
 fs.writeFileSync(out, report);
-log(`written to ${out}`);
+const detail = path.join(path.dirname(out), smoke ? 'smoke-statements.md' : 'statements.md');
+fs.writeFileSync(detail, `# Statements per request, by query (round 1; pg_stat_statements)\n\n${statementDetail.join('\n')}\n`);
+log(`written to ${out} and ${detail}`);
 
 const failed = smoke ? smokeChecks.filter((c) => !c.ok) : smokeChecks.filter((c) => c.what.endsWith('ran cleanly') && !c.ok);
 if (failed.length) {

@@ -16,13 +16,15 @@ export const STATS_FILE = path.join('.next', 'diagnostics', 'route-bundle-stats.
 export type RouteJs = { route: string; chunks: number; gzipKb: number; rawKb: number };
 
 /**
- * @returns the first-load JS of each route asked for, from the build in `.next`.
+ * @returns the first-load JS of each route asked for, then of every other page the build lists,
+ *   from the build in `.next`.
  * @throws Error when the build lists no such route (or wrote no stats file).
  */
 export function measureFirstLoadJs(routes: readonly string[]): RouteJs[] {
   if (!fs.existsSync(STATS_FILE)) throw new Error(`${STATS_FILE} is missing: build the app first (npm run bench -- --build)`);
   const stats = JSON.parse(fs.readFileSync(STATS_FILE, 'utf8')) as { route: string; firstLoadChunkPaths: string[] }[];
-  return routes.map((route) => {
+  const all = [...routes, ...stats.map((s) => s.route).filter((r) => !routes.includes(r))];
+  return all.map((route) => {
     const entry = stats.find((s) => s.route === route);
     if (!entry) throw new Error(`${STATS_FILE} lists no route ${route}`);
     let gzip = 0;

@@ -29,7 +29,7 @@ export async function startCluster(): Promise<Cluster> {
     dir: makeTempDataDir('gpu-bench-pg'),
     port: PG_PORT,
     persistent: false,
-    settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.max=10000', 'shared_buffers=512MB'],
+    settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.max=10000', 'shared_buffers=512MB', 'max_wal_size=4GB'],
   });
   const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
   await admin.unsafe('create extension if not exists pg_stat_statements');
@@ -125,12 +125,14 @@ export async function resetStatements(cluster: Cluster): Promise<void> {
   await cluster.admin.unsafe('select pg_stat_statements_reset()');
 }
 
-/** Statements executed in `database` since the last reset, the bench's own reading excluded. */
-export async function countStatements(cluster: Cluster, database: string): Promise<number> {
-  const [row] = await cluster.admin.unsafe<{ calls: string | null }[]>(
-    `select sum(calls)::text as calls from pg_stat_statements
-     where dbid = (select oid from pg_database where datname = $1) and query not ilike '%pg_stat_statements%'`,
+/** Statements executed in `database` since the last reset, the bench's own reading excluded: their total, and calls per query text. */
+export async function countStatements(cluster: Cluster, database: string): Promise<{ total: number; queries: { calls: number; query: string }[] }> {
+  const rows = await cluster.admin.unsafe<{ calls: string; query: string }[]>(
+    `select calls::text as calls, query from pg_stat_statements
+     where dbid = (select oid from pg_database where datname = $1) and query not ilike '%pg_stat_statements%'
+     order by calls desc, query`,
     [database],
   );
-  return Number(row?.calls ?? 0);
+  const queries = rows.map((r) => ({ calls: Number(r.calls), query: r.query }));
+  return { total: queries.reduce((n, q) => n + q.calls, 0), queries };
 }
