@@ -243,7 +243,7 @@ const report = `# Benchmark run, ${new Date().toISOString()}${smoke ? ' (smoke)'
 
 ${opts.rounds} round(s), ${opts.seconds} s per scenario and fleet, concurrency ${opts.concurrency}; PostgreSQL ${cluster?.version}; ${machine}; total ${((performance.now() - startedAt) / 1000).toFixed(0)} s.
 ${fleetInfo}
-Figures are medians over the rounds; "÷ floor" divides a scenario's requests/s by the floor's of the same round and fleet. Statements/request: pg_stat_statements calls (BEGIN, COMMIT and SAVEPOINT included) ÷ requests, over the main run. p50 at c=1: the same requests from one client, for half as long.
+Figures are medians over the rounds; "÷ floor" divides a scenario's requests/s by the floor's of the same round and fleet. Statements/request: pg_stat_statements calls of SELECT/INSERT/UPDATE/DELETE (BEGIN/COMMIT not counted: add 2 per transaction to compare with issue 10's counts) ÷ requests, over the main run; per query in statements.md beside this file. p50 at c=1: the same requests from one client, for half as long.
 
 ${renderRows(rows)}
 
