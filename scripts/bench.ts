@@ -10,7 +10,7 @@
  *
  * Options: --nodes-small 100, --nodes-large 10000, --seconds 2.5 (per scenario and fleet, per
  * round; reads then as long again at concurrency 1), --rounds 3, --concurrency 8, --build,
- * --smoke (20 and 200 nodes, 0.5 s, 1 round, 3 console samples, no concurrency-1 pass; exits
+ * --smoke (20 and 200 nodes, 0.5 s, 1 round, no warm-up, 1 console sample, no concurrency-1 pass; exits
  * non-zero unless it ran cleanly, statements per request do not grow with fleet or page size,
  * and no page exceeds the JS budget).
  */
@@ -113,11 +113,12 @@ try {
     instances.push(instance);
     stages.push({ fleet, instance, estimate: 0 });
   }
-  log(`instances up on ${instances.map((i) => i.port).join(', ')}; warming up`);
+  log(`instances up on ${instances.map((i) => i.port).join(', ')}${smoke ? '' : '; warming up'}`);
 
   // Warm-up: every scenario a few times (JIT, route modules, pools), and a first floor figure
-  // that sizes round 1's reclaim batch.
-  for (const stage of stages) {
+  // that sizes round 1's reclaim batch. Smoke mode measures nothing to keep: no warm-up, the
+  // smallest batch.
+  for (const stage of smoke ? [] : stages) {
     await buildFixtures(stage.fleet.db, 'warm', 40);
     const ctx = contextOf(stage, 'warm', 40);
     for (const scenario of scenarios) {
@@ -166,7 +167,7 @@ try {
       ];
       for (const p of pages) {
         try {
-          consoleTimes.push({ nodes: stage.fleet.nodes, page: p.page, ...(await timeNavigation(browser, stage.instance.base, stage.instance.sessions[p.email]!, p.path, p.selector, smoke ? 3 : 10)) });
+          consoleTimes.push({ nodes: stage.fleet.nodes, page: p.page, ...(await timeNavigation(browser, stage.instance.base, stage.instance.sessions[p.email]!, p.path, p.selector, smoke ? 1 : 10)) });
         } catch (e) {
           console.error(`${p.page} at ${stage.fleet.nodes} nodes: ${String(e)}`);
           consoleTimes.push({ nodes: stage.fleet.nodes, page: p.page, median: Number.NaN, all: [] });
