@@ -14,11 +14,24 @@ export type DbOrTx = Db | Tx;
 export function createDb(url: string, options: { max?: number } = {}): { db: Db; client: postgres.Sql } {
   const client = postgres(url, {
     max: options.max ?? 10,
+    // The one switch for server-side prepared statements (see preparedStatementsEnabled).
+    prepare: preparedStatementsEnabled(),
     onnotice: () => {},
     // Timestamps travel as timestamptz; keep the session in UTC so now() prints the same everywhere.
     connection: { TimeZone: 'UTC' },
   });
   return { db: drizzle(client, { schema }), client };
+}
+
+/**
+ * Whether statements built with `.prepare()` (db/prepared.ts) become named server-side
+ * statements, parsed and planned once per connection. `DATABASE_PREPARED_STATEMENTS=off`
+ * turns them off for deployments behind a transaction-mode pooler (PgBouncer 1.18 hands each
+ * transaction any server connection, where a statement named on another does not exist);
+ * queries then go unnamed, as every unprepared query always does.
+ */
+export function preparedStatementsEnabled(): boolean {
+  return (process.env.DATABASE_PREPARED_STATEMENTS ?? 'on').trim().toLowerCase() !== 'off';
 }
 
 const globalForDb = globalThis as unknown as { __dbPools?: Map<string, { db: Db; client: postgres.Sql }> };

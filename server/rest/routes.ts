@@ -261,6 +261,7 @@ export const restRoutes: readonly RouteSpec[] = [
     response: ReclaimResponse,
     responseDescription: 'OK',
     errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'eviction_set_changed', 'unit_not_in_reservation'],
+    readOnly: (body) => body.dryRun === true,
     handle: ({ ctx, params, body }) => reclaim({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }),
   }),
   route({
