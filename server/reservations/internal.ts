@@ -144,7 +144,7 @@ export async function runningOn(
     .select({ unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })
     .from(vmUnits)
     .innerJoin(vms, eq(vms.id, vmUnits.vmId))
-    .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, [...unitIds])));
+    .where(and(eq(vmUnits.nodeId, node.id), sql`${vmUnits.running}`, inArray(vmUnits.unitId, [...unitIds])));
   return occupiedUnits(ctx, node, filter ? rows.filter(filter) : rows, positions, opts.managing === true);
 }
 
