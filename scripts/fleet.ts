@@ -1,0 +1,40 @@
+/**
+ * `npm run fleet -- --nodes 10000 [--history 20]`: resets the dev database (or DATABASE_URL's)
+ * to the demo seed (docs/product.md §7) plus a bulk-generated fleet (db/fleet.ts) of that many
+ * nodes, and prints the counts and how long it took. The benchmark (scripts/bench.ts) builds
+ * its fleets with the same two calls.
+ */
+import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { createDb } from '../db/client';
+import { generateFleet } from '../db/fleet';
+import { migrateDatabase } from '../db/migrate';
+import { resetDatabase } from '../db/seed';
+import { seedDemoFleet } from '../server/demo';
+import { ensureDevDatabase, writeDemoKeys } from './dev-db';
+
+const { values } = parseArgs({ options: { nodes: { type: 'string', default: '10000' }, history: { type: 'string', default: '20' } } });
+const nodes = Number(values.nodes);
+const history = Number(values.history);
+if (!Number.isInteger(nodes) || nodes < 1 || !Number.isInteger(history) || history < 1) {
+  console.error('usage: npm run fleet -- --nodes N [--history VMS_PER_NODE]  (positive integers)');
+  process.exit(2);
+}
+
+const pg = await ensureDevDatabase();
+await migrateDatabase(pg.url);
+const { db, client } = createDb(pg.url, { max: 2 });
+try {
+  await resetDatabase(db);
+  const keys = await seedDemoFleet(db, new Date());
+  const [clock] = await db.execute<{ now: string }>(sql`select now()::text as now`);
+  const started = performance.now();
+  const counts = await generateFleet(db, { nodes, historyPerNode: history, now: new Date(clock!.now) });
+  const seconds = (performance.now() - started) / 1000;
+  writeDemoKeys(keys);
+  console.log(`Fleet of ${nodes} nodes generated in ${seconds.toFixed(1)} s:`);
+  for (const [what, n] of Object.entries(counts)) console.log(`  ${what.padEnd(14)} ${n.toLocaleString('en')}`);
+} finally {
+  await client.end();
+  await pg.stop();
+}
