@@ -275,7 +275,7 @@ export function maySeeAuditEvent(principal: Principal, event: { actorOrgId: stri
  * over three relations; as one predicate under `ORDER BY seq DESC LIMIT` PostgreSQL could only
  * walk the whole table testing each row, so each relation is its own index-driven branch —
  * the actor's events (`audit_actor_idx`), events on nodes it owns (`nodes_owner_idx`, then
- * `audit_node_idx`), events of reservations it manages (`reservations_managing_idx`, then
+ * `audit_node_idx`), events of reservations it manages (`reservations_managing_org_ids_idx`, then
  * `audit_reservation_idx`) — each newest first and cut at `limit`, so a principal who sees few
  * events reads few rows. The caller keeps its own `ORDER BY seq DESC LIMIT` over the union.
  * @param where filters on `audit_events` columns (node, reservation, action, period, cursor).

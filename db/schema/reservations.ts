@@ -25,11 +25,7 @@ export const reservations = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull(),
   },
-  (t) => [
-    primaryKey({ columns: [t.nodeId, t.id] }),
-    // The reservations an org manages (audit list's managing branch, server/policy.ts auditVisibleSeqs).
-    index('reservations_managing_idx').using('gin', t.managingOrgIds),
-  ],
+  (t) => [primaryKey({ columns: [t.nodeId, t.id] })],
 );
 
 /**

@@ -27,7 +27,8 @@ function findNodeStatement(lock: LockMode) {
     const q = db.select().from(nodes).where(eq(nodes.id, sql.placeholder('nodeId')));
     const row = (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q).as('locked_node');
     // The unit order comes with the node (every verb orders unit ids by it): one round trip.
-    const unitOrder = sql<string[]>`array(select ${nodeUnits.unitId} from ${nodeUnits} where ${nodeUnits.nodeId} = ${row.id} order by ${nodeUnits.position})`;
+    // Qualified by hand: drizzle prints a one-table select's field columns unqualified.
+    const unitOrder = sql<string[]>`array(select nu.unit_id from ${nodeUnits} nu where nu.node_id = "locked_node"."id" order by nu.position)`;
     return db
       .select({ id: row.id, name: row.name, ownerOrgId: row.ownerOrgId, topologyGen: row.topologyGen, createdAt: row.createdAt, updatedAt: row.updatedAt, lockedAt, unitOrder })
       .from(row)

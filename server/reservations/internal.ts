@@ -12,8 +12,10 @@ import { reservationStatus, type ReservationRow, type ReservationStatus, type Re
 
 function reservationStatement(lock: LockMode) {
   return preparedStatement((db) => {
-    // The reservation's unit rows come with it, aggregated: one round trip, not two.
-    const units = sql<ReservationUnitState[]>`coalesce((select json_agg(json_build_object('unitId', ${reservationUnits.unitId}, 'released', ${reservationUnits.released})) from ${reservationUnits} where ${reservationUnits.nodeId} = ${reservations.nodeId} and ${reservationUnits.reservationId} = ${reservations.id}), '[]'::json)`;
+    // The reservation's unit rows come with it, aggregated: one round trip, not two. Written
+    // with explicit qualifiers: drizzle prints a one-table select's field columns unqualified,
+    // which inside this subquery would name reservation_units' own node_id (issue 10 review).
+    const units = sql<ReservationUnitState[]>`coalesce((select json_agg(json_build_object('unitId', ru.unit_id, 'released', ru.released)) from ${reservationUnits} ru where ru.node_id = "reservations"."node_id" and ru.reservation_id = "reservations"."id"), '[]'::json)`;
     const q = db
       .select({ reservation: reservations, units })
       .from(reservations)

@@ -80,6 +80,22 @@ describe('the dry run reports exactly what the real reclaim then does', () => {
   }
 });
 
+describe('the reservation read brings only its own units', () => {
+  it('a reservation id also used on another node does not lend it that one\'s units', async () => {
+    // Regression: drizzle prints a one-table select's field columns unqualified, so the unit
+    // subquery once compared reservation_units' node_id with itself and merged both nodes' r1.
+    await insertNode(db(), { id: 'n9', ownerOrgId: ORG.owner, createdAt: hours(-72) });
+    await insertReservation(db(), { id: 'r1', nodeId: 'n9', unitIds: ['gpu-0', 'gpu-6', 'gpu-7'], releasedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(-1) });
+    const ctx = ctxFor(db(), ORG.managing, T0);
+    const dry = await reclaim({ ctx, input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'], dryRun: true } });
+    expect(dry.reservedUnitIds).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5']);
+    expect(dry.releasedUnitIds).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3']);
+    await expect(reclaim({ ctx, input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-7'] } })).rejects.toMatchObject({ code: 'unit_not_in_reservation' });
+    const other = await reclaim({ ctx, input: { nodeId: 'n9', reservationId: 'r1', unitIds: ['gpu-7'] } });
+    expect({ reserved: other.reservedUnitIds, released: other.releasedUnitIds }).toEqual({ reserved: ['gpu-0', 'gpu-6', 'gpu-7'], released: [] });
+  });
+});
+
 describe('the dry run takes no locks and no transaction id', () => {
   it('runs in one read-only repeatable-read transaction, with no FOR SHARE or FOR UPDATE', async () => {
     const sent: string[] = [];

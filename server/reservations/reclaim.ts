@@ -48,7 +48,7 @@ function affectedVmsStatement(lock: boolean) {
       .from(vmUnits)
       .where(and(eq(vmUnits.nodeId, sql.placeholder('nodeId')), sql`${vmUnits.running}`, sql`${vmUnits.unitId} = any(${sql.placeholder('unitIds')}::text[])`));
     const q = db
-      .select({ id: vms.id, tier: vms.tier, orgId: vms.orgId, unitIds: sql<string[]>`array(select ${vmUnits.unitId} from ${vmUnits} where ${vmUnits.vmId} = ${vms.id})` })
+      .select({ id: vms.id, tier: vms.tier, orgId: vms.orgId, unitIds: sql<string[]>`array(select vu.unit_id from ${vmUnits} vu where vu.vm_id = "vms"."id")` })
       .from(vms)
       .where(and(inArray(vms.id, onUnits), sql`${vms.status} = 'running'`))
       .orderBy(asc(vms.id));
