@@ -42,6 +42,7 @@ export function createDb(url: string, options: { max?: number } = {}): { db: Db;
     // everywhere. A startup parameter, not a SET: PgBouncer tracks TimeZone per client and
     // sets it on whichever server connection a transaction gets.
     connection: { TimeZone: 'UTC' },
+    // The one switch for server-side prepared statements (see preparedStatementsEnabled).
     prepare: preparedStatementsEnabled(),
     // postgres.js pipelines queries onto a busy connection (up to 100). Through PgBouncer 1.18
     // in transaction mode, queries pipelined behind another never got their answer (the

@@ -1,5 +1,5 @@
 /**
- * `npm run fleet -- --nodes 10000 [--history 20]`: resets the dev database (or DATABASE_URL's)
+ * `npm run fleet -- --nodes 10000 [--history 20]`: recreates the dev database (or DATABASE_URL's)
  * to the demo seed (docs/product.md §7) plus a bulk-generated fleet (db/fleet.ts) of that many
  * nodes, and prints the counts and how long it took. The benchmark (scripts/bench.ts) builds
  * its fleets with the same two calls.
@@ -9,7 +9,7 @@ import { sql } from 'drizzle-orm';
 import { createDb } from '../db/client';
 import { generateFleet } from '../db/fleet';
 import { migrateDatabase } from '../db/migrate';
-import { resetDatabase } from '../db/seed';
+import { recreateDatabase } from '../db/recreate';
 import { seedDemoFleet } from '../server/demo';
 import { ensureDevDatabase, writeDemoKeys } from './dev-db';
 
@@ -22,10 +22,11 @@ if (!Number.isInteger(nodes) || nodes < 1 || !Number.isInteger(history) || histo
 }
 
 const pg = await ensureDevDatabase();
+// Audit events are append-only (migration 0008): the reset recreates the database, as db:seed does.
+await recreateDatabase(pg.url);
 await migrateDatabase(pg.url);
 const { db, client } = createDb(pg.url, { max: 2 });
 try {
-  await resetDatabase(db);
   const keys = await seedDemoFleet(db, new Date());
   const [clock] = await db.execute<{ now: string }>(sql`select now()::text as now`);
   const started = performance.now();

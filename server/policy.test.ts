@@ -3,13 +3,15 @@
  * (who and status), and each visibility rule's JS predicate agrees with its SQL.
  */
 import { insertNode, insertReservation, insertVm } from '@/db/factories';
-import { nodes, reservations, vms } from '@/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { auditEvents, nodes, reservations, vms } from '@/db/schema';
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
 import {
+  auditVisibleSeqs,
   listsReservation,
+  maySeeAuditEvent,
   maySeeReservation,
   maySeeRunningVm,
   nodeRelation,
@@ -172,6 +174,53 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
       // Role `any` is "see a reservation" itself: the one-node rule and the cross-node rule agree.
       const seen = all.filter(({ r, ownerOrgId }) => maySeeReservation(relationTo(p, { ownerOrgId }, r)));
       expect(all.filter(({ r, ownerOrgId }) => listsReservation(relationTo(p, { ownerOrgId }, r), 'any'))).toEqual(seen);
+    }
+  });
+
+  it('audit events: maySeeAuditEvent ≡ auditVisibleSeqs, filters and limits included', async () => {
+    // Events by every org: on both nodes, on reservations managed by org_managing or not, org-level.
+    const subjects = [
+      { nodeId: 'n1', reservationId: 'r1' },
+      { nodeId: 'n2', reservationId: 'r-review' },
+      { nodeId: 'n2', reservationId: null },
+      { nodeId: null, reservationId: null },
+    ];
+    let i = 0;
+    for (const actorOrgId of principals) {
+      for (const s of subjects) {
+        await db()
+          .insert(auditEvents)
+          .values({ id: `evt-${i++}`, at: T0, action: s.nodeId ? 'vm.place' : 'api_key.create', actorOrgId, actorApiKeyId: 'k', via: 'api', nodeId: s.nodeId, reservationId: s.reservationId, unitIds: [], details: {} });
+      }
+    }
+    await insertReservation(db(), { id: 'r-mine', nodeId: 'n2', unitIds: ['gpu-6'], allowedOrgIds: [ORG.tenantA], managingOrgIds: [ORG.tenantB, ORG.audience], startsAt: hours(-1), topologyGen: 2 });
+    await db().insert(auditEvents).values({ id: `evt-${i++}`, at: T0, action: 'reservation.create', actorOrgId: ORG.owner, actorApiKeyId: 'k', via: 'api', nodeId: 'n2', reservationId: 'r-mine', unitIds: [], details: {} });
+    const all = await db()
+      .select({ seq: auditEvents.seq, nodeId: auditEvents.nodeId, actorOrgId: auditEvents.actorOrgId, nodeOwnerOrgId: nodes.ownerOrgId, managingOrgIds: reservations.managingOrgIds })
+      .from(auditEvents)
+      .leftJoin(nodes, eq(nodes.id, auditEvents.nodeId))
+      .leftJoin(reservations, and(eq(reservations.nodeId, auditEvents.nodeId), eq(reservations.id, auditEvents.reservationId)));
+    for (const orgId of principals) {
+      const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
+      for (const [where, keep, limit] of [
+        [undefined, () => true, 1000],
+        [eq(auditEvents.nodeId, 'n2'), (e: (typeof all)[number]) => e.nodeId === 'n2', 1000],
+        [undefined, () => true, 3],
+      ] as const) {
+        const visible = auditVisibleSeqs(p, where, limit);
+        const bySql = await db()
+          .select({ seq: auditEvents.seq })
+          .from(auditEvents)
+          .where(visible ? and(inArray(auditEvents.seq, visible), where) : where)
+          .orderBy(desc(auditEvents.seq))
+          .limit(limit);
+        const byJs = all
+          .filter((e) => keep(e) && maySeeAuditEvent(p, e))
+          .map((e) => e.seq)
+          .sort((a, b) => b - a)
+          .slice(0, limit);
+        expect(bySql.map((e) => e.seq), `${orgId} limit ${limit}`).toEqual(byJs);
+      }
     }
   });
 

@@ -258,16 +258,41 @@ export function maySeeVmOrg(principal: Principal, vm: { orgId: string }): boolea
 }
 
 /**
- * SQL over `audit_events` left-joined to its node and reservation: the operator sees all; a
- * node owner those on its nodes; a managing org those of reservations it manages; everyone its
- * own actions (§2 "read the audit trail": a filtered list, never 403). An org-level event has
- * no node and no reservation, so the joins give nulls and only the operator and the actor's
- * org see it; a system actor's is the platform's own, so the operator's alone.
+ * Who sees an audit event: the operator all; a node owner those on its nodes; a managing org
+ * those of reservations it manages; everyone its own actions (§2 "read the audit trail": a
+ * filtered list, never 403). An org-level event has no node and no reservation, so only the
+ * operator and the actor's org see it; a system actor's is the platform's own, so the
+ * operator's alone. `auditVisibleSeqs` is the same rule in SQL.
  */
-export function auditVisibleTo(principal: Principal): SQL | undefined {
+export function maySeeAuditEvent(principal: Principal, event: { actorOrgId: string; nodeOwnerOrgId: string | null; managingOrgIds: readonly string[] | null }): boolean {
+  const me = principal.orgId;
+  return isOperator(principal) || event.actorOrgId === me || event.nodeOwnerOrgId === me || (event.managingOrgIds ?? []).includes(me);
+}
+
+/**
+ * SQL: the `seq` of the newest `limit` audit events the principal may see among those matching
+ * `where` (`maySeeAuditEvent`), or undefined for the operator, who sees all. The rule is an OR
+ * over three relations; as one predicate under `ORDER BY seq DESC LIMIT` PostgreSQL could only
+ * walk the whole table testing each row, so each relation is its own index-driven branch —
+ * the actor's events (`audit_actor_idx`), events on nodes it owns (`nodes_owner_idx`, then
+ * `audit_node_idx`), events of reservations it manages (`reservations_managing_org_ids_idx`, then
+ * `audit_reservation_idx`) — each newest first and cut at `limit`, so a principal who sees few
+ * events reads few rows. The caller keeps its own `ORDER BY seq DESC LIMIT` over the union.
+ * @param where filters on `audit_events` columns (node, reservation, action, period, cursor).
+ */
+export function auditVisibleSeqs(principal: Principal, where: SQL | undefined, limit: number): SQL | undefined {
   if (isOperator(principal)) return undefined;
   const me = principal.orgId;
-  return sql`(${auditEvents.actorOrgId} = ${me} or ${nodes.ownerOrgId} = ${me} or ${me} = any(coalesce(${reservations.managingOrgIds}, '{}')))`;
+  const also = where ? sql` and ${where}` : sql``;
+  const newest = sql` order by ${auditEvents.seq} desc limit ${limit}`;
+  return sql`(
+    (select ${auditEvents.seq} from ${auditEvents} where ${auditEvents.actorOrgId} = ${me}${also}${newest})
+    union all
+    (select ${auditEvents.seq} from ${auditEvents} join ${nodes} on ${nodes.id} = ${auditEvents.nodeId} where ${nodes.ownerOrgId} = ${me}${also}${newest})
+    union all
+    (select ${auditEvents.seq} from ${auditEvents} join ${reservations} on ${reservations.nodeId} = ${auditEvents.nodeId} and ${reservations.id} = ${auditEvents.reservationId}
+      where ${reservations.managingOrgIds} @> array[${me}]::text[]${also}${newest})
+  )`;
 }
 
 /**

@@ -59,6 +59,8 @@ export const auditEvents = pgTable(
   (t) => [
     index('audit_node_idx').on(t.nodeId, t.seq),
     index('audit_reservation_idx').on(t.reservationId, t.seq),
+    // The audit list's "own actions" branch (server/policy.ts auditVisibleSeqs), newest first.
+    index('audit_actor_idx').on(t.actorOrgId, t.seq),
     // Every event names exactly one actor, so a reader never has to guess who acted.
     check('audit_events_one_actor', sql`num_nonnulls(${t.actorUserId}, ${t.actorApiKeyId}, ${t.actorJob}) = 1`),
     // Reservation ids are unique per node only (docs/product.md §9 e): without its node one names nothing.

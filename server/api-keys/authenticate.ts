@@ -1,4 +1,5 @@
 import type { DbOrTx } from '@/db/client';
+import { preparedSql } from '@/db/prepared';
 import { sql } from 'drizzle-orm';
 import { rateLimitPerMinute, secondsLeftInMinute } from '../auth/rate-limit';
 import type { Principal } from '../context';
@@ -10,6 +11,30 @@ export type ApiKeyAuth = {
   /** Set when the key has used up its minute: seconds until the window ends. */
   retryAfterSeconds?: number;
 };
+
+type Row = { id: string; org_id: string; now: string | Date; used: number | null };
+// Data-modifying CTEs run to completion whether or not the final select reads them.
+const keyCtes = () => sql`
+    k as (select id, org_id from api_keys where secret_hash = ${sql.placeholder('hash')} and revoked_at is null),
+    touched as (
+      update api_keys set last_used_at = now()
+      where id = (select id from k) and revoked_at is null and (last_used_at is null or last_used_at <= now() - interval '1 minute')
+      returning id
+    )`;
+// Every API request runs one of these two: prepared, so each is parsed and planned once per connection.
+const authenticateUnlimited = preparedSql<Row>('authenticate_api_key', () => sql`with ${keyCtes()} select k.id, k.org_id, now() as now, null::int as used from k`);
+const authenticateCounted = preparedSql<Row>(
+  'authenticate_api_key_counted',
+  () => sql`
+    with ${keyCtes()},
+    counted as (
+      insert into rate_limit_windows (key_id, window_start, count)
+      select id, date_trunc('minute', now()), 1 from k
+      on conflict (key_id, window_start) do update set count = rate_limit_windows.count + 1
+      returning count
+    )
+    select k.id, k.org_id, now() as now, (select count from counted) as used from k`,
+);
 
 /**
  * Resolves `Authorization: Bearer <secret>` to the key's principal, reads the one clock
@@ -29,27 +54,7 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   if (!match?.[1]) return null;
   const hash = hashApiKeySecret(match[1]);
   const limit = rateLimitPerMinute();
-  type Row = { id: string; org_id: string; now: string | Date; used: number | null };
-  // Data-modifying CTEs run to completion whether or not the final select reads them.
-  const key = sql`
-    k as (select id, org_id from api_keys where secret_hash = ${hash} and revoked_at is null),
-    touched as (
-      update api_keys set last_used_at = now()
-      where id = (select id from k) and revoked_at is null and (last_used_at is null or last_used_at <= now() - interval '1 minute')
-      returning id
-    )`;
-  const rows =
-    limit === 0
-      ? await db.execute<Row>(sql`with ${key} select k.id, k.org_id, now() as now, null::int as used from k`)
-      : await db.execute<Row>(sql`
-          with ${key},
-          counted as (
-            insert into rate_limit_windows (key_id, window_start, count)
-            select id, date_trunc('minute', now()), 1 from k
-            on conflict (key_id, window_start) do update set count = rate_limit_windows.count + 1
-            returning count
-          )
-          select k.id, k.org_id, now() as now, (select count from counted) as used from k`);
+  const rows = await (limit === 0 ? authenticateUnlimited : authenticateCounted)(db, { hash });
   const row = rows[0];
   if (!row) return null;
   const now = new Date(row.now);

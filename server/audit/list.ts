@@ -1,8 +1,8 @@
 import { auditEvents, nodes, reservations } from '@/db/schema';
-import { and, desc, eq, gte, lt } from 'drizzle-orm';
+import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { type Ctx } from '../context';
 import { olderThanCursor, toPage } from '../pagination';
-import { auditActorShown, auditVisibleTo } from '../policy';
+import { auditActorShown, auditVisibleSeqs } from '../policy';
 import type { ListAuditInput } from './schemas';
 import type { AuditEventView } from './view';
 
@@ -18,24 +18,24 @@ import type { AuditEventView } from './view';
 export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAuditInput }): Promise<{ items: AuditEventView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
   const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, auditEvents, input.cursor) : undefined;
-  const visible = auditVisibleTo(ctx);
   const actorShown = auditActorShown(ctx);
+  const filters = and(
+    input.nodeId ? eq(auditEvents.nodeId, input.nodeId) : undefined,
+    input.reservationId ? eq(auditEvents.reservationId, input.reservationId) : undefined,
+    input.action ? eq(auditEvents.action, input.action) : undefined,
+    input.since ? gte(auditEvents.at, input.since) : undefined,
+    input.until ? lt(auditEvents.at, input.until) : undefined,
+    after,
+  );
+  // The page is chosen among the visible events' seqs (index-driven, see auditVisibleSeqs);
+  // only its rows are joined to their node and reservation, for actorShown.
+  const visible = auditVisibleSeqs(ctx, filters, limit + 1);
   const rows = await ctx.db
     .select({ e: auditEvents, actorShown })
     .from(auditEvents)
     .leftJoin(nodes, eq(nodes.id, auditEvents.nodeId))
     .leftJoin(reservations, and(eq(reservations.nodeId, auditEvents.nodeId), eq(reservations.id, auditEvents.reservationId)))
-    .where(
-      and(
-        visible,
-        input.nodeId ? eq(auditEvents.nodeId, input.nodeId) : undefined,
-        input.reservationId ? eq(auditEvents.reservationId, input.reservationId) : undefined,
-        input.action ? eq(auditEvents.action, input.action) : undefined,
-        input.since ? gte(auditEvents.at, input.since) : undefined,
-        input.until ? lt(auditEvents.at, input.until) : undefined,
-        after,
-      ),
-    )
+    .where(visible ? and(inArray(auditEvents.seq, visible), filters) : filters)
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
   return toPage(rows, limit, (r) => r.e.id, (kept) =>

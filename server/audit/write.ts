@@ -9,19 +9,15 @@ export type AuditSubject =
   // Org-level (docs/product.md §5 Objects): no node, and so no reservation, whose ids are per node.
   | { action: OrgAuditAction; nodeId?: undefined; reservationId?: undefined };
 
+/** An audit event as the verb states it (see `writeAuditEvent`). */
+export type AuditEventInput = AuditSubject & { unitIds: string[]; reason?: string; details: Record<string, unknown> };
+
 /**
- * Appends one audit event in the caller's transaction, so the change and its record commit
- * or vanish together (docs/product.md §7: audit events are append-only). The actor is stored
- * in full (its org, and its user, key or system job) and filtered per reader when read (§2).
- * @param event.nodeId absent exactly for org-level actions (`api_key.*`, `sign_in.lockout`).
- * @param event.unitIds in the node's unit order; `[]` for org-level events.
+ * The row of one audit event: the actor is stored in full (its org, and its user, key or
+ * system job) and filtered per reader when read (docs/product.md §2).
  */
-export async function writeAuditEvent(
-  tx: Tx,
-  ctx: Ctx,
-  event: AuditSubject & { unitIds: string[]; reason?: string; details: Record<string, unknown> },
-): Promise<void> {
-  await tx.insert(auditEvents).values({
+export function auditEventRow(ctx: Ctx, event: AuditEventInput): typeof auditEvents.$inferInsert {
+  return {
     id: newId('evt'),
     at: ctx.now,
     action: event.action,
@@ -35,5 +31,15 @@ export async function writeAuditEvent(
     unitIds: event.unitIds,
     reason: event.reason ?? null,
     details: event.details,
-  });
+  };
+}
+
+/**
+ * Appends one audit event in the caller's transaction, so the change and its record commit
+ * or vanish together (docs/product.md §7: audit events are append-only).
+ * @param event.nodeId absent exactly for org-level actions (`api_key.*`, `sign_in.lockout`).
+ * @param event.unitIds in the node's unit order; `[]` for org-level events.
+ */
+export async function writeAuditEvent(tx: Tx, ctx: Ctx, event: AuditEventInput): Promise<void> {
+  await tx.insert(auditEvents).values(auditEventRow(ctx, event));
 }

@@ -1,4 +1,5 @@
 import type { DbOrTx, Tx } from '@/db/client';
+import { preparedStatement } from '@/db/prepared';
 import { nodeUnits, nodes, type TopologyUnit } from '@/db/schema';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { atLockTime, type Ctx } from '../context';
@@ -16,24 +17,36 @@ export type NodeRow = typeof nodes.$inferSelect;
  */
 export type LockMode = 'write' | 'read' | 'none';
 
+function findNodeStatement(lock: LockMode) {
+  return preparedStatement((db) => {
+    // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock). It is read
+    // by an outer query over the locking one: beside `FOR … UPDATE` in one SELECT, PostgreSQL
+    // evaluates it as it scans the row, before waiting for the lock, so a writer queued behind
+    // another would record a time from before that one's commit (docs/product.md §9 c).
+    const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
+    const q = db.select().from(nodes).where(eq(nodes.id, sql.placeholder('nodeId')));
+    const row = (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q).as('locked_node');
+    // The unit order comes with the node (every verb orders unit ids by it): one round trip.
+    // Qualified by hand: drizzle prints a one-table select's field columns unqualified.
+    const unitOrder = sql<string[]>`array(select nu.unit_id from ${nodeUnits} nu where nu.node_id = "locked_node"."id" order by nu.position)`;
+    return db
+      .select({ id: row.id, name: row.name, ownerOrgId: row.ownerOrgId, topologyGen: row.topologyGen, createdAt: row.createdAt, updatedAt: row.updatedAt, lockedAt, unitOrder })
+      .from(row)
+      .prepare(`find_node_${lock}`);
+  });
+}
+const findNodeBy = { write: findNodeStatement('write'), read: findNodeStatement('read'), none: findNodeStatement('none') };
+
 /**
- * Finds a node, optionally locking it. Every signed-in principal may see every node (docs/product.md §2).
+ * Finds a node, optionally locking it, with its unit order. Every signed-in principal may see
+ * every node (docs/product.md §2).
  * @throws DomainError not_found when there is no such node.
  */
 export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<LockedNode> {
-  // clock_timestamp(), not now(): the time once the lock is held (see Ctx.clock). It is read
-  // by an outer query over the locking one: beside `FOR … UPDATE` in one SELECT, PostgreSQL
-  // evaluates it as it scans the row, before waiting for the lock, so a writer queued behind
-  // another would record a time from before that one's commit (docs/product.md §9 c).
-  const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
-  const q = db.select().from(nodes).where(eq(nodes.id, nodeId));
-  const row = (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q).as('locked_node');
-  const rows = await db
-    .select({ id: row.id, name: row.name, ownerOrgId: row.ownerOrgId, topologyGen: row.topologyGen, createdAt: row.createdAt, updatedAt: row.updatedAt, lockedAt })
-    .from(row);
-  const node = rows[0];
-  if (!node) throw notFound(`Node "${nodeId}"`);
-  return node;
+  const [found] = await findNodeBy[lock](db, { nodeId });
+  if (!found) throw notFound(`Node "${nodeId}"`);
+  const { unitOrder, ...node } = found;
+  return { ...node, positions: new Map(unitOrder.map((unitId, position) => [unitId, position])) };
 }
 
 /**
@@ -48,8 +61,11 @@ export function readNode(ctx: Ctx, nodeId: string): Promise<LockedNode> {
   return reads.once(`node:${nodeId}`, () => findNode(reads.db, nodeId, 'none'));
 }
 
-/** A node row read under its lock, with the clock read once the lock was held. */
-export type LockedNode = NodeRow & { lockedAt: Date };
+/**
+ * A node row read under its lock, with the clock read once the lock was held and its units'
+ * id → rank in the node's unit order (what `loadUnitPositions` answers).
+ */
+export type LockedNode = NodeRow & { lockedAt: Date; positions: Map<string, number> };
 
 /**
  * The first step of every writer on a node: lock its row (`write`: FOR NO KEY UPDATE; `read`:
@@ -59,7 +75,7 @@ export type LockedNode = NodeRow & { lockedAt: Date };
  * @returns the node and the verb context continued inside `tx` at lock time.
  * @throws DomainError not_found
  */
-export async function lockNode(tx: Tx, ctx: Ctx, nodeId: string, mode: 'write' | 'read' = 'write'): Promise<{ node: LockedNode; ctx: Ctx }> {
+export async function lockNode(tx: Tx, ctx: Ctx, nodeId: string, mode: LockMode = 'write'): Promise<{ node: LockedNode; ctx: Ctx }> {
   const node = await findNode(tx, nodeId, mode);
   return { node, ctx: atLockTime({ ...ctx, db: tx }, node.lockedAt) };
 }

@@ -1,5 +1,5 @@
 import { nodeTopologies, nodeUnits, nodes, vmUnits } from '@/db/schema';
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
@@ -35,7 +35,7 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
       const busy = await tx
         .select({ unitId: vmUnits.unitId, vmId: vmUnits.vmId })
         .from(vmUnits)
-        .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, removed)));
+        .where(and(eq(vmUnits.nodeId, node.id), sql`${vmUnits.running}`, inArray(vmUnits.unitId, removed)));
       if (busy.length) {
         const unitIds = removed.filter((u) => busy.some((b) => b.unitId === u));
         throw new DomainError('unit_occupied', `Units ${unitIds.join(', ')} run VMs; terminate them before removing the units.`, {

@@ -1,6 +1,6 @@
 import type { DbOrTx } from '@/db/client';
 import { nodeUnits, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
-import { and, asc, eq, gt, inArray, isNull, or } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Principal } from '../context';
 import { maySeeReservation, maySeeRunningVm, relationTo } from '../policy';
 
@@ -124,12 +124,23 @@ export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
       })
       .from(reservationUnits)
       .innerJoin(reservations, and(eq(reservations.nodeId, reservationUnits.nodeId), eq(reservations.id, reservationUnits.reservationId)))
-      .where(and(inArray(reservationUnits.nodeId, nodeIds), eq(reservationUnits.cancelled, false), or(isNull(reservationUnits.endsAt), gt(reservationUnits.endsAt, now)))),
+      // Both sides narrowed to the page's nodes, so each is read through its index rather than
+      // hash-joined whole (the reservations table grows with the fleet, the page does not).
+      .where(
+        and(
+          inArray(reservationUnits.nodeId, nodeIds),
+          inArray(reservations.nodeId, nodeIds),
+          sql`not ${reservationUnits.cancelled}`,
+          or(isNull(reservationUnits.endsAt), gt(reservationUnits.endsAt, now)),
+        ),
+      ),
     db
       .select({ nodeId: vmUnits.nodeId, unitId: vmUnits.unitId, vmId: vmUnits.vmId, orgId: vms.orgId })
       .from(vmUnits)
       .innerJoin(vms, eq(vms.id, vmUnits.vmId))
-      .where(and(inArray(vmUnits.nodeId, nodeIds), eq(vmUnits.running, true))),
+      // `running` as a literal: the partial index `vm_units … WHERE running` serves it; the VM
+      // side by its node index, never the whole (mostly terminated) VM table.
+      .where(and(inArray(vmUnits.nodeId, nodeIds), sql`${vmUnits.running}`, inArray(vms.nodeId, nodeIds), sql`${vms.status} = 'running'`)),
   ]);
   return { units: byNode(units), holds: byNode(holds), running: byNode(running) };
 }

@@ -3,7 +3,7 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
-import { loadUnitPositions, lockNode, requireKnownUnits } from '../nodes/internal';
+import { lockNode, requireKnownUnits } from '../nodes/internal';
 import { requireKnownOrgs } from '../orgs/internal';
 import { assertNodeAction, nodeRelation } from '../policy';
 import { overlappingUnits, runningOn } from './internal';
@@ -28,7 +28,7 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
     if (endsAt && endsAt <= startsAt) throw invalidPeriod('body.endsAt', 'must be after startsAt');
     if (endsAt && endsAt <= lctx.now) throw invalidPeriod('body.endsAt', 'must be in the future');
 
-    const positions = await loadUnitPositions(tx, node.id);
+    const positions = node.positions;
     requireKnownUnits(node, positions, input.reservedUnitIds);
     const orgIds = [...input.allowedOrgIds, ...(input.managingOrgIds ?? [])];
     await requireKnownOrgs(tx, orgIds);

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
-import { loadUnitPositions, readNode } from '../nodes/internal';
-import { findVisibleReservation, loadReservationUnits } from './internal';
+import { readNode } from '../nodes/internal';
+import { findVisibleReservation } from './internal';
 import type { GetReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
@@ -11,7 +11,6 @@ import { toReservation, type Reservation } from './view';
  */
 export async function getReservation({ ctx, input }: { ctx: Ctx; input: GetReservationInput }): Promise<Reservation> {
   const node = await readNode(ctx, input.nodeId);
-  const { reservation } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
-  const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, [reservation.id]), loadUnitPositions(ctx.db, node.id)]);
-  return toReservation(reservation, units.get(reservation.id) ?? [], positions, node.topologyGen, ctx.now);
+  const { reservation, units } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
+  return toReservation(reservation, units, node.positions, node.topologyGen, ctx.now);
 }

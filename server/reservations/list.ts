@@ -1,7 +1,7 @@
 import { nodes, reservations } from '@/db/schema';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx } from '../context';
-import { loadUnitPositions, loadUnitPositionsOf, readNode } from '../nodes/internal';
+import { loadUnitPositionsOf, readNode } from '../nodes/internal';
 import { compositeKey, decodeCompositeCursor, decodeCursor, toPage, type Page } from '../pagination';
 import { maySeeReservation, offeredReservationActions, relationTo, reservationListedFor, reservationVisibleTo, type ReservationAction } from '../policy';
 import { loadReservationUnits, loadReservationUnitsAcross } from './internal';
@@ -31,7 +31,8 @@ export async function listNodeReservations({
     .limit(limit + 1);
   return toPage(rows, limit, (r) => r.id, async (kept) => {
     const visible = kept.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
-    const [units, positions] = await Promise.all([loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id)), loadUnitPositions(ctx.db, node.id)]);
+    const units = await loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id));
+    const positions = node.positions;
     return visible.map(({ r, rel }) => {
       const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
       return { reservation, actions: offeredReservationActions(rel, reservation) };

@@ -1,11 +1,12 @@
-import { notifications, reservationUnits, vmUnits, vms } from '@/db/schema';
-import { and, asc, eq, inArray } from 'drizzle-orm';
-import { writeAuditEvent } from '../audit/write';
+import type { Tx } from '@/db/client';
+import { inReadOnlySnapshot, preparedSql, preparedStatement, toColumnRecord } from '@/db/prepared';
+import { auditEvents, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
+import { auditEventRow } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
-import { endVms } from '../vms/internal';
-import { openReservation, requireAction, saveReservation } from './internal';
+import { openReservation, requireAction } from './internal';
 import type { ReclaimInput } from './schemas';
 import { holdsNow, toReservation, type ReclaimResult } from './view';
 
@@ -23,105 +24,154 @@ import { holdsNow, toReservation, type ReclaimResult } from './view';
  *   audience, §2), reservation_not_reclaimable (cancelled/expired, step 2),
  *   unit_not_in_reservation (strays, step 3), eviction_set_changed (step 5).
  *
- * Locks: node, reservation, then the affected VMs by id (see server/access.ts). A reclaim
+ * Locks: node, reservation, then the affected VMs by id (docs/architecture.md). A dry run takes
+ * none: it reads one read-only snapshot (`inReadOnlySnapshot`), so it never waits on a writer,
+ * gets no transaction id and writes no WAL. A reclaim
  * that changes nothing writes nothing, not even `updatedAt` (docs/product.md §5.1 "idempotent").
  * A reservation that does not hold its units now (before or after its period, whatever its
  * status — pending or needs-review) terminates and skips nothing: the VMs on them run on
  * another holder's capacity (a narrowing of docs/product.md §5.1 step 4, see `holdsNow`).
  */
 export async function reclaim({ ctx, input }: { ctx: Ctx; input: ReclaimInput }): Promise<ReclaimResult> {
-  const dryRun = input.dryRun ?? false;
-  return inTransaction(ctx, async (tx) => {
-    // Step 1: 404 before 403; a dry run only needs a stable picture, not exclusivity.
-    const { ctx: lctx, node, reservation, relation, status, units, positions } = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
-    // Step 1's 403, then step 2: cancelled or expired is not reclaimable.
-    requireAction({ reservation, relation, status }, 'reclaim');
+  // A dry run reads one consistent snapshot and writes nothing: no row locks, no transaction id.
+  if (input.dryRun) return inReadOnlySnapshot(ctx.db, (tx) => reclaimOn(tx, ctx, input, true));
+  return inTransaction(ctx, (tx) => reclaimOn(tx, ctx, input, false));
+}
 
-    // Step 3.
-    const reserved = new Set(units.map((u) => u.unitId));
-    const strays = input.unitIds.filter((u) => !reserved.has(u));
-    if (strays.length > 0) {
-      const ids = sortUnitIds(strays, positions);
-      throw new DomainError('unit_not_in_reservation', `Units ${ids.join(', ')} are not in reservation "${reservation.id}"; reclaim only its reservedUnitIds.`, {
-        unitIds: ids,
-      });
-    }
-
-    // Step 4: every running VM on a named unit, locked in id order.
-    const onUnits = tx
+/** The running VMs on any of the named units, in id order, each with all its units. */
+function affectedVmsStatement(lock: boolean) {
+  return preparedStatement((db) => {
+    // `running` is written as a literal, never a parameter: only then can the plan use the
+    // partial index `vm_units … WHERE running`, generic plans included.
+    const onUnits = db
       .select({ vmId: vmUnits.vmId })
       .from(vmUnits)
-      .where(and(eq(vmUnits.nodeId, node.id), eq(vmUnits.running, true), inArray(vmUnits.unitId, input.unitIds)));
-    const vmQuery = tx
-      .select({ id: vms.id, tier: vms.tier, orgId: vms.orgId })
+      .where(and(eq(vmUnits.nodeId, sql.placeholder('nodeId')), sql`${vmUnits.running}`, sql`${vmUnits.unitId} = any(${sql.placeholder('unitIds')}::text[])`));
+    const q = db
+      .select({ id: vms.id, tier: vms.tier, orgId: vms.orgId, unitIds: sql<string[]>`array(select vu.unit_id from ${vmUnits} vu where vu.vm_id = "vms"."id")` })
       .from(vms)
-      .where(and(inArray(vms.id, onUnits), eq(vms.status, 'running')))
+      .where(and(inArray(vms.id, onUnits), sql`${vms.status} = 'running'`))
       .orderBy(asc(vms.id));
-    // A reservation evicts only from units it holds now (holdsNow), whatever its status: before
-    // its period the VMs on its units run on someone else's capacity (another reservation's
-    // released units, or free ones) — also when a topology change made it needs-review, which
-    // outranks pending — so its reclaim only takes units off its own future market.
-    const affected = holdsNow(reservation, lctx.now) ? await (dryRun ? vmQuery : vmQuery.for('no key update')) : [];
-    const toTerminate = affected.filter((v) => v.tier === 'spot');
-    const terminate = sortByCodePoint(toTerminate.map((v) => v.id));
-    const skipped = sortByCodePoint(affected.filter((v) => v.tier !== 'spot').map((v) => v.id));
-
-    // Step 5.
-    if (input.expectedTerminate) {
-      const expected = new Set(input.expectedTerminate);
-      const same = expected.size === terminate.length && terminate.every((id) => expected.has(id));
-      if (!same) {
-        throw new DomainError('eviction_set_changed', 'The spot VMs this reclaim would terminate changed since your preview; review the current set and confirm again.', {
-          terminate,
-        });
-      }
-    }
-
-    // Step 6.
-    const current = toReservation(reservation, units, positions, node.topologyGen, lctx.now);
-    if (dryRun) return { ...current, wouldTerminate: terminate, wouldSkip: skipped };
-
-    // Step 7; a reclaim that changes nothing writes nothing.
-    const named = new Set(input.unitIds);
-    const leaving = units.filter((u) => u.released && named.has(u.unitId)).map((u) => u.unitId);
-    if (leaving.length === 0 && terminate.length === 0) return { ...current, terminated: [], skipped };
-
-    // A multi-unit VM ends whole and frees all its units (step 7).
-    const { unitsOf: evictedUnits } = await endVms(tx, lctx, terminate, 'reclaimed');
-    if (leaving.length > 0) {
-      await tx
-        .update(reservationUnits)
-        .set({ released: false })
-        .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, reservation.id), inArray(reservationUnits.unitId, leaving)));
-    }
-    const updated = await saveReservation(tx, { ctx: lctx, reservation }, input.reason);
-
-    const unitIds = sortUnitIds(input.unitIds, positions);
-    await writeAuditEvent(tx, lctx, {
-      action: 'reservation.reclaim',
-      nodeId: node.id,
-      reservationId: reservation.id,
-      unitIds,
-      reason: input.reason || undefined,
-      details: { terminated: terminate, skipped },
-    });
-    if (toTerminate.length > 0) {
-      await tx.insert(notifications).values(
-        toTerminate.map((vm) => {
-          const vmUnitIds = sortUnitIds(evictedUnits.get(vm.id) ?? [], positions);
-          return {
-            id: newId('ntf'),
-            orgId: vm.orgId,
-            at: lctx.now,
-            kind: 'vm.reclaimed' as const,
-            message: `Your spot VM ${vm.id} on node ${node.id} (${vmUnitIds.join(', ')}) was terminated: the capacity holder reclaimed its units${input.reason ? ` (reason: ${input.reason})` : ''}.`,
-            details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed' as const, terminatedAt: lctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
-          };
-        }),
-      );
-    }
-
-    const after = units.map((u) => (named.has(u.unitId) ? { ...u, released: false } : u));
-    return { ...toReservation(updated, after, positions, node.topologyGen, lctx.now), terminated: terminate, skipped };
+    return (lock ? q.for('no key update', { of: vms }) : q).prepare(lock ? 'reclaim_vms_locked' : 'reclaim_vms');
   });
+}
+const affectedVms = { locked: affectedVmsStatement(true), read: affectedVmsStatement(false) };
+
+const notificationColumns = ['id', 'org_id', 'at', 'kind', 'message', 'details'] as const;
+const auditColumns = Object.values(getTableColumns(auditEvents))
+  .map((c) => c.name)
+  .filter((name) => name !== 'seq');
+const columnList = (names: readonly string[]) => sql.raw(names.map((n) => `"${n}"`).join(', '));
+
+/**
+ * Every write of a reclaim in one statement (step 7): the VMs end whole, their units are
+ * freed, the named units leave the market, the reservation's `updatedAt` (and reason) move,
+ * and its audit event and the evicted tenants' notifications are written — one round trip
+ * under the node lock instead of six. Data-modifying CTEs all run, referenced or not, on the
+ * one snapshot; they touch different rows, so none needs to see another's effect.
+ */
+const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
+  const p = (name: string) => sql.placeholder(name);
+  return sql`
+    with ended as (
+      update ${vms} set status = 'terminated', terminated_at = ${p('now')}::timestamptz, termination_reason = 'reclaimed'
+      where id = any(${p('vmIds')}::text[]) returning id
+    ), freed as (
+      update ${vmUnits} set running = false where vm_id = any(${p('vmIds')}::text[]) returning vm_id
+    ), back as (
+      update ${reservationUnits} set released = false
+      where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and unit_id = any(${p('leaving')}::text[]) returning unit_id
+    ), audit as (
+      insert into ${auditEvents} (${columnList(auditColumns)})
+      select ${columnList(auditColumns)} from jsonb_populate_record(null::audit_events, ${p('audit')}::jsonb) returning seq
+    ), notified as (
+      insert into ${notifications} (${columnList(notificationColumns)})
+      select ${columnList(notificationColumns)} from jsonb_populate_recordset(null::notifications, ${p('notifications')}::jsonb) returning seq
+    )
+    update ${reservations} set updated_at = ${p('now')}::timestamptz, reason = coalesce(${p('reason')}::text, reason)
+    where node_id = ${p('nodeId')} and id = ${p('reservationId')}
+    returning 1 as updated`;
+});
+
+async function reclaimOn(tx: Tx, ctx: Ctx, input: ReclaimInput, dryRun: boolean): Promise<ReclaimResult> {
+  // Step 1: 404 before 403; a dry run reads its snapshot without locks.
+  const { ctx: lctx, node, reservation, relation, status, units, positions } = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'none' : 'write');
+  // Step 1's 403, then step 2: cancelled or expired is not reclaimable.
+  requireAction({ reservation, relation, status }, 'reclaim');
+
+  // Step 3.
+  const reserved = new Set(units.map((u) => u.unitId));
+  const strays = input.unitIds.filter((u) => !reserved.has(u));
+  if (strays.length > 0) {
+    const ids = sortUnitIds(strays, positions);
+    throw new DomainError('unit_not_in_reservation', `Units ${ids.join(', ')} are not in reservation "${reservation.id}"; reclaim only its reservedUnitIds.`, {
+      unitIds: ids,
+    });
+  }
+
+  // Step 4: every running VM on a named unit, locked in id order (a real run).
+  // A reservation evicts only from units it holds now (holdsNow), whatever its status: before
+  // its period the VMs on its units run on someone else's capacity (another reservation's
+  // released units, or free ones) — also when a topology change made it needs-review, which
+  // outranks pending — so its reclaim only takes units off its own future market.
+  const affected = holdsNow(reservation, lctx.now) ? await affectedVms[dryRun ? 'read' : 'locked'](tx, { nodeId: node.id, unitIds: input.unitIds }) : [];
+  const toTerminate = affected.filter((v) => v.tier === 'spot');
+  const terminate = sortByCodePoint(toTerminate.map((v) => v.id));
+  const skipped = sortByCodePoint(affected.filter((v) => v.tier !== 'spot').map((v) => v.id));
+
+  // Step 5.
+  if (input.expectedTerminate) {
+    const expected = new Set(input.expectedTerminate);
+    const same = expected.size === terminate.length && terminate.every((id) => expected.has(id));
+    if (!same) {
+      throw new DomainError('eviction_set_changed', 'The spot VMs this reclaim would terminate changed since your preview; review the current set and confirm again.', {
+        terminate,
+      });
+    }
+  }
+
+  // Step 6.
+  const current = toReservation(reservation, units, positions, node.topologyGen, lctx.now);
+  if (dryRun) return { ...current, wouldTerminate: terminate, wouldSkip: skipped };
+
+  // Step 7; a reclaim that changes nothing writes nothing.
+  const named = new Set(input.unitIds);
+  const leaving = units.filter((u) => u.released && named.has(u.unitId)).map((u) => u.unitId);
+  if (leaving.length === 0 && terminate.length === 0) return { ...current, terminated: [], skipped };
+
+  const unitIds = sortUnitIds(input.unitIds, positions);
+  const audit = auditEventRow(lctx, {
+    action: 'reservation.reclaim',
+    nodeId: node.id,
+    reservationId: reservation.id,
+    unitIds,
+    reason: input.reason || undefined,
+    details: { terminated: terminate, skipped },
+  });
+  // A multi-unit VM ends whole and frees all its units (step 7); its tenant is told which.
+  const notices = toTerminate.map((vm) => {
+    const vmUnitIds = sortUnitIds(vm.unitIds, positions);
+    return toColumnRecord(notifications, {
+      id: newId('ntf'),
+      orgId: vm.orgId,
+      at: lctx.now,
+      kind: 'vm.reclaimed',
+      message: `Your spot VM ${vm.id} on node ${node.id} (${vmUnitIds.join(', ')}) was terminated: the capacity holder reclaimed its units${input.reason ? ` (reason: ${input.reason})` : ''}.`,
+      details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed', terminatedAt: lctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
+    });
+  });
+  await writeReclaim(tx, {
+    now: lctx.now.toISOString(),
+    nodeId: node.id,
+    reservationId: reservation.id,
+    vmIds: terminate,
+    leaving,
+    reason: input.reason || null,
+    audit: JSON.stringify(toColumnRecord(auditEvents, audit)),
+    notifications: JSON.stringify(notices),
+  });
+
+  const updated = { ...reservation, updatedAt: lctx.now, reason: input.reason || reservation.reason };
+  const after = units.map((u) => (named.has(u.unitId) ? { ...u, released: false } : u));
+  return { ...toReservation(updated, after, positions, node.topologyGen, lctx.now), terminated: terminate, skipped };
 }

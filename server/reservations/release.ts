@@ -1,3 +1,5 @@
+import type { Tx } from '@/db/client';
+import { inReadOnlySnapshot } from '@/db/prepared';
 import { reservationUnits } from '@/db/schema';
 import { and, eq, inArray } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
@@ -18,8 +20,10 @@ import { toReservation, type Reservation } from './view';
  */
 export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput }): Promise<Reservation> {
   const dryRun = input.dryRun ?? false;
-  return inTransaction(ctx, async (tx) => {
-    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'read' : 'write');
+  // A dry run reads one read-only snapshot, lock-free, like reclaim's (server/reservations/reclaim.ts).
+  const run = dryRun ? (fn: (tx: Tx) => Promise<Reservation>) => inReadOnlySnapshot(ctx.db, fn) : (fn: (tx: Tx) => Promise<Reservation>) => inTransaction(ctx, fn);
+  return run(async (tx) => {
+    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'none' : 'write');
     const { node, reservation: r, positions } = s;
     requireAction(s, 'release');
     const held = new Map(s.units.map((u) => [u.unitId, u]));

@@ -1,4 +1,4 @@
-import type { Db, Tx } from '@/db/client';
+import type { Db, DbOrTx } from '@/db/client';
 import { idempotencyRecords } from '@/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
@@ -23,6 +23,9 @@ export function requestFingerprint(search: string, body: string): string {
  * `idempotency_in_progress`) from a finished one, across app instances.
  * @param execute runs the request on `tx`; it must turn domain errors into stored responses
  *   (any status below 500) and throw only for bugs, which roll everything back.
+ * @param mode `read` for a request that writes nothing (a dry run): it runs first, on the pool
+ *   (its own read-only snapshot), and the record is written after it; a duplicate racing it
+ *   also runs, harmlessly, and the response stored first is the one both answer.
  * @returns the response and whether it was replayed.
  * @throws DomainError idempotency_in_progress, idempotency_key_reused (different request).
  */
@@ -31,8 +34,10 @@ export async function runIdempotent(
   scope: IdempotencyScope,
   fingerprint: string,
   now: Date,
-  execute: (tx: Tx) => Promise<StoredResponse>,
+  execute: (tx: DbOrTx) => Promise<StoredResponse>,
+  mode: 'read' | 'write' = 'write',
 ): Promise<StoredResponse & { replayed: boolean }> {
+  const early = mode === 'read' ? await execute(db) : undefined;
   return db.transaction(async (tx) => {
     const lockKey = JSON.stringify([scope.orgId, scope.method, scope.path, scope.key]);
     const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 7)) as locked`);
@@ -53,7 +58,7 @@ export async function runIdempotent(
       return { status: existing.status, body: existing.body, replayed: true };
     }
     if (existing) await tx.delete(idempotencyRecords).where(where);
-    const response = await execute(tx);
+    const response = early ?? (await execute(tx));
     await tx.insert(idempotencyRecords).values({ ...scope, requestHash: fingerprint, status: response.status, body: response.body, createdAt: now });
     return { ...response, replayed: false };
   });

@@ -38,6 +38,12 @@ export type RestHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.Zo
    * a retry creates another key.
    */
   idempotency?: 'refused';
+  /**
+   * Whether this request writes nothing (a dry run): then, under an `Idempotency-Key`, the verb
+   * runs on its own read-only snapshot first and only the stored response is written after it,
+   * rather than the verb running inside the idempotency record's write transaction.
+   */
+  readOnly?: (body: z.output<B>) => boolean;
   handle: (args: { ctx: Ctx; params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Promise<unknown>;
 };
 
@@ -147,7 +153,8 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       };
       if (idemKey !== null && principal) {
         const scope = { orgId: principal.orgId, method: req.method, path: canonicalPath(url.pathname), key: idemKey };
-        const r = await runIdempotent(getDb(), scope, requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)), principal.now, execute);
+        const mode = h.readOnly?.(body) ? 'read' : 'write';
+        const r = await runIdempotent(getDb(), scope, requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)), principal.now, execute, mode);
         return storedToResponse(r, r.replayed ? { 'idempotent-replayed': 'true' } : {});
       }
       return storedToResponse(await execute(principal ? getDb() : null));

@@ -244,6 +244,7 @@ export const restRoutes: readonly RouteSpec[] = [
     response: Reservation,
     responseDescription: 'The reservation after the release (or, on a dry run, as it would be).',
     errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'reservation_needs_review', 'unit_occupied', 'unit_not_in_reservation'],
+    readOnly: (body) => body.dryRun === true,
     handle: ({ ctx, params, body }) => release({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }),
   }),
   route({
@@ -261,6 +262,7 @@ export const restRoutes: readonly RouteSpec[] = [
     response: ReclaimResponse,
     responseDescription: 'OK',
     errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'eviction_set_changed', 'unit_not_in_reservation'],
+    readOnly: (body) => body.dryRun === true,
     handle: ({ ctx, params, body }) => reclaim({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }),
   }),
   route({

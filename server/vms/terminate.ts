@@ -4,7 +4,7 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { notFound } from '../errors';
 import { sortUnitIds } from '../ids';
-import { loadUnitPositions, lockNode } from '../nodes/internal';
+import { lockNode } from '../nodes/internal';
 import { assertCanTerminateVm, vmVisibleTo } from '../policy';
 import { endVms, toVmViews } from './internal';
 import type { GetVmInput } from './schemas';
@@ -32,7 +32,7 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
     }
     const { ended, unitsOf } = await endVms(tx, lctx, [vm.id], 'terminated');
     const freed = unitsOf.get(vm.id) ?? [];
-    const positions = await loadUnitPositions(tx, node.id);
+    const positions = node.positions;
     await writeAuditEvent(tx, lctx, {
       action: 'vm.terminate',
       nodeId: node.id,
