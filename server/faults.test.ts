@@ -4,9 +4,9 @@
  * with the same Idempotency-Key completes exactly once.
  *
  * How a verb is stopped at a known statement without a hook in production code: a second
- * connection holds a table lock that the verb's last INSERT needs (SHARE conflicts with the
- * INSERT's ROW EXCLUSIVE), so the verb has run every earlier statement of its transaction and
- * waits there; the test finds that backend in pg_stat_activity (waiting on a Lock, on that
+ * connection holds a table lock that a late INSERT of the request's transaction needs (SHARE
+ * conflicts with the INSERT's ROW EXCLUSIVE), so the request has run every earlier statement of
+ * its transaction and waits there; the test finds that backend in pg_stat_activity (waiting on a Lock, on that
  * INSERT), kills it with pg_terminate_backend, then lets go of the lock.
  */
 import { createDb } from '@/db/client';
@@ -94,9 +94,10 @@ describe('a connection killed in the middle of a reclaim', () => {
 
   it('answers 503, writes nothing, and the retry with the same key reclaims exactly once', async () => {
     const { db } = scene();
-    // Killed at its last statement: VMs terminated, units off the market and the audit event
-    // written inside the transaction, the notifications not yet.
-    const killed = await killAtInsertInto('notifications', () => reclaim('fault-reclaim-1'));
+    // Killed after the verb, at the idempotency record the pipeline writes last in the same
+    // transaction: the reclaim's one write statement has terminated the VMs, taken the units off
+    // the market and written its audit event and notifications — all inside the transaction.
+    const killed = await killAtInsertInto('idempotency_records', () => reclaim('fault-reclaim-1'));
     expectUnavailable(killed);
 
     expect(await checkInvariants(db, { auditSince })).toEqual([]);

