@@ -10,7 +10,17 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
+/** Issue 10's target for every console page; printed ✓/✗, not met today (docs/performance.md). */
 export const JS_BUDGET_KB = 150;
+/**
+ * What the smoke fails on: today's heaviest console page (172.3 kB) plus a little. React and
+ * Next's own client runtime are 136 kB of any page (the size of /sign-in), and the console
+ * layout's data layer (TanStack Query, the tRPC client, superjson) about 24 kB more, so 150 kB
+ * needs that layer off the first load (docs/performance.md "First-load JS"). Until then this
+ * ceiling holds the line: a dialog, chart or live-update client that lands in a page's first
+ * load instead of loading on demand fails the smoke. Lower it with every saving; never raise it.
+ */
+export const JS_CEILING_KB = 175;
 export const STATS_FILE = path.join('.next', 'diagnostics', 'route-bundle-stats.json');
 
 export type RouteJs = { route: string; chunks: number; gzipKb: number; rawKb: number };
