@@ -19,6 +19,9 @@ const securityHeaders = [
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
+  // Browser source maps only on request, for measuring where first-load JS comes from
+  // (scripts/bench/js-attribution.ts): a deployment would otherwise serve its sources.
+  productionBrowserSourceMaps: process.env.NEXT_BROWSER_SOURCE_MAPS === '1',
   devIndicators: false,
   // The REST API owns its URL space: `/v1/nodes/` must not redirect to `/v1/nodes`.
   skipTrailingSlashRedirect: true,
