@@ -209,7 +209,9 @@ for (const scenario of scenarios.filter((s) => !smoke && s.kind === 'read' && s.
   const b = row(key, large);
   const growth = b.p50c1! / a.p50c1!;
   checks.push({ what: `${key}: p50 (c=1) ${large} ÷ ${small} nodes`, figure: f2(growth), target: '≤ 1.2 (flat)', ok: growth <= 1.2 });
-  checks.push({ what: `${key}: p50 (c=1) at ${large} nodes`, figure: `${f1(b.p50c1!)} ms`, target: '≤ 20 ms', ok: b.p50c1! <= 20 });
+  // Issue 10's absolute bar is the audit list's ("p50 ≤ 20 ms at concurrency 1 for every
+  // principal"); every list is held to flat.
+  if (scenario.name.startsWith('GET /v1/audit')) checks.push({ what: `${key}: p50 (c=1) at ${large} nodes`, figure: `${f1(b.p50c1!)} ms`, target: '≤ 20 ms', ok: b.p50c1! <= 20 });
 }
 // Statements per request: the same at both fleet sizes, for every scenario, and the same for a
 // page of 50 VMs as for 500 (no N+1). Half a statement of slack: a once-a-minute write (an API
