@@ -39,11 +39,19 @@ export async function buildFixtures(db: Db, batch: string, count: number): Promi
   });
 }
 
-/** Removes every fixture and whatever the reclaims wrote about them. */
+/**
+ * Removes every fixture and whatever the reclaims wrote about them, so each round measures the
+ * same fleet. Audit events are append-only (migration 0008's triggers refuse DELETE): the
+ * benchmark's own throwaway database lifts that for its fixtures' events only, inside this
+ * transaction (ALTER TABLE is transactional; the triggers are back at commit), between rounds,
+ * when no request runs.
+ */
 export async function dropFixtures(db: Db): Promise<void> {
   await db.transaction(async (tx) => {
     await tx.execute(sql`delete from notifications where details->>'nodeId' like 'zz-bench-%'`);
+    await tx.execute(sql`alter table audit_events disable trigger audit_events_no_update_or_delete`);
     await tx.execute(sql`delete from audit_events where node_id like 'zz-bench-%'`);
+    await tx.execute(sql`alter table audit_events enable trigger audit_events_no_update_or_delete`);
     await tx.execute(sql`delete from idempotency_records where path like '/v1/nodes/zz-bench-%'`);
     await tx.execute(sql`delete from vm_units where node_id like 'zz-bench-%'`);
     await tx.execute(sql`delete from vms where node_id like 'zz-bench-%'`);
