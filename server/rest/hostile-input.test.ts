@@ -13,14 +13,14 @@
  * (400 before 404) is part of what is proven. Path tricks that only Next's own URL parsing can
  * produce (a trailing slash, an encoded slash) are in e2e/api/hostile-paths.spec.ts.
  */
-import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import type { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from './body';
 import { restRoutes, type RouteSpec } from './routes';
 import { expectationFor, hostilePathValues, hostileStrings, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
 import { issueKeys } from '../testing/rest';
-import { ORG, buildScene } from '../testing/scene';
+import { useHostileScene } from '../testing/hostile-scene';
+import { ORG } from '../testing/scene';
 
 type RouteHandler = (req: Request, ctx: { params: Promise<Record<string, string>> }) => Promise<Response>;
 const routeFiles = import.meta.glob<Record<string, RouteHandler>>('../../app/v1/**/route.ts', { eager: true });
@@ -78,7 +78,6 @@ const bases: Record<string, Base> = {
 
 // ── Sending one request ─────────────────────────────────────────────────────────────────
 
-let tdb: TestDatabase;
 let keys: Record<string, string>;
 
 type Req = { method: string; path: string; params: Record<string, string>; headers: Record<string, string>; body?: BodyInit };
@@ -194,25 +193,10 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
 
 // ── The tests ───────────────────────────────────────────────────────────────────────────
 
-let before: Record<string, string>;
-let savedRateLimit: string | undefined;
+const scene = useHostileScene(async (db) => {
+  keys = await issueKeys(db, Object.values(ORG));
+});
 let sent = 0;
-
-beforeAll(async () => {
-  process.env.PLATFORM_ORG_ID = ORG.platform;
-  // Thousands of requests per key: the corpus tests input handling, not the per-key limiter.
-  savedRateLimit = process.env.RATE_LIMIT_PER_MINUTE;
-  process.env.RATE_LIMIT_PER_MINUTE = '0';
-  tdb = await createTestDatabase();
-  await buildScene(tdb.db, new Date());
-  keys = await issueKeys(tdb.db, Object.values(ORG));
-  before = await snapshotTables(tdb.db);
-});
-afterAll(async () => {
-  if (savedRateLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
-  else process.env.RATE_LIMIT_PER_MINUTE = savedRateLimit;
-  await tdb?.close();
-});
 
 async function runAll(spec: RouteSpec, base: Base, variants: Variant[]): Promise<string[]> {
   const failures: string[] = [];
@@ -240,7 +224,7 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
       expect(plain.status, `base of ${spec.operationId}: ${plain.text.slice(0, 200)}`).toBe(base!.status);
       const failures = await runAll(spec, base!, variantsOf(spec, base!));
       expect(failures).toEqual([]);
-      expect(await snapshotTables(tdb.db), 'the database after this route’s corpus').toEqual(before);
+      expect(await snapshotTables(scene.db()), 'the database after this route’s corpus').toEqual(scene.before());
     });
   }
 
@@ -277,7 +261,7 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
   });
 
   it('leaves the database as it found it, and sent well over 100 hostile inputs', async () => {
-    expect(await snapshotTables(tdb.db)).toEqual(before);
+    expect(await snapshotTables(scene.db())).toEqual(scene.before());
     console.info(`hostile inputs over REST: ${sent}`);
     expect(sent).toBeGreaterThan(100 * restRoutes.length);
   });

@@ -15,14 +15,14 @@
  * http-handler.test.ts). The cross-site refusal comes before the lookup; with a real cookie it
  * is proven on the production server (e2e/api/hostile-paths.spec.ts).
  */
-import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import superjson from 'superjson';
 import type { z } from 'zod';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { ConsoleSession } from '../auth/sessions';
 import { MAX_BODY_BYTES } from '../rest/body';
 import { expectationFor, hostilePathValues, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
-import { ORG, buildScene } from '../testing/scene';
+import { useHostileScene } from '../testing/hostile-scene';
+import { ORG } from '../testing/scene';
 import { MAX_BATCH_SIZE, handleTrpcRequest } from './http-handler';
 import { appRouter } from './root';
 import { ACTING_ORG_HEADER } from './shared';
@@ -230,25 +230,8 @@ function callsOf(path: string, type: string, schema: z.ZodType | undefined, base
 
 // ── The tests ───────────────────────────────────────────────────────────────────────────
 
-let tdb: TestDatabase;
-let before: Record<string, string>;
-let savedRateLimit: string | undefined;
+const scene = useHostileScene();
 let sent = 0;
-
-beforeAll(async () => {
-  process.env.PLATFORM_ORG_ID = ORG.platform;
-  // Thousands of calls per user: the corpus tests input handling, not the console's limiter.
-  savedRateLimit = process.env.RATE_LIMIT_PER_MINUTE;
-  process.env.RATE_LIMIT_PER_MINUTE = '0';
-  tdb = await createTestDatabase();
-  await buildScene(tdb.db, new Date());
-  before = await snapshotTables(tdb.db);
-});
-afterAll(async () => {
-  if (savedRateLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
-  else process.env.RATE_LIMIT_PER_MINUTE = savedRateLimit;
-  await tdb?.close();
-});
 
 async function runAll(calls: Call[], as: Who | null): Promise<string[]> {
   const failures: string[] = [];
@@ -276,7 +259,7 @@ describe('hostile input over tRPC (docs/product.md §8 R3)', () => {
       }
       expect(await runAll(callsOf(path, type, proc._def.inputs[0], base!), base!.as)).toEqual([]);
       expect(({} as Record<string, unknown>).polluted, 'no prototype pollution').toBeUndefined();
-      expect(await snapshotTables(tdb.db), 'the database after this procedure’s corpus').toEqual(before);
+      expect(await snapshotTables(scene.db()), 'the database after this procedure’s corpus').toEqual(scene.before());
     });
   }
 
@@ -293,7 +276,7 @@ describe('hostile input over tRPC (docs/product.md §8 R3)', () => {
   });
 
   it('leaves the database as it found it, and sent well over 100 hostile inputs', async () => {
-    expect(await snapshotTables(tdb.db)).toEqual(before);
+    expect(await snapshotTables(scene.db())).toEqual(scene.before());
     console.info(`hostile inputs over tRPC: ${sent}`);
     expect(sent).toBeGreaterThan(100 * procedures.length);
   });
