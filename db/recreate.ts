@@ -1,4 +1,5 @@
 import postgres from 'postgres';
+import { migrateDatabase } from './migrate';
 
 // Database names we create and drop: plain identifiers, so they need no quoting rules of their own.
 const DATABASE_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -45,4 +46,13 @@ export async function ensureDatabase(url: string): Promise<void> {
     const found = await admin`select 1 from pg_database where datname = ${name}`;
     if (found.length === 0) await admin.unsafe(`CREATE DATABASE "${name}"`);
   });
+}
+
+/**
+ * The one reset of a database to migrated and empty (what `db:seed` and `fleet` start from):
+ * recreate it, then apply every migration. Audit events are append-only, so nothing is emptied.
+ */
+export async function resetToMigrated(url: string): Promise<void> {
+  await recreateDatabase(url);
+  await migrateDatabase(url);
 }

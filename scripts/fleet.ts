@@ -8,8 +8,7 @@ import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
 import { createDb } from '../db/client';
 import { generateFleet } from '../db/fleet';
-import { migrateDatabase } from '../db/migrate';
-import { recreateDatabase } from '../db/recreate';
+import { resetToMigrated } from '../db/recreate';
 import { seedDemoFleet } from '../server/demo';
 import { ensureDevDatabase, writeDemoKeys } from './dev-db';
 
@@ -22,20 +21,22 @@ if (!Number.isInteger(nodes) || nodes < 1 || !Number.isInteger(history) || histo
 }
 
 const pg = await ensureDevDatabase();
-// Audit events are append-only (migration 0008): the reset recreates the database, as db:seed does.
-await recreateDatabase(pg.url);
-await migrateDatabase(pg.url);
-const { db, client } = createDb(pg.url, { max: 2 });
+// Inside the try, so that a failed reset still stops the embedded server.
 try {
-  const keys = await seedDemoFleet(db, new Date());
-  const [clock] = await db.execute<{ now: string }>(sql`select now()::text as now`);
-  const started = performance.now();
-  const counts = await generateFleet(db, { nodes, historyPerNode: history, now: new Date(clock!.now) });
-  const seconds = (performance.now() - started) / 1000;
-  writeDemoKeys(keys);
-  console.log(`Fleet of ${nodes} nodes generated in ${seconds.toFixed(1)} s:`);
-  for (const [what, n] of Object.entries(counts)) console.log(`  ${what.padEnd(14)} ${n.toLocaleString('en')}`);
+  await resetToMigrated(pg.url);
+  const { db, client } = createDb(pg.url, { max: 2 });
+  try {
+    const keys = await seedDemoFleet(db, new Date());
+    const [clock] = await db.execute<{ now: string }>(sql`select now()::text as now`);
+    const started = performance.now();
+    const counts = await generateFleet(db, { nodes, historyPerNode: history, now: new Date(clock!.now) });
+    const seconds = (performance.now() - started) / 1000;
+    writeDemoKeys(keys);
+    console.log(`Fleet of ${nodes} nodes generated in ${seconds.toFixed(1)} s:`);
+    for (const [what, n] of Object.entries(counts)) console.log(`  ${what.padEnd(14)} ${n.toLocaleString('en')}`);
+  } finally {
+    await client.end();
+  }
 } finally {
-  await client.end();
   await pg.stop();
 }

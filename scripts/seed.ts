@@ -4,15 +4,13 @@
  * migrates and seeds it.
  */
 import { createDb } from '../db/client';
-import { migrateDatabase } from '../db/migrate';
-import { recreateDatabase } from '../db/recreate';
+import { resetToMigrated } from '../db/recreate';
 import { seedDemoFleet } from '../server/demo';
 import { ensureDevDatabase, writeDemoKeys } from './dev-db';
 
 const pg = await ensureDevDatabase();
 try {
-  await recreateDatabase(pg.url);
-  await migrateDatabase(pg.url);
+  await resetToMigrated(pg.url);
   const { db, client } = createDb(pg.url, { max: 2 });
   writeDemoKeys(await seedDemoFleet(db, new Date()));
   await client.end();
