@@ -12,7 +12,9 @@
  * round; reads then as long again at concurrency 1), --rounds 3, --concurrency 8, --build,
  * --smoke (20 and 200 nodes, 0.5 s, 1 round, no warm-up, 1 console sample, no concurrency-1 pass; exits
  * non-zero unless it ran cleanly, statements per request do not grow with fleet or page size,
- * and no page exceeds the JS ceiling, JS_CEILING_KB; the 150 kB target is reported beside it).
+ * and no page exceeds the JS ceiling, JS_CEILING_KB; the 150 kB target is reported beside it),
+ * --only 'dry run,reservations' (the scenarios whose name contains one of these, beside the
+ * floor; no console timings, no targets: a quick side-by-side while working on one figure).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -23,7 +25,7 @@ import { buildFixtures, dropFixtures } from './bench/fixtures';
 import { JS_BUDGET_KB, JS_CEILING_KB, measureFirstLoadJs, type RouteJs } from './bench/js-size';
 import { runLoad, type LoadResult } from './bench/load';
 import { f1, f2, renderChecks, renderRows, summarise, type Check, type Row, type Sample } from './bench/report';
-import { OPERATOR_EMAIL, OWNER_EMAIL, readNode, scenarioKey, scenarios, type RoundContext, type Scenario } from './bench/scenarios';
+import { OPERATOR_EMAIL, OWNER_EMAIL, readNode, scenarioKey, scenarios as allScenarios, type RoundContext, type Scenario } from './bench/scenarios';
 import { FIRST_APP_PORT, countStatements, createFleet, resetStatements, startCluster, startInstance, stopInstance, type Cluster, type Fleet, type Instance } from './bench/stage';
 import { buildApp, hasProductionBuild } from './stress/fleet';
 
@@ -36,8 +38,11 @@ const { values } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     build: { type: 'boolean', default: false },
     smoke: { type: 'boolean', default: false },
+    only: { type: 'string' },
   },
 });
+const only = values.only?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const scenarios = only ? allScenarios.filter((s) => s.kind === 'floor' || only.some((o) => scenarioKey(s).toLowerCase().includes(o))) : allScenarios;
 const smoke = values.smoke;
 const opts = {
   small: Number(values['nodes-small'] ?? (smoke ? 20 : 100)),
@@ -102,6 +107,9 @@ const contextOf = (stage: Stage, batch: string, fixtures: number): RoundContext 
   fixtures,
 });
 
+/** Thrown past the console timings under --only (the finally still stops everything). */
+class OnlyDone extends Error {}
+
 try {
   cluster = await startCluster();
   log(`PostgreSQL ${cluster.version} on ${cluster.pg.url.replace(/:[^:@/]*@/, ':…@')}`);
@@ -156,6 +164,7 @@ try {
     for (const stage of stages) await dropFixtures(stage.fleet.db);
   }
 
+  if (only) throw new OnlyDone();
   log('console timings in Chromium');
   const browser = await launchBrowser();
   try {
@@ -177,6 +186,8 @@ try {
   } finally {
     await browser.close();
   }
+} catch (e) {
+  if (!(e instanceof OnlyDone)) throw e;
 } finally {
   for (const i of instances) await stopInstance(i);
   for (const s of stages) await s.fleet.close();
@@ -190,6 +201,13 @@ try {
 const rows: Row[] = [];
 for (const scenario of scenarios) for (const stage of stages) rows.push(summarise(scenarioKey(scenario), scenario.kind, stage.fleet.nodes, samples.get(`${scenarioKey(scenario)}@${stage.fleet.nodes}`) ?? []));
 const row = (key: string, nodes: number) => rows.find((r) => r.key === key && r.nodes === nodes)!;
+if (only) {
+  const table = `# Benchmark run, ${new Date().toISOString()} (--only ${values.only})\n\n${opts.rounds} round(s), ${opts.seconds} s per scenario and fleet, concurrency ${opts.concurrency}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.\n\n${renderRows(rows)}\n`;
+  console.log(`\n${table}`);
+  fs.mkdirSync(path.join('.data', 'bench'), { recursive: true });
+  fs.writeFileSync(path.join('.data', 'bench', 'only.md'), table);
+  process.exit(0);
+}
 const [small, large] = [opts.small, opts.large];
 const checks: Check[] = [];
 const smokeChecks: Check[] = [];

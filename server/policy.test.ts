@@ -4,7 +4,7 @@
  */
 import { insertNode, insertReservation, insertVm } from '@/db/factories';
 import { auditEvents, nodes, reservations, vms } from '@/db/schema';
-import { and, desc, eq, inArray } from 'drizzle-orm';
+import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
@@ -162,14 +162,23 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
     for (const orgId of principals) {
       const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
       for (const role of reservationRoles) {
-        const bySql = await db()
-          .select({ nodeId: reservations.nodeId, id: reservations.id })
-          .from(reservations)
-          .innerJoin(nodes, eq(nodes.id, reservations.nodeId))
-          .where(reservationListedFor(p, role));
-        const byJs = all.filter(({ r, ownerOrgId }) => listsReservation(relationTo(p, { ownerOrgId }, r), role));
-        const keys = (rows: { nodeId: string; id: string }[]) => rows.map((r) => `${r.nodeId}/${r.id}`).sort();
-        expect(keys(bySql), `${orgId} role=${role}`).toEqual(keys(byJs.map(({ r }) => r)));
+        const byJs = all
+          .filter(({ r, ownerOrgId }) => listsReservation(relationTo(p, { ownerOrgId }, r), role))
+          .map(({ r }) => [r.nodeId, r.id] as const)
+          .sort(([an, ai], [bn, bi]) => (an === bn ? (ai < bi ? -1 : 1) : an < bn ? -1 : 1));
+        // Pages as the verb asks for them: every page size from 1 to all, from every cursor.
+        for (const limit of [1, 2, 3, 1000]) {
+          for (const after of [undefined, ...byJs]) {
+            const rows = await db()
+              .select({ nodeId: reservations.nodeId, id: reservations.id })
+              .from(reservations)
+              .where(and(reservationListedFor(p, role, after, limit), after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined))
+              .orderBy(asc(reservations.nodeId), asc(reservations.id))
+              .limit(limit);
+            const from = after ? byJs.indexOf(after) + 1 : 0;
+            expect(rows.map((r) => `${r.nodeId}/${r.id}`), `${orgId} role=${role} limit ${limit} after ${after?.join('/')}`).toEqual(byJs.slice(from, from + limit).map(([n, id]) => `${n}/${id}`));
+          }
+        }
       }
       // Role `any` is "see a reservation" itself: the one-node rule and the cross-node rule agree.
       const seen = all.filter(({ r, ownerOrgId }) => maySeeReservation(relationTo(p, { ownerOrgId }, r)));

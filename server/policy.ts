@@ -203,24 +203,38 @@ export function listsReservation(rel: ReservationRelation, role: ReservationRole
 }
 
 /**
- * The same rule as SQL over `reservations` on any node: undefined when every row is listed
- * (the operator, role `any`). Role `any` is a union of three index-driven lookups — the owner's
- * nodes' reservations (nodes_owner_idx, then the primary key (node_id, id)), and the GIN indexes
- * on allowed_org_ids and managing_org_ids (migration 0001) — rather than one OR: an OR across the
- * node join cannot use an index, and one over an array of the owner's node ids leaves the
- * planner guessing its size, so it scans (server/reservations/list-across.test.ts checks the plans).
+ * The same rule as SQL over `reservations` on any node, for one page: undefined when every row
+ * is listed (the operator, role `any`). The caller keeps its own cursor, `ORDER BY (node_id, id)`
+ * and `LIMIT` (`after` and `limit` here only bound the work).
+ *
+ * Roles `audience` and `managing` are one array predicate: PostgreSQL chooses between the GIN
+ * index (an org named on few reservations) and walking the primary key in page order, filtering
+ * (an org named on many: it stops after a page). Role `any` is an OR over three relations; as
+ * one predicate (or a union of all three) PostgreSQL must gather every reservation the org may
+ * see before the ordered `LIMIT` — an audience org of 10,008 reservations paid for all of them
+ * on every page (docs/performance.md). So each relation is its own branch — the owner's nodes'
+ * reservations (nodes_owner_idx or nodes_pkey, then the primary key (node_id, id)), the GIN
+ * indexes on allowed_org_ids and managing_org_ids (migration 0001) — each in page order after
+ * the cursor and cut at `limit`, and the union of at most 3 × `limit` keys cut again: the cost
+ * follows the page, not what the org may see (server/reservations/list-across.test.ts checks
+ * the plans).
+ * @param after the cursor's (nodeId, id), exclusive.
  */
-export function reservationListedFor(principal: Principal, role: ReservationRole): SQL | undefined {
+export function reservationListedFor(principal: Principal, role: ReservationRole, after: readonly [string, string] | undefined, limit: number): SQL | undefined {
   const me = principal.orgId;
   const audience = arrayContains(reservations.allowedOrgIds, [me]);
   const managing = arrayContains(reservations.managingOrgIds, [me]);
   if (role === 'audience') return audience;
   if (role === 'managing') return managing;
   if (isOperator(principal)) return undefined;
-  return sql`(${reservations.nodeId}, ${reservations.id}) in (
-    select o.node_id, o.id from reservations o join ${nodes} n on n.id = o.node_id where n.owner_org_id = ${me}
-    union all select a.node_id, a.id from reservations a where a.allowed_org_ids @> array[${me}]::text[]
-    union all select m.node_id, m.id from reservations m where m.managing_org_ids @> array[${me}]::text[])`;
+  // Each branch's cursor and page order, on its own alias.
+  const cursorOf = (alias: string) => (after ? sql` and (${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id) > (${after[0]}, ${after[1]})` : sql``);
+  const page = (alias: string) => sql`${cursorOf(alias)} order by ${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id limit ${limit}`;
+  return sql`(${reservations.nodeId}, ${reservations.id}) in (select u.node_id, u.id from (
+    (select o.node_id, o.id from reservations o join ${nodes} n on n.id = o.node_id where n.owner_org_id = ${me}${page('o')})
+    union (select a.node_id, a.id from reservations a where a.allowed_org_ids @> array[${me}]::text[]${page('a')})
+    union (select m.node_id, m.id from reservations m where m.managing_org_ids @> array[${me}]::text[]${page('m')})
+  ) u order by u.node_id, u.id limit ${limit})`;
 }
 
 /**

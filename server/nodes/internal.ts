@@ -10,12 +10,13 @@ export type NodeRow = typeof nodes.$inferSelect;
 
 /**
  * Row-lock modes, always taken in one order: node, then reservation, then VMs (by id).
- * Writers take the node `FOR NO KEY UPDATE`, so every change to one node's units is
+ * Writers take the node `FOR NO KEY UPDATE` (`write`), so every change to one node's units is
  * serialised there (a spot placement racing a reclaim queues behind it and then sees the
- * reclaimed units). Readers that need one consistent picture (dry runs) take it `FOR SHARE`.
- * NO KEY UPDATE leaves foreign-key checks (FOR KEY SHARE) from other tables unblocked.
+ * reclaimed units). Readers take none (`none`): a dry run reads one snapshot instead — a single
+ * statement, or a read-only transaction (`inReadOnlySnapshot`). NO KEY UPDATE leaves
+ * foreign-key checks (FOR KEY SHARE) from other tables unblocked.
  */
-export type LockMode = 'write' | 'read' | 'none';
+export type LockMode = 'write' | 'none';
 
 function findNodeStatement(lock: LockMode) {
   return preparedStatement((db) => {
@@ -25,7 +26,7 @@ function findNodeStatement(lock: LockMode) {
     // another would record a time from before that one's commit (docs/product.md §9 c).
     const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
     const q = db.select().from(nodes).where(eq(nodes.id, sql.placeholder('nodeId')));
-    const row = (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q).as('locked_node');
+    const row = (lock === 'write' ? q.for('no key update') : q).as('locked_node');
     // The unit order comes with the node (every verb orders unit ids by it): one round trip.
     // Qualified by hand: drizzle prints a one-table select's field columns unqualified.
     const unitOrder = sql<string[]>`array(select nu.unit_id from ${nodeUnits} nu where nu.node_id = "locked_node"."id" order by nu.position)`;
@@ -35,7 +36,7 @@ function findNodeStatement(lock: LockMode) {
       .prepare(`find_node_${lock}`);
   });
 }
-const findNodeBy = { write: findNodeStatement('write'), read: findNodeStatement('read'), none: findNodeStatement('none') };
+const findNodeBy = { write: findNodeStatement('write'), none: findNodeStatement('none') };
 
 /**
  * Finds a node, optionally locking it, with its unit order. Every signed-in principal may see
@@ -68,8 +69,8 @@ export function readNode(ctx: Ctx, nodeId: string): Promise<LockedNode> {
 export type LockedNode = NodeRow & { lockedAt: Date; positions: Map<string, number> };
 
 /**
- * The first step of every writer on a node: lock its row (`write`: FOR NO KEY UPDATE; `read`:
- * FOR SHARE, for a consistent picture) and read the clock once the lock is held, so that
+ * The first step of every writer on a node: lock its row (`write`: FOR NO KEY UPDATE; `none`
+ * inside a read-only snapshot) and read the clock once the lock is held, so that
  * times follow commit order across instances (Ctx.clock). Lock order, everywhere: node, then
  * reservation, then VMs by id.
  * @returns the node and the verb context continued inside `tx` at lock time.

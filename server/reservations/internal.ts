@@ -20,10 +20,10 @@ function reservationStatement(lock: LockMode) {
       .select({ reservation: reservations, units })
       .from(reservations)
       .where(and(eq(reservations.id, sql.placeholder('reservationId')), eq(reservations.nodeId, sql.placeholder('nodeId'))));
-    return (lock === 'write' ? q.for('no key update') : lock === 'read' ? q.for('share') : q).prepare(`find_reservation_${lock}`);
+    return (lock === 'write' ? q.for('no key update') : q).prepare(`find_reservation_${lock}`);
   });
 }
-const reservationBy = { write: reservationStatement('write'), read: reservationStatement('read'), none: reservationStatement('none') };
+const reservationBy = { write: reservationStatement('write'), none: reservationStatement('none') };
 
 /**
  * Finds a reservation under `node` that the principal may see, optionally locking it, with its
@@ -88,8 +88,8 @@ export type ReservationScope = {
 };
 
 /**
- * Locks the node then the reservation (write), share-locks them (read) or reads them as they
- * are (none: a read-only snapshot needs no lock), checks visibility
+ * Locks the node then the reservation (write) or reads them as they are (none: a read-only
+ * snapshot needs no lock), checks visibility
  * (404) and loads the reservation's units and status.
  * @throws DomainError not_found
  */

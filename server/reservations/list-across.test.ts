@@ -149,18 +149,18 @@ describe('listReservations: the query can use an index', () => {
     await db().execute(sql`analyze nodes`);
   }
 
-  type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; Plans?: PlanNode[] };
+  type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; 'Rows Removed by Filter'?: number; Plans?: PlanNode[] };
   const walk = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(walk)];
 
-  /** The plan nodes of the verb's page query for `orgId` and `role` (PostgreSQL's JSON EXPLAIN). */
-  async function planOf(orgId: string, role: 'any' | 'audience' | 'managing'): Promise<PlanNode[]> {
+  /** The plan nodes of the verb's page query for `orgId` and `role` (PostgreSQL's JSON EXPLAIN, run when `analyze`). */
+  async function planOf(orgId: string, role: 'any' | 'audience' | 'managing', analyze = false): Promise<PlanNode[]> {
     const captured: { query: string; params: unknown[] }[] = [];
     const client = postgres(scene().url, { max: 1, onnotice: () => {}, debug: (_c, query, params) => captured.push({ query, params: params as unknown[] }) });
     try {
       const spy: Db = drizzle(client, { schema });
       await listReservations({ ctx: { ...ctxFor(db(), orgId), db: spy }, input: { role, limit: 50 } });
       const page = captured.find((q) => q.query.includes('from "reservations"') && q.query.includes('order by'))!;
-      const [row] = await client.unsafe(`explain (format json) ${page.query}`, page.params as never[]);
+      const [row] = await client.unsafe(`explain (${analyze ? 'analyze, ' : ''}format json) ${page.query}`, page.params as never[]);
 
       return walk((row as unknown as { 'QUERY PLAN': [{ Plan: PlanNode }] })['QUERY PLAN'][0].Plan);
     } finally {
@@ -181,6 +181,22 @@ describe('listReservations: the query can use an index', () => {
       const label = `${orgId} role=${role}: ${plan.map((n) => n['Node Type'] + (n['Index Name'] ? `(${n['Index Name']})` : n['Relation Name'] ? `(${n['Relation Name']})` : '')).join(' > ')}`;
       expect(plan.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'reservations'), label).toEqual([]);
       for (const index of indexes) expect(plan.some((n) => n['Index Name'] === index), `${label} uses ${index}`).toBe(true);
+    }
+  });
+
+  it('an org named on thousands of reservations reads about a page of them, whatever its role', async () => {
+    // 4,000 filler reservations, every one for org_audience: the old single predicate gathered
+    // all 4,000 before the ordered LIMIT.
+    await addFiller(400, 10);
+    await db().execute(sql`update reservations set allowed_org_ids = allowed_org_ids || ${ORG.audience}::text where id like 'fr%'`);
+    await db().execute(sql`analyze reservations`);
+    const limit = 50;
+    for (const role of ['any', 'audience'] as const) {
+      const plan = await planOf(ORG.audience, role, true);
+      // Rows each plan node produced or filtered away, over all its loops.
+      const touched = plan.map((n) => ({ n, rows: ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1) }));
+      const most = touched.reduce((a, b) => (b.rows > a.rows ? b : a));
+      expect(most.rows, `role=${role}: ${most.n['Node Type']} ${most.n['Index Name'] ?? most.n['Relation Name'] ?? ''} touched ${most.rows} rows`).toBeLessThanOrEqual(4 * (limit + 1));
     }
   });
 });

@@ -52,12 +52,14 @@ export async function listNodeReservations({
  */
 export async function listReservations({ ctx, input }: { ctx: Ctx; input: ListReservationsInput }): Promise<Page<Reservation>> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? decodeCompositeCursor(input.cursor, 2) : undefined;
+  const after = input.cursor !== undefined ? (decodeCompositeCursor(input.cursor, 2) as [string, string]) : undefined;
+  // The node's topologyGen by key lookup per row of the page, not a join: with a join the
+  // planner hashes the whole nodes table for a page of 101 rows.
+  const nodeTopologyGen = sql<number>`(select n.topology_gen from ${nodes} n where n.id = ${reservations.nodeId})`;
   const rows = await ctx.db
-    .select({ r: reservations, nodeTopologyGen: nodes.topologyGen })
+    .select({ r: reservations, nodeTopologyGen })
     .from(reservations)
-    .innerJoin(nodes, eq(nodes.id, reservations.nodeId))
-    .where(and(reservationListedFor(ctx, input.role ?? 'any'), after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined))
+    .where(and(reservationListedFor(ctx, input.role ?? 'any', after, limit + 1), after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined))
     .orderBy(asc(reservations.nodeId), asc(reservations.id))
     .limit(limit + 1);
   return toPage(rows, limit, ({ r }) => compositeKey(r.nodeId, r.id), async (kept) => {

@@ -1,5 +1,5 @@
 /**
- * The dry run reads a read-only snapshot without locks (docs/product.md §5.1 step 6; issue 10):
+ * The dry run reads one snapshot — a single SELECT — without locks (docs/product.md §5.1 step 6; issue 10):
  * what it reports must be exactly what the real reclaim then does, for every shape of fixture.
  */
 import * as reclaimRoute from '@/app/v1/nodes/[nodeId]/reservations/[id]/reclaim/route';
@@ -97,7 +97,7 @@ describe('the reservation read brings only its own units', () => {
 });
 
 describe('the dry run takes no locks and no transaction id', () => {
-  it('runs in one read-only repeatable-read transaction, with no FOR SHARE or FOR UPDATE', async () => {
+  it('is one SELECT outside any transaction, with no FOR SHARE or FOR UPDATE', async () => {
     const sent: string[] = [];
     const client = postgres(scene().url, { max: 1, onnotice: () => {}, debug: (_conn, query) => sent.push(query), connection: { TimeZone: 'UTC' } });
     try {
@@ -105,8 +105,11 @@ describe('the dry run takes no locks and no transaction id', () => {
       const res = await reclaim({ ctx: ctxFor(logged, ORG.managing, T0), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-2', 'gpu-4'], dryRun: true } });
       expect(res).toMatchObject({ wouldTerminate: ['vm-spot-a', 'vm-spot-b'], wouldSkip: ['vm-res'] });
       // (postgres.js reads the array types once per connection first.)
-      expect(sent.filter((q) => !q.includes('pg_catalog.pg_type'))[0]).toBe('begin isolation level repeatable read read only');
-      expect(sent.filter((q) => /\bfor (share|update|no key update|key share)\b/i.test(q))).toEqual([]);
+      // One statement is one snapshot: no BEGIN, no COMMIT, nothing else sent.
+      const statements = sent.filter((q) => !q.includes('pg_catalog.pg_type'));
+      expect(statements).toHaveLength(1);
+      expect(statements[0]).toMatch(/^select /);
+      expect(statements.filter((q) => /\bfor (share|update|no key update|key share)\b/i.test(q))).toEqual([]);
       // The real run, by contrast, locks the node, the reservation and the VMs.
       sent.length = 0;
       await reclaim({ ctx: ctxFor(logged, ORG.managing, T0), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-2', 'gpu-4'] } });
