@@ -1,21 +1,20 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { lazy, Suspense, useState } from 'react';
-import { errorMessage } from './problem';
-import { fleetQueryInput } from './queries';
-import { useTRPC } from './trpc-provider';
-import type { RouterOutputs } from './trpc-types';
+import { usePathname, useRouter } from 'next/navigation';
+import { Suspense, useState, useTransition } from 'react';
+import { useAutoRefresh } from './live/auto-refresh';
+import { lazyWithTrpc } from './live/lazy-with-trpc';
+import type { Fetched, RouterOutputs } from './trpc-types';
 import { DataTable, type Column } from './ui/data-table';
-import { Pager } from './ui/pager';
-import { useCursorPages } from './ui/use-cursor-pages';
+import { UrlPager } from './ui/url-pager';
 import { MiniGrid, UnitLegend } from './unit-grid/unit-grid';
 
 import { unitStyles } from './unit-grid/unit-styles';
 
-// Loaded on demand: the first paint needs only the table (React.lazy: see node/node-view.tsx).
-const RegisterNodeDialog = lazy(() => import('./topology-dialogs').then((m) => ({ default: m.RegisterNodeDialog })));
+// Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
+const RegisterNodeDialog = lazyWithTrpc(() => import('./topology-dialogs').then((m) => m.RegisterNodeDialog));
+const REFRESH_MS = 10_000;
 
 type FleetNode = RouterOutputs['nodes']['list']['items'][number];
 const states = Object.entries(unitStyles) as [keyof typeof unitStyles, (typeof unitStyles)[keyof typeof unitStyles]][];
@@ -53,13 +52,18 @@ const columns: readonly Column<FleetNode>[] = [
   ),
 ];
 
-/** The fleet page (docs/product.md §6): every node, its owner, per-state counts and a mini-grid; paginated. */
-export function FleetTable() {
-  const trpc = useTRPC();
-  const [owner, setOwner] = useState('');
-  const pages = useCursorPages();
-  const nodes = useQuery({ ...trpc.nodes.list.queryOptions(fleetQueryInput(pages.cursor, owner)), placeholderData: keepPreviousData, refetchInterval: 10_000 });
-  const fleetActions = useQuery(trpc.nodes.fleetActions.queryOptions());
+/**
+ * The fleet page (docs/product.md §6): every node, its owner, per-state counts and a mini-grid;
+ * paginated. Rendered from what the server page read for the URL's `owner` and `cursor`: the
+ * filter and the pages navigate (a reload or a shared link shows the same page), and the table
+ * refreshes by re-rendering the page every REFRESH_MS.
+ */
+export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list']>; fleetActions: Fetched<RouterOutputs['nodes']['fleetActions']>; owner: string; cursor: string | undefined }) {
+  const { nodes, fleetActions, owner, cursor } = props;
+  const router = useRouter();
+  const pathname = usePathname();
+  const [, startTransition] = useTransition();
+  useAutoRefresh(REFRESH_MS);
   const [registering, setRegistering] = useState(false);
 
   return (
@@ -76,18 +80,19 @@ export function FleetTable() {
             </button>
           )}
         </div>
+        {/* A GET form: without JavaScript it still filters (the browser navigates to ?owner=). */}
         <form
           className="flex items-end gap-2"
           onSubmit={(e) => {
             e.preventDefault();
             const value = new FormData(e.currentTarget).get('owner');
-            setOwner(typeof value === 'string' ? value.trim() : '');
-            pages.reset();
+            const next = typeof value === 'string' ? value.trim() : '';
+            startTransition(() => router.push(next ? `${pathname}?${new URLSearchParams({ owner: next })}` : pathname));
           }}
         >
           <label className="text-sm text-slate-700">
             Owner org
-            <input name="owner" defaultValue={owner} placeholder="e.g. org_acme" className="mt-1 block w-48 rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
+            <input name="owner" key={owner} defaultValue={owner} placeholder="e.g. org_acme" className="mt-1 block w-48 rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
           </label>
           <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
             Filter
@@ -95,7 +100,7 @@ export function FleetTable() {
         </form>
       </div>
 
-      {nodes.isError && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{errorMessage(nodes.error)}</p>}
+      {nodes.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{nodes.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
         <DataTable
           columns={columns}
@@ -103,13 +108,13 @@ export function FleetTable() {
           rowKey={(n) => n.id}
           rowClassName="hover:bg-slate-50"
           headClassName="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500"
-          empty={nodes.data ? 'No nodes match.' : 'Loading…'}
+          empty={nodes.data ? 'No nodes match.' : '—'}
         />
       </div>
       <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
         <UnitLegend />
       </div>
-      <Pager pages={pages} nextCursor={nodes.data?.nextCursor} />
+      <UrlPager cursor={cursor} scope={owner} nextCursor={nodes.data?.nextCursor} />
       <Suspense fallback={null}>{registering && <RegisterNodeDialog onClose={() => setRegistering(false)} />}</Suspense>
     </div>
   );

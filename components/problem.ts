@@ -1,10 +1,13 @@
-import { TRPCClientError } from '@trpc/client';
 import type { Problem } from './trpc-types';
 
-/** The problem+json body a tRPC error carries (server/trpc/init.ts errorFormatter), if any. */
+/**
+ * The problem+json body a tRPC error carries (server/trpc/init.ts errorFormatter), if any.
+ * Told by its name, not `instanceof TRPCClientError`: that import would put the tRPC client in
+ * the first load of every page that shows an error, where it loads on demand.
+ */
 export function problemOf(error: unknown): Problem | null {
-  if (error instanceof TRPCClientError) {
-    const data = error.data as { problem?: Problem | null } | undefined;
+  if (error instanceof Error && error.name === 'TRPCClientError') {
+    const data = (error as Error & { data?: { problem?: Problem | null } }).data;
     return data?.problem ?? null;
   }
   return null;
@@ -12,6 +15,7 @@ export function problemOf(error: unknown): Problem | null {
 
 /** A sentence for the user: the problem's `detail`, or the error's message. */
 export function errorMessage(error: unknown): string {
+  if (typeof error === 'string') return error;
   return problemOf(error)?.detail ?? (error instanceof Error ? error.message : 'Something went wrong.');
 }
 

@@ -1,7 +1,6 @@
 /**
- * The inputs of the queries each console page makes, shared by the server page that
- * prefetches them and the client component that reads them: the same input gives the same
- * query key, so the browser finds the server's data already in its cache.
+ * The inputs of the queries each console page reads on the server (the page.tsx files of app/(console))
+ * and renders from, with the page sizes and the URL parameters they come from.
  * (No 'use client': server pages import these values.)
  */
 import type { RouterInputs } from './trpc-types';

@@ -1,9 +1,10 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import { formatDateTime, formatRelative, reclaimLabel } from './format';
 import { problemOf } from './problem';
+import { useRefreshPage } from './live/use-refresh-page';
 import { useTRPC } from './trpc-provider';
 import type { VmView } from './trpc-types';
 import { PreviewDialog } from './ui/preview-dialog';
@@ -19,7 +20,7 @@ type Preview = { terminate: string[]; skip: string[] };
 export function ReclaimDialog(props: { nodeId: string; reservationId: string; unitIds: string[]; vms: VmView[]; onClose: () => void; onDone: () => void }) {
   const { nodeId, reservationId, unitIds, vms, onClose, onDone } = props;
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshPage = useRefreshPage();
   const [reason, setReason] = useState('');
   const { mutateAsync: reclaim } = useMutation(trpc.reservations.reclaim.mutationOptions());
 
@@ -42,9 +43,9 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
       confirmLabel={(p) => reclaimLabel(p.terminate.length, unitIds.length)}
       confirm={(p) => reclaim({ nodeId, reservationId, unitIds, expectedTerminate: p.terminate, ...(reason.trim() ? { reason: reason.trim() } : {}) })}
       isStale={(e) => problemOf(e)?.code === 'eviction_set_changed'}
-      onStale={() => queryClient.invalidateQueries({ queryKey: trpc.vms.listForNode.queryKey({ nodeId }) })}
+      onStale={refreshPage}
       onDone={async () => {
-        await queryClient.invalidateQueries();
+        await refreshPage();
         onDone();
       }}
       onClose={onClose}

@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
 import { formatDateTime } from './format';
 import { OrgPicker } from './org-picker';
@@ -9,6 +9,7 @@ import { useTRPC } from './trpc-provider';
 import type { Reservation } from './trpc-types';
 import { Field, FormDialog, inputClass } from './ui/form-dialog';
 import { PreviewDialog } from './ui/preview-dialog';
+import { useRefreshPage } from './live/use-refresh-page';
 
 /**
  * The reservation actions of the console (docs/product.md §6): reserve, release, edit, cancel.
@@ -27,11 +28,8 @@ const toLocalInput = (iso: string) => {
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
 
-/** After any change: every query of the page may show something else now. */
-function useRefresh() {
-  const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries();
-}
+/** After any change: everything the page shows may differ now. */
+const useRefresh = useRefreshPage;
 
 /** What a reservation's holder agrees to, as the reserve and edit dialogs edit it. */
 type Terms = { allowed: string[]; managing: string[]; openEnded: boolean; endsAt: string; contractRef: string; reason: string };

@@ -1,7 +1,8 @@
 'use client';
 
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
+import { useRefreshPage } from './live/use-refresh-page';
 import { OrgPicker } from './org-picker';
 import { fieldErrors, problemOf } from './problem';
 import { useTRPC } from './trpc-provider';
@@ -137,7 +138,7 @@ const describe = (u?: TopologyUnit) => (u ? [u.model, u.memoryGiB && `${u.memory
  */
 export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshPage = useRefreshPage();
   const history = useQuery(trpc.nodes.topologyHistory.queryOptions({ nodeId: r.nodeId }));
   const reaffirm = useMutation(trpc.reservations.reaffirm.mutationOptions());
   const shrink = useMutation(trpc.reservations.update.mutationOptions());
@@ -161,7 +162,7 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
         if (mustShrink) {
           await shrink.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reservedUnitIds: r.reservedUnitIds.filter((u) => !missing.includes(u)), reason: `Units ${missing.join(', ')} left the topology` });
           // FormDialog refreshes on success only; the shrink succeeded, so refresh here.
-          await queryClient.invalidateQueries();
+          await refreshPage();
           // Stay open: re-affirming is the next step, now possible.
           throw new Error(`Removed ${missing.join(', ')}. Now re-affirm the reservation.`);
         }

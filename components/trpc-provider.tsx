@@ -2,12 +2,11 @@
 
 import { makeQueryClient } from '@/server/trpc/query-client';
 import type { AppRouter } from '@/server/trpc/root';
-import { ACTING_ORG_HEADER, MAX_BATCH_SIZE } from '@/server/trpc/shared';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { createTRPCClient, httpBatchLink } from '@trpc/client';
 import { createTRPCContext } from '@trpc/tanstack-react-query';
 import { useState, type ReactNode } from 'react';
-import superjson from 'superjson';
+import { useActingOrgId } from './acting-org';
+import { consoleClient } from './live/trpc-client';
 import { problemOf } from './problem';
 
 export const { TRPCProvider, useTRPC } = createTRPCContext<AppRouter>();
@@ -18,22 +17,20 @@ function reloadOnActingOrgChange(error: unknown) {
 }
 
 /**
- * tRPC + TanStack Query for the console's client components. Every call names the acting org
- * this page shows; the server refuses one the session no longer acts as, and the page reloads.
+ * tRPC + TanStack Query for the console's dialogs (`lazyWithTrpc`, which loads this module
+ * with them). Not in the console layout: every page renders from server data and loads none
+ * of it first. Every call names the acting org this page shows (ActingOrgProvider); the server
+ * refuses one the session no longer acts as, and the page reloads.
  */
-export function TrpcProvider({ children, actingOrgId }: { children: ReactNode; actingOrgId: string }) {
+export function TrpcProvider({ children }: { children: ReactNode }) {
+  const actingOrgId = useActingOrgId();
   const [queryClient] = useState(() => {
     const client = makeQueryClient();
     client.getQueryCache().config.onError = reloadOnActingOrgChange;
     client.getMutationCache().config.onError = reloadOnActingOrgChange;
     return client;
   });
-  const [trpcClient] = useState(() =>
-    createTRPCClient<AppRouter>({
-      // The server refuses a batch of more than MAX_BATCH_SIZE calls (server/trpc/http-handler.ts).
-      links: [httpBatchLink({ url: '/api/trpc', transformer: superjson, maxItems: MAX_BATCH_SIZE, headers: { [ACTING_ORG_HEADER]: actingOrgId } })],
-    }),
-  );
+  const [trpcClient] = useState(() => consoleClient(actingOrgId));
   return (
     <QueryClientProvider client={queryClient}>
       <TRPCProvider trpcClient={trpcClient} queryClient={queryClient}>

@@ -26,3 +26,9 @@ export type NotificationView = RouterOutputs['audit']['notifications']['items'][
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];
 /** A VM on the node page, with the actions the server offers on it. */
 export type NodeVm = RouterOutputs['vms']['listForNode'][number];
+/**
+ * What a server page read for a client component rendered from props (server/trpc/server.tsx
+ * `prefetched`): the data, or the sentence of the error; `limited` when it was not asked (over
+ * the rate limit: the next refresh asks again).
+ */
+export type Fetched<T> = { data?: T; error?: string; limited?: true };

@@ -1,13 +1,7 @@
-'use client';
-
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatDateTime } from './format';
-import { errorMessage } from './problem';
-import { vmPageQueryInput } from './queries';
-import { useTRPC } from './trpc-provider';
-import type { VmView } from './trpc-types';
+import type { Fetched, VmView } from './trpc-types';
 
 const reasons: Record<NonNullable<VmView['terminationReason']>, string> = {
   reclaimed: 'Reclaimed: the capacity holder took its spot units back',
@@ -26,13 +20,11 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 /**
  * The VM page (docs/product.md §6): one VM as the API shows it to the caller — its node (a
  * link), units, tier, status, start, and for an ended VM when and why it ended. Only what the
- * caller may see: the org shows only to the operator and the VM's own org (§2).
+ * caller may see: the org shows only to the operator and the VM's own org (§2). Rendered from
+ * what the server page read.
  */
-export function VmDetail({ vmId }: { vmId: string }) {
-  const trpc = useTRPC();
-  const vm = useQuery(trpc.vms.get.queryOptions(vmPageQueryInput(vmId)));
-  if (vm.isError) return <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{errorMessage(vm.error)}</p>;
-  if (!vm.data) return <p className="text-sm text-slate-500">Loading VM…</p>;
+export function VmDetail({ vm }: { vm: Fetched<VmView> }) {
+  if (!vm.data) return <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{vm.error}</p>;
   const v = vm.data;
   return (
     <div className="space-y-4">

@@ -1,10 +1,11 @@
 import { NotificationBell } from '@/components/notifications/notification-bell';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 import Link from 'next/link';
 
 /**
  * The header's links to the acting org's own things (docs/product.md §6): its API keys, and
- * the bell with its unread notifications — counted here, so the first HTML already shows it.
+ * the bell with its unread notifications — counted here, on every render of the page (its own
+ * refreshes and the layout's AutoRefresh), so the first HTML already shows it.
  */
 export async function AccountNav() {
   const unread = trpc.audit.unreadNotificationCount.queryOptions();
@@ -14,9 +15,7 @@ export async function AccountNav() {
       <Link href="/api-keys" className="hover:text-slate-900">
         API keys
       </Link>
-      <HydrateClient only={[unread]}>
-        <NotificationBell />
-      </HydrateClient>
+      <NotificationBell unread={prefetched(unread).data?.unread ?? 0} />
     </nav>
   );
 }

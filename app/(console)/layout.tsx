@@ -1,6 +1,7 @@
 import { signOutAction, signOutEverywhereAction, switchOrgAction } from '@/app/actions';
 import { OrgSwitcher } from '@/components/org-switcher';
-import { TrpcProvider } from '@/components/trpc-provider';
+import { ActingOrgProvider } from '@/components/acting-org';
+import { AutoRefresh } from '@/components/live/auto-refresh';
 import { PATHNAME_HEADER } from '@/proxy';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
@@ -19,7 +20,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
   return (
-    <TrpcProvider actingOrgId={session.principal.orgId}>
+    <ActingOrgProvider orgId={session.principal.orgId}>
+      {/* The header's unread count stays current on every page (the bell is server-rendered). */}
+      <AutoRefresh ms={30_000} />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
           <Link href="/" className="font-semibold">
@@ -64,6 +67,6 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
-    </TrpcProvider>
+    </ActingOrgProvider>
   );
 }

@@ -1,18 +1,18 @@
 'use client';
 
-import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { usePathname, useRouter } from 'next/navigation';
+import { Suspense, useState } from 'react';
 import { formatDateTime, formatRelative } from '../format';
-import { errorMessage } from '../problem';
-import { apiKeysQueryInput } from '../queries';
-import { useTRPC } from '../trpc-provider';
+import { lazyWithTrpc } from '../live/lazy-with-trpc';
 import type { ApiKeyView, CreatedApiKey } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
-import { Pager } from '../ui/pager';
-import { useCursorPages } from '../ui/use-cursor-pages';
+import type { PageResult } from '../ui/paged-table';
+import { UrlPager } from '../ui/url-pager';
 import { CreateApiKeyForm } from './create-api-key-form';
 import { NewKeyDialog } from './new-key-dialog';
-import { RevokeKeyDialog } from './revoke-key-dialog';
+
+// Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
+const RevokeKeyDialog = lazyWithTrpc(() => import('./revoke-key-dialog').then((m) => m.RevokeKeyDialog));
 
 /** A time as "3 minutes ago", the exact time on hover. */
 function When({ iso }: { iso: string }) {
@@ -57,11 +57,9 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
  * The API keys page (docs/product.md §6): the acting org's keys — name, prefix, created, last
  * used — with create (the secret shown once) and revoke (after a confirmation).
  */
-export function ApiKeysView() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const pages = useCursorPages();
-  const keys = useQuery({ ...trpc.apiKeys.list.queryOptions(apiKeysQueryInput(pages.cursor)), placeholderData: keepPreviousData });
+export function ApiKeysView({ keys, cursor }: { keys: PageResult<ApiKeyView>; cursor: string | undefined }) {
+  const router = useRouter();
+  const pathname = usePathname();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKeyView | null>(null);
 
@@ -74,17 +72,18 @@ export function ApiKeysView() {
       <CreateApiKeyForm
         onCreated={(key) => {
           setCreated(key);
-          pages.reset();
-          void queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() });
+          // The first page, read again: the new key is on it.
+          if (cursor) router.push(pathname);
+          else router.refresh();
         }}
       />
-      {keys.isError && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{errorMessage(keys.error)}</p>}
+      {keys.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{keys.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
-        <DataTable columns={columns(setRevoking)} rows={keys.data?.items ?? []} rowKey={(k) => k.id} rowAttr="api-key-id" testId="api-key-table" empty={keys.data ? 'No API keys yet.' : 'Loading…'} />
+        <DataTable columns={columns(setRevoking)} rows={keys.data?.items ?? []} rowKey={(k) => k.id} rowAttr="api-key-id" testId="api-key-table" empty={keys.data ? 'No API keys yet.' : 'Nothing to show.'} />
       </div>
-      <Pager pages={pages} nextCursor={keys.data?.nextCursor} />
+      <UrlPager cursor={cursor} nextCursor={keys.data?.nextCursor} />
       {created && <NewKeyDialog apiKey={created} onClose={() => setCreated(null)} />}
-      {revoking && <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />}
+      <Suspense fallback={null}>{revoking && <RevokeKeyDialog apiKey={revoking} onClose={() => setRevoking(null)} />}</Suspense>
     </div>
   );
 }

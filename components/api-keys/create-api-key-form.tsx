@@ -1,25 +1,28 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
+import type { ConsoleClient } from '../live/trpc-client';
+import { useServerCall } from '../live/use-server-call';
 import { errorMessage, fieldErrors } from '../problem';
-import { useTRPC } from '../trpc-provider';
 import type { CreatedApiKey } from '../trpc-types';
 import { buttonStyles } from '../ui/modal';
+
+/** Creates a key of the acting org (docs/product.md §2 "manage the org's API keys"). */
+const createApiKey = (client: ConsoleClient, input: { name: string }) => client.apiKeys.create.mutate(input);
 
 /**
  * Creates an API key of the acting org (docs/product.md §6): a name, then the new key goes to
  * `onCreated`, which shows its secret once. The server's problem `detail` for the name shows
- * next to the field; any other failure under the form.
+ * next to the field; any other failure under the form. The tRPC client loads at the first
+ * submit (useServerCall), not with the page.
  */
 export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
-  const trpc = useTRPC();
   const [name, setName] = useState('');
-  const create = useMutation(trpc.apiKeys.create.mutationOptions());
+  const create = useServerCall(createApiKey);
   const errorId = useId();
   const nameErrors = fieldErrors(create.error, 'name');
   // A problem naming no field of this form (say, the rate limit) shows under it.
-  const otherError = create.isError && nameErrors.length === 0 ? errorMessage(create.error) : null;
+  const otherError = create.error !== null && nameErrors.length === 0 ? errorMessage(create.error) : null;
 
   return (
     <form
@@ -27,16 +30,13 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
       className="flex flex-wrap items-start gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
       onSubmit={(e) => {
         e.preventDefault();
-        create.mutate(
-          { name },
-          {
-            onSuccess: (key) => {
-              setName('');
-              create.reset();
-              onCreated(key);
-            },
-          },
-        );
+        create
+          .run({ name })
+          .then((key) => {
+            setName('');
+            onCreated(key);
+          })
+          .catch(() => {}); // shown from create.error
       }}
     >
       <div>
@@ -60,8 +60,8 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
           </p>
         )}
       </div>
-      <button type="submit" disabled={create.isPending} className={`mt-6 ${buttonStyles.primary}`}>
-        {create.isPending ? 'Creating…' : 'Create API key'}
+      <button type="submit" disabled={create.pending} className={`mt-6 ${buttonStyles.primary}`}>
+        {create.pending ? 'Creating…' : 'Create API key'}
       </button>
       {otherError && (
         <p role="alert" className="basis-full rounded-md bg-red-50 p-2 text-sm text-red-900">

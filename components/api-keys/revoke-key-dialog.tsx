@@ -1,6 +1,7 @@
 'use client';
 
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
+import { useRefreshPage } from '../live/use-refresh-page';
 import { errorMessage } from '../problem';
 import { useTRPC } from '../trpc-provider';
 import type { ApiKeyView } from '../trpc-types';
@@ -12,11 +13,11 @@ import { Modal, buttonStyles } from '../ui/modal';
  */
 export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClose: () => void }) {
   const trpc = useTRPC();
-  const queryClient = useQueryClient();
+  const refreshPage = useRefreshPage();
   const revoke = useMutation(
     trpc.apiKeys.revoke.mutationOptions({
       onSuccess: async () => {
-        await queryClient.invalidateQueries({ queryKey: trpc.apiKeys.list.pathKey() });
+        await refreshPage();
         onClose();
       },
     }),

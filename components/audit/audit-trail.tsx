@@ -1,24 +1,20 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { auditQueryInput, type AuditFilters } from '../queries';
-import { useTRPC } from '../trpc-provider';
+import { filtersKey, type AuditFilters } from '../queries';
+import type { AuditEvent } from '../trpc-types';
 import { PageHeader } from '../ui/page-header';
-import { PagedTable } from '../ui/paged-table';
+import { PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
-import { useCursorPages } from '../ui/use-cursor-pages';
 import { auditColumns } from './audit-columns';
 
 /**
  * The audit trail page (docs/product.md §6): the events the acting org may see (§2, always a
  * filtered list), newest first, filtered by the URL's node, reservation, action and time range
  * (`since` inclusive, `until` exclusive), cursor-paged; each event expands to its details.
+ * Rendered from the page the server read for the URL (filters and `cursor`).
  * @param actions the audit actions the API knows, for the action filter.
  */
-export function AuditTrail({ filters, actions }: { filters: AuditFilters; actions: readonly string[] }) {
-  const trpc = useTRPC();
-  const pages = useCursorPages();
-  const events = useQuery({ ...trpc.audit.list.queryOptions(auditQueryInput(filters, pages.cursor)), placeholderData: keepPreviousData });
+export function AuditTrail({ filters, actions, events, cursor }: { filters: AuditFilters; actions: readonly string[]; events: PageResult<AuditEvent>; cursor: string | undefined }) {
   const fields: FilterField[] = [
     { name: 'nodeId', label: 'Node', kind: 'text', placeholder: 'e.g. acme-h100-01' },
     { name: 'reservationId', label: 'Reservation', kind: 'text', placeholder: 'e.g. res-nimbus-01' },
@@ -30,7 +26,7 @@ export function AuditTrail({ filters, actions }: { filters: AuditFilters; action
     <div className="space-y-4">
       <PageHeader title="Audit trail" description="What happened, newest first: every event your org may see." />
       <UrlFilters fields={fields} values={filters} />
-      <PagedTable result={events} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event matches these filters." pages={pages} />
+      <PagedTable result={events} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event matches these filters." cursor={cursor} scope={filtersKey(filters)} />
     </div>
   );
 }

@@ -1,60 +1,62 @@
 'use client';
 
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { lazy, Suspense, useState } from 'react';
+import { Suspense, useState } from 'react';
 import { formatRelative } from '../format';
-import { errorMessage } from '../problem';
-import { nodePageQueryInputs } from '../queries';
-import { useTRPC } from '../trpc-provider';
-import type { NodeVm, ReservationAction } from '../trpc-types';
+import { useAutoRefresh } from '../live/auto-refresh';
+import { lazyWithTrpc } from '../live/lazy-with-trpc';
+import type { Fetched, NodeData, NodeVm, ReservationAction, RouterOutputs } from '../trpc-types';
 import { emptySelection, type Selection } from '../unit-grid/selection';
 import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
 import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
 
 const REFRESH_MS = 5_000;
-// Dialogs load on demand: the first paint needs only the grid. React.lazy rather than
-// next/dynamic: they never render on the server, and next/dynamic's SSR preloading costs
-// every page that uses it ~1.5 kB of first-load JS.
-const ReclaimDialog = lazy(() => import('../reclaim-dialog').then((m) => ({ default: m.ReclaimDialog })));
-const ReserveDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.ReserveDialog })));
-const ReleaseDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.ReleaseDialog })));
-const EditReservationDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.EditReservationDialog })));
-const CancelReservationDialog = lazy(() => import('../reservation-dialogs').then((m) => ({ default: m.CancelReservationDialog })));
-const ReaffirmDialog = lazy(() => import('../topology-dialogs').then((m) => ({ default: m.ReaffirmDialog })));
-const TopologyDialog = lazy(() => import('../topology-dialogs').then((m) => ({ default: m.TopologyDialog })));
-const TerminateVmDialog = lazy(() => import('../vm-dialogs').then((m) => ({ default: m.TerminateVmDialog })));
+// Dialogs load on demand, and with them the data layer they call the server through
+// (lazyWithTrpc): the first paint needs only the grid, rendered from the server's props.
+// React.lazy rather than next/dynamic: they never render on the server, and next/dynamic's
+// SSR preloading costs every page that uses it ~1.5 kB of first-load JS.
+const ReclaimDialog = lazyWithTrpc(() => import('../reclaim-dialog').then((m) => m.ReclaimDialog));
+const ReserveDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.ReserveDialog));
+const ReleaseDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.ReleaseDialog));
+const EditReservationDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.EditReservationDialog));
+const CancelReservationDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.CancelReservationDialog));
+const ReaffirmDialog = lazyWithTrpc(() => import('../topology-dialogs').then((m) => m.ReaffirmDialog));
+const TopologyDialog = lazyWithTrpc(() => import('../topology-dialogs').then((m) => m.TopologyDialog));
+const TerminateVmDialog = lazyWithTrpc(() => import('../vm-dialogs').then((m) => m.TerminateVmDialog));
 
 type OpenDialog = UnitAction | ReservationDialog | { kind: 'topology' } | { kind: 'terminate'; vm: NodeVm };
-/** Stop polling what failed: an unknown node stays "not found" instead of flickering. */
-const refetchUnlessFailed = (q: { state: { status: string } }) => (q.state.status === 'error' ? false : REFRESH_MS);
-
 /**
  * The node page (docs/product.md §6): unit grid, reservations panel, VMs on the node, and the
- * actions the acting org may take. Its data is prefetched on the server (the first HTML holds
- * the grid) and refreshes by itself while open.
+ * actions the acting org may take. Rendered from what the server page read (the first HTML
+ * holds the grid); while open it refreshes by re-rendering that page every REFRESH_MS, and at
+ * once after a dialog changed something (useRefreshPage). Selection and open dialog are
+ * client state and survive a refresh.
  */
-export function NodeView({ nodeId }: { nodeId: string }) {
-  const trpc = useTRPC();
-  const inputs = nodePageQueryInputs(nodeId);
-  const node = useQuery({ ...trpc.nodes.get.queryOptions(inputs.node), refetchInterval: refetchUnlessFailed });
-  const reservations = useQuery({ ...trpc.reservations.listForNode.queryOptions(inputs.reservations), refetchInterval: refetchUnlessFailed });
-  const vms = useQuery({ ...trpc.vms.listForNode.queryOptions(inputs.vms), refetchInterval: refetchUnlessFailed });
-  const nodeActions = useQuery(trpc.nodes.actions.queryOptions(inputs.node));
+export function NodeView(props: {
+  nodeId: string;
+  node: Fetched<NodeData>;
+  actions: Fetched<RouterOutputs['nodes']['actions']>;
+  reservations: Fetched<RouterOutputs['reservations']['listForNode']>;
+  vms: Fetched<NodeVm[]>;
+  /** When the server read them (ms since the epoch). */
+  readAt: number;
+}) {
+  const { nodeId, node, actions, reservations, vms, readAt } = props;
+  const refreshing = useAutoRefresh(REFRESH_MS);
   const [selection, setSelection] = useState<Selection>(emptySelection);
   const [open, setOpen] = useState<OpenDialog | null>(null);
   const close = () => setOpen(null);
 
-  if (node.isError) {
+  if (!node.data) {
     return (
       <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-        {errorMessage(node.error)} <Link href="/" className="underline">Back to the fleet</Link>
+        {node.error} <Link href="/" className="underline">Back to the fleet</Link>
       </div>
     );
   }
-  if (!node.data) return <p className="text-sm text-slate-500">Loading node…</p>;
   const n = node.data;
+  const nodeActions = actions.data ?? [];
   const actionsByReservation = new Map<string, ReservationAction[]>((reservations.data?.items ?? []).map((r) => [r.reservation.id, r.actions]));
 
   return (
@@ -69,13 +71,13 @@ export function NodeView({ nodeId }: { nodeId: string }) {
             <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation {n.topologyGen}
           </p>
         </div>
-        {nodeActions.data?.includes('changeTopology') && (
+        {nodeActions.includes('changeTopology') && (
           <button type="button" onClick={() => setOpen({ kind: 'topology' })} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50">
             Change topology…
           </button>
         )}
         <p className="text-xs text-slate-500" aria-live="polite" suppressHydrationWarning>
-          {node.isFetching ? 'Refreshing…' : `Updated ${formatRelative(new Date(node.dataUpdatedAt).toISOString())}`}
+          {refreshing ? 'Refreshing…' : `Updated ${formatRelative(new Date(readAt).toISOString())}`}
         </p>
       </div>
 
@@ -84,12 +86,12 @@ export function NodeView({ nodeId }: { nodeId: string }) {
           units={n.units}
           counts={n.counts}
           actionsByReservation={actionsByReservation}
-          canReserve={nodeActions.data?.includes('createReservation') ?? false}
+          canReserve={nodeActions.includes('createReservation')}
           selection={selection}
           onSelectionChange={setSelection}
           onAction={setOpen}
         />
-        <ReservationsPanel items={reservations.data?.items} error={reservations.isError ? reservations.error : null} onOpen={setOpen} />
+        <ReservationsPanel items={reservations.data?.items} error={reservations.error ?? null} onOpen={setOpen} />
       </div>
 
       <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />

@@ -1,17 +1,12 @@
-'use client';
-
-import { useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
-import { useTRPC } from '../trpc-provider';
 
 /**
  * The header's bell (docs/product.md §6): the acting org's unread notifications, on every
- * page, linking to them. Refreshes on its own; marking one read refreshes it at once.
+ * page, linking to them. Rendered on the server with the count (app/(console)/account-nav.tsx):
+ * it changes when the page re-renders — every 30 s (the layout's AutoRefresh), and at once
+ * after marking notifications read (useRefreshPage).
  */
-export function NotificationBell() {
-  const trpc = useTRPC();
-  const count = useQuery({ ...trpc.audit.unreadNotificationCount.queryOptions(), refetchInterval: 30_000 });
-  const unread = count.data?.unread ?? 0;
+export function NotificationBell({ unread }: { unread: number }) {
   return (
     <Link href="/notifications" aria-label={`Notifications, ${unread} unread`} data-testid="notification-bell" className="relative inline-flex items-center rounded-md p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900">
       <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">

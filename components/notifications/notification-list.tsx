@@ -1,15 +1,19 @@
 'use client';
 
-import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import Link from 'next/link';
+import { useState } from 'react';
 import { formatDateTime, formatRelative } from '../format';
+import { useRefreshPage } from '../live/use-refresh-page';
+import { useServerCall } from '../live/use-server-call';
 import { errorMessage } from '../problem';
-import { notificationsQueryInput } from '../queries';
-import { useTRPC } from '../trpc-provider';
+import type { ConsoleClient } from '../live/trpc-client';
 import type { NotificationView } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
-import { Pager } from '../ui/pager';
-import { useCursorPages } from '../ui/use-cursor-pages';
+import type { PageResult } from '../ui/paged-table';
+import { UrlPager } from '../ui/url-pager';
+
+/** Marks one notification read (its own org's: docs/product.md §2). */
+const markNotificationRead = (client: ConsoleClient, input: { notificationId: string }) => client.audit.markNotificationRead.mutate(input);
 
 const link = 'font-mono text-indigo-700 hover:underline';
 
@@ -77,19 +81,22 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
 /**
  * The notifications page (docs/product.md §6): what happened to the acting org's VMs — which
  * VM, on which node and units, when, why and the reason given — newest first, unread ones
- * marked; "Mark as read" updates the row and the header's unread count.
+ * marked; "Mark as read" updates the row and the header's unread count. Rendered from the
+ * page the server read for the URL's `cursor`; the layout re-renders it every 30 s.
  */
-export function NotificationList() {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const pages = useCursorPages();
-  const list = useQuery({ ...trpc.audit.notifications.queryOptions(notificationsQueryInput(pages.cursor)), placeholderData: keepPreviousData, refetchInterval: 30_000 });
-  const markRead = useMutation(
-    trpc.audit.markNotificationRead.mutationOptions({
-      // The list and the bell's count, every page of them.
-      onSuccess: () => queryClient.invalidateQueries({ queryKey: trpc.audit.pathKey() }),
-    }),
-  );
+export function NotificationList({ list, cursor }: { list: PageResult<NotificationView>; cursor: string | undefined }) {
+  const refreshPage = useRefreshPage();
+  const markRead = useServerCall(markNotificationRead);
+  const [pendingId, setPendingId] = useState<string>();
+  const mark = (n: NotificationView) => {
+    setPendingId(n.id);
+    markRead
+      .run({ notificationId: n.id })
+      // The row, and the header's count: both server-rendered.
+      .then(refreshPage)
+      .catch(() => {}) // shown from markRead.error
+      .finally(() => setPendingId(undefined));
+  };
 
   return (
     <div className="space-y-4">
@@ -97,23 +104,23 @@ export function NotificationList() {
         <h1 className="text-2xl font-semibold">Notifications</h1>
         <p className="text-sm text-slate-600">What happened to your org’s workloads, newest first.</p>
       </div>
-      {list.isError && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{errorMessage(list.error)}</p>}
-      {markRead.isError && (
+      {list.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{list.error}</p>}
+      {markRead.error !== null && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {errorMessage(markRead.error)}
         </p>
       )}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
         <DataTable
-          columns={columns((n) => markRead.mutate({ notificationId: n.id }), markRead.isPending ? markRead.variables?.notificationId : undefined)}
+          columns={columns(mark, pendingId)}
           rows={list.data?.items ?? []}
           rowKey={(n) => n.id}
           rowAttr="notification-id"
           testId="notification-table"
-          empty={list.data ? 'No notifications.' : 'Loading…'}
+          empty={list.data ? 'No notifications.' : 'Nothing to show.'}
         />
       </div>
-      <Pager pages={pages} nextCursor={list.data?.nextCursor} />
+      <UrlPager cursor={cursor} nextCursor={list.data?.nextCursor} />
     </div>
   );
 }

@@ -1,16 +1,13 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { formatPeriod } from '../format';
 import { nodeHref, reservationHref } from '../links';
-import { CAPACITY_DEFAULT_ROLE, capacityQueryInput } from '../queries';
-import { useTRPC } from '../trpc-provider';
+import { CAPACITY_DEFAULT_ROLE } from '../queries';
 import type { Reservation } from '../trpc-types';
 import { PageHeader } from '../ui/page-header';
-import { column, PagedTable } from '../ui/paged-table';
+import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters } from '../ui/url-filters';
-import { useCursorPages } from '../ui/use-cursor-pages';
 import { StatusBadge } from './status-badge';
 
 const columns = [
@@ -38,12 +35,10 @@ const roleLabels: Record<string, string> = { audience: 'In the audience (my capa
  * "My capacity" (docs/product.md §6): the reservations whose audience holds the acting org, on
  * every node, by node and id, cursor-paged — or, with the URL's `role`, those it manages or
  * every one it may see (§2).
+ * Rendered from the page the server read for the URL (`role` and `cursor`).
  * @param roles the roles the API accepts.
  */
-export function CapacityList({ role, roles }: { role: string | undefined; roles: readonly string[] }) {
-  const trpc = useTRPC();
-  const pages = useCursorPages();
-  const reservations = useQuery({ ...trpc.reservations.list.queryOptions(capacityQueryInput(role, pages.cursor)), placeholderData: keepPreviousData });
+export function CapacityList({ role, roles, reservations, cursor }: { role: string | undefined; roles: readonly string[]; reservations: PageResult<Reservation>; cursor: string | undefined }) {
   return (
     <div className="space-y-4">
       <PageHeader title="My capacity" description="Reservations across the fleet that your org may place workloads on.">
@@ -56,7 +51,8 @@ export function CapacityList({ role, roles }: { role: string | undefined; roles:
         rowAttr="reservation-key"
         testId="capacity-table"
         empty="No reservation lists your org in this role."
-        pages={pages}
+        cursor={cursor}
+        scope={role ?? CAPACITY_DEFAULT_ROLE}
       />
     </div>
   );

@@ -1,18 +1,13 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { OrgOrAnother } from '../another-org';
 import { auditColumns } from '../audit/audit-columns';
 import { formatDateTime } from '../format';
 import { nodeHref } from '../links';
-import { errorMessage } from '../problem';
-import { reservationPageQueryInputs } from '../queries';
-import { useTRPC } from '../trpc-provider';
-import type { HistoryEntry, Reservation } from '../trpc-types';
-import { PagedTable } from '../ui/paged-table';
-import { useCursorPages } from '../ui/use-cursor-pages';
+import type { AuditEvent, Fetched, HistoryEntry, NodeData, Reservation, RouterOutputs } from '../trpc-types';
+import { PagedTable, type PageResult } from '../ui/paged-table';
 import { MiniGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { StatusBadge } from './status-badge';
 
@@ -84,29 +79,28 @@ function Section({ title, id, children }: { title: string; id: string; children:
 /**
  * The reservation page (docs/product.md §6): every field, its units on a mini-grid of its
  * node's unit states, its status history (§4: derived on the server from its audit events,
- * its period and the node's topology changes) and its own audit trail, cursor-paged. Its data
- * is prefetched on the server, so the first HTML holds it.
+ * its period and the node's topology changes) and its own audit trail, cursor-paged through
+ * the URL. Rendered from what the server page read, so the first HTML holds it.
  */
-export function ReservationView({ nodeId, reservationId }: { nodeId: string; reservationId: string }) {
-  const trpc = useTRPC();
-  const inputs = reservationPageQueryInputs(nodeId, reservationId);
-  const reservation = useQuery(trpc.reservations.get.queryOptions(inputs.reservation));
-  const node = useQuery(trpc.nodes.get.queryOptions(inputs.node));
-  const history = useQuery(trpc.reservations.history.queryOptions(inputs.history));
-  const pages = useCursorPages();
-  const trail = useQuery({ ...trpc.audit.list.queryOptions(inputs.trail(pages.cursor)), placeholderData: keepPreviousData });
-
-  if (reservation.isError) {
+export function ReservationView(props: {
+  nodeId: string;
+  reservation: Fetched<Reservation>;
+  node: Fetched<NodeData>;
+  history: Fetched<RouterOutputs['reservations']['history']>;
+  trail: PageResult<AuditEvent>;
+  cursor: string | undefined;
+}) {
+  const { nodeId, reservation, node, history, trail, cursor } = props;
+  if (!reservation.data) {
     return (
       <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-        {errorMessage(reservation.error)}{' '}
+        {reservation.error}{' '}
         <Link href={nodeHref(nodeId)} className="underline">
           Back to the node
         </Link>
       </div>
     );
   }
-  if (!reservation.data) return <p className="text-sm text-slate-500">Loading reservation…</p>;
   const r = reservation.data;
   const mine = new Set(r.reservedUnitIds);
 
@@ -136,10 +130,8 @@ export function ReservationView({ nodeId, reservationId }: { nodeId: string; res
           </dl>
         </Section>
         <Section title="Units on the node" id="units-title">
-          {node.isError ? (
-            <p className="text-sm text-red-700">{errorMessage(node.error)}</p>
-          ) : !node.data ? (
-            <p className="text-sm text-slate-500">Loading…</p>
+          {!node.data ? (
+            <p className="text-sm text-red-700">{node.error}</p>
           ) : (
             <div className="space-y-3" data-testid="reservation-grid">
               <MiniGrid units={node.data.units} highlight={mine} />
@@ -153,10 +145,8 @@ export function ReservationView({ nodeId, reservationId }: { nodeId: string; res
       </div>
 
       <Section title="Status history" id="history-title">
-        {history.isError ? (
-          <p className="text-sm text-red-700">{errorMessage(history.error)}</p>
-        ) : !history.data ? (
-          <p className="text-sm text-slate-500">Loading…</p>
+        {!history.data ? (
+          <p className="text-sm text-red-700">{history.error}</p>
         ) : (
           <>
             <ol className="divide-y divide-slate-100" data-testid="status-history">
@@ -171,7 +161,7 @@ export function ReservationView({ nodeId, reservationId }: { nodeId: string; res
       </Section>
 
       <Section title="Audit trail" id="trail-title">
-        <PagedTable result={trail} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event of this reservation is visible to your org." pages={pages} />
+        <PagedTable result={trail} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event of this reservation is visible to your org." cursor={cursor} />
       </Section>
     </div>
   );

@@ -1,7 +1,7 @@
 'use client';
 
-import { useQueryClient } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useRefreshPage } from '../live/use-refresh-page';
 import { DialogFrame } from './dialog-frame';
 
 /**
@@ -23,7 +23,7 @@ export function FormDialog(props: {
 }) {
   const { title, description, submitLabel, onSubmit, onClose, children, tone = 'primary', submitDisabled } = props;
   const dialog = useRef<HTMLDialogElement>(null);
-  const queryClient = useQueryClient();
+  const refreshPage = useRefreshPage();
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
 
@@ -33,7 +33,7 @@ export function FormDialog(props: {
     try {
       await onSubmit();
       // Whatever the form changed, every query of the page may show something else now.
-      await queryClient.invalidateQueries();
+      await refreshPage();
       setError(null);
       dialog.current?.close();
     } catch (err) {

@@ -1,34 +1,34 @@
 'use client';
 
 import type { ReactNode } from 'react';
-import { errorMessage } from '../problem';
+import type { Fetched } from '../trpc-types';
 import { DataTable, type Column } from './data-table';
-import { Pager } from './pager';
-import type { CursorPages } from './use-cursor-pages';
+import { UrlPager } from './url-pager';
 
 /** A padded column of a PagedTable (every list page pads its cells alike). */
 export function column<T>(key: string, header: ReactNode, cell: (row: T) => ReactNode, className = ''): Column<T> {
   return { key, header, cell, headerClassName: 'px-4 py-2 font-medium', className: `px-4 py-2 align-top ${className}` };
 }
 
-/** What a list query gives a PagedTable: TanStack Query's result of a `{ items, nextCursor? }` answer. */
-export type PageResult<T> = { data?: { items: T[]; nextCursor?: string }; isError: boolean; error: unknown; isFetching?: boolean };
+/** What a server page read for a PagedTable: one page of a `{ items, nextCursor? }` answer, or its error. */
+export type PageResult<T> = Fetched<{ items: T[]; nextCursor?: string }>;
 
 /**
- * One cursor-paged list (docs/product.md §5 Lists) as every list page shows it: the table, a
- * loading state until the first answer, the problem's `detail` when the call failed, the empty
- * message when nothing matches, and the pager.
+ * One cursor-paged list (docs/product.md §5 Lists) as every list page shows it: the table, the
+ * problem's `detail` when the call failed, the empty message when nothing matches, and the
+ * pager — the page the URL's `cursor` names, read by the server page (UrlPager).
+ * @param scope what else selects the list (its filters): a new one restarts the page count.
  */
-export function PagedTable<T>(props: { result: PageResult<T>; columns: readonly Column<T>[]; rowKey: (row: T) => string; rowAttr?: string; empty: ReactNode; pages: CursorPages; testId?: string }) {
-  const { result, columns, rowKey, rowAttr, empty, pages, testId } = props;
+export function PagedTable<T>(props: { result: PageResult<T>; columns: readonly Column<T>[]; rowKey: (row: T) => string; rowAttr?: string; empty: ReactNode; cursor: string | undefined; scope?: string; testId?: string }) {
+  const { result, columns, rowKey, rowAttr, empty, cursor, scope, testId } = props;
   return (
     <div className="space-y-3">
-      {result.isError && (
+      {result.error && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-          {errorMessage(result.error)}
+          {result.error}
         </p>
       )}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm" aria-busy={result.isFetching ?? false}>
+      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
         <DataTable
           columns={columns}
           rows={result.data?.items ?? []}
@@ -37,10 +37,10 @@ export function PagedTable<T>(props: { result: PageResult<T>; columns: readonly 
           testId={testId}
           rowClassName="hover:bg-slate-50"
           headClassName="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500"
-          empty={result.data ? empty : result.isError ? 'Nothing to show.' : 'Loading…'}
+          empty={result.data ? empty : 'Nothing to show.'}
         />
       </div>
-      <Pager pages={pages} nextCursor={result.data?.nextCursor} />
+      <UrlPager cursor={cursor} scope={scope} nextCursor={result.data?.nextCursor} />
     </div>
   );
 }

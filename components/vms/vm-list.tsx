@@ -1,17 +1,14 @@
 'use client';
 
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import Link from 'next/link';
 import { OrgOrAnother } from '../another-org';
 import { formatDateTime } from '../format';
 import { nodeHref, reservationHref, vmHref } from '../links';
-import { vmsQueryInput, type VmFilters } from '../queries';
-import { useTRPC } from '../trpc-provider';
+import { filtersKey, type VmFilters } from '../queries';
 import type { VmView } from '../trpc-types';
 import { PageHeader } from '../ui/page-header';
-import { column, PagedTable } from '../ui/paged-table';
+import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
-import { useCursorPages } from '../ui/use-cursor-pages';
 
 const columns = [
   column<VmView>('id', 'VM', (vm) => (
@@ -50,12 +47,10 @@ const columns = [
 /**
  * The VMs page (docs/product.md §6): the VMs the acting org may see (§2 "see a VM's id and
  * units"), by id, filtered by the URL's node, status and tier, cursor-paged; each links to its page.
+ * Rendered from the page the server read for the URL (filters and `cursor`).
  * @param statuses, tiers the values the API accepts, for the filters.
  */
-export function VmList({ filters, statuses, tiers }: { filters: VmFilters; statuses: readonly string[]; tiers: readonly string[] }) {
-  const trpc = useTRPC();
-  const pages = useCursorPages();
-  const vms = useQuery({ ...trpc.vms.list.queryOptions(vmsQueryInput(filters, pages.cursor)), placeholderData: keepPreviousData });
+export function VmList({ filters, statuses, tiers, vms, cursor }: { filters: VmFilters; statuses: readonly string[]; tiers: readonly string[]; vms: PageResult<VmView>; cursor: string | undefined }) {
   const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
   const fields: FilterField[] = [
     { name: 'nodeId', label: 'Node', kind: 'text', placeholder: 'e.g. acme-h100-01' },
@@ -66,7 +61,7 @@ export function VmList({ filters, statuses, tiers }: { filters: VmFilters; statu
     <div className="space-y-4">
       <PageHeader title="VMs" description="Every workload your org may see, running or ended." />
       <UrlFilters fields={fields} values={filters} />
-      <PagedTable result={vms} columns={columns} rowKey={(vm) => vm.id} rowAttr="vm-id" testId="vm-list" empty="No VM matches these filters." pages={pages} />
+      <PagedTable result={vms} columns={columns} rowKey={(vm) => vm.id} rowAttr="vm-id" testId="vm-list" empty="No VM matches these filters." cursor={cursor} scope={filtersKey(filters)} />
     </div>
   );
 }

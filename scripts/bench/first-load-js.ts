@@ -6,11 +6,10 @@
  * over budget.
  */
 import { parseArgs } from 'node:util';
-import { JS_BUDGET_KB, measureFirstLoadJs } from './js-size';
+import { JS_BUDGET_KB, measurePages } from './js-size';
 
 const { values } = parseArgs({ options: { json: { type: 'boolean', default: false } } });
-// Pages only: API routes ship no JS, and the stats list them with the shared runtime chunks.
-const pages = measureFirstLoadJs([]).filter((p) => !p.route.startsWith('/v1') && !p.route.startsWith('/api/') && !p.route.startsWith('/bench/'));
+const pages = measurePages();
 if (values.json) console.log(JSON.stringify(pages, null, 2));
 else {
   console.log('| page | chunks | raw kB | gzip kB | budget |\n|---|---:|---:|---:|---|');

@@ -10,23 +10,26 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 
-/** Issue 10's target for every console page; printed ✓/✗, not met today (docs/performance.md). */
-export const JS_BUDGET_KB = 150;
 /**
- * What the smoke fails on: today's heaviest console page (172.3 kB) plus a little. React and
- * Next's own client runtime are 136 kB of any page (the size of /sign-in), and the console
- * layout's data layer (TanStack Query, the tRPC client, superjson) about 24 kB more, so 150 kB
- * needs that layer off the first load (docs/performance.md "First-load JS"). Until then this
- * ceiling holds the line: a dialog, chart or live-update client that lands in a page's first
- * load instead of loading on demand fails the smoke. Lower it with every saving; never raise it.
+ * Issue 10's budget for every page; the smoke (`npm test`) fails on a page over it. React and
+ * Next's own client runtime are 136 kB of any page (the size of /sign-in), which leaves 14 kB
+ * for the console: its pages render from server data and load the data layer (TanStack Query,
+ * the tRPC client, superjson: ≈ 24 kB) only with a dialog or a form's first call
+ * (docs/first-load-js.md). A dialog, chart or live-update client that lands in a page's first
+ * load instead of loading on demand fails the smoke.
  */
-export const JS_CEILING_KB = 175;
+export const JS_BUDGET_KB = 150;
 export const STATS_FILE = path.join('.next', 'diagnostics', 'route-bundle-stats.json');
 
 export type RouteJs = { route: string; chunks: number; gzipKb: number; rawKb: number };
 
+/** Every page the build lists, as `measureFirstLoadJs` measures them: API routes ship no JS. */
+export function measurePages(): RouteJs[] {
+  return measureFirstLoadJs([]).filter((p) => !p.route.startsWith('/v1') && !p.route.startsWith('/api/') && !p.route.startsWith('/bench/'));
+}
+
 /**
- * @returns the first-load JS of each route asked for, then of every other page the build lists,
+ * @returns the first-load JS of each route asked for, then of every other route the build lists,
  *   from the build in `.next`.
  * @throws Error when the build lists no such route (or wrote no stats file).
  */

@@ -78,6 +78,25 @@ function codeForTrpc(trpcCode: string): ErrorCode {
   return rows.length === 1 ? rows[0]! : 'invalid_request';
 }
 
+/**
+ * The problem a tRPC error answers with (docs/product.md §5 Errors), for the HTTP answer
+ * (errorFormatter) and for a page that read a query on the server (server/trpc/server.tsx).
+ * @param httpStatus the status tRPC answers the error with.
+ * @returns null for a status outside 4xx/5xx problems tRPC has no row for.
+ */
+export function problemOfTrpcError(error: TRPCError, httpStatus: number): Problem | null {
+  if (error.cause instanceof DomainError) return error.cause.toProblem();
+  if (error.cause instanceof ZodError) return invalidRequest('input', error.cause.issues).toProblem();
+  // A bug, or the database gone: the message may be a driver's (`Failed query: <sql>
+  // params: …`). Say nothing of internals, as REST's 500 does; the server log has it.
+  if (error.code === 'INTERNAL_SERVER_ERROR') return internalError();
+  // tRPC's own refusals (unparsable input, an oversized batch, an unknown procedure, a query
+  // sent as POST): the problem of the same status REST answers, a 400 naming the input.
+  if (httpStatus < 400 || httpStatus >= 500) return null;
+  const code = codeForTrpc(error.code);
+  return new DomainError(code, error.message, code === 'invalid_request' ? { errors: [{ path: 'input', message: error.message }] } : {}).toProblem();
+}
+
 const t = initTRPC.context<TrpcContext>().create({
   transformer: { input: { serialize: (v: unknown) => superjson.serialize(v), deserialize: deserializeInput }, output: superjson },
   /**
@@ -87,19 +106,8 @@ const t = initTRPC.context<TrpcContext>().create({
    * one form component shows both transports' errors next to their fields.
    */
   errorFormatter({ shape, error }) {
-    if (error.cause instanceof DomainError) return { ...shape, data: { ...shape.data, problem: error.cause.toProblem() } };
-    if (error.cause instanceof ZodError) return { ...shape, data: { ...shape.data, problem: invalidRequest('input', error.cause.issues).toProblem() } };
-    if (error.code === 'INTERNAL_SERVER_ERROR') {
-      // A bug, or the database gone: the message may be a driver's (`Failed query: <sql>
-      // params: …`). Say nothing of internals, as REST's 500 does; the server log has it.
-      const problem = internalError();
-      return { ...shape, message: problem.detail, data: { ...shape.data, stack: undefined, problem } };
-    }
-    // tRPC's own refusals (unparsable input, an oversized batch, an unknown procedure, a query
-    // sent as POST): the problem of the same status REST answers, a 400 naming the input.
-    if (shape.data.httpStatus < 400 || shape.data.httpStatus >= 500) return { ...shape, data: { ...shape.data, problem: null } };
-    const code = codeForTrpc(shape.data.code);
-    const problem: Problem = new DomainError(code, error.message, code === 'invalid_request' ? { errors: [{ path: 'input', message: error.message }] } : {}).toProblem();
+    const problem = problemOfTrpcError(error, shape.data.httpStatus);
+    if (error.code === 'INTERNAL_SERVER_ERROR') return { ...shape, message: problem!.detail, data: { ...shape.data, stack: undefined, problem } };
     return { ...shape, data: { ...shape.data, problem } };
   },
 });

@@ -1,20 +1,25 @@
 import 'server-only';
-import { HydrationBoundary, dehydrate, hashKey, type QueryClient } from '@tanstack/react-query';
+import type { DataTag, QueryClient, QueryKey } from '@tanstack/react-query';
 import { createTRPCOptionsProxy } from '@trpc/tanstack-react-query';
-import { cache, type ReactNode } from 'react';
+import { cache } from 'react';
 import { getDb } from '@/db/client';
 import { getConsoleSession } from '../auth/console-principal';
 import { countConsoleRequests } from '../auth/rate-limit';
 import { DomainError } from '../errors';
 import { createRequestReads } from '../request-reads';
-import type { TrpcContext } from './init';
+import { TRPCError } from '@trpc/server';
+import { getHTTPStatusCodeFromError } from '@trpc/server/http';
+import { internalError } from '../rest/problem';
+import { problemOfTrpcError, type TrpcContext } from './init';
 import { makeQueryClient } from './query-client';
 import { appRouter } from './root';
 
 /**
- * The console's server-side tRPC (React Server Components): pages prefetch the queries their
- * client components ask for, so the first HTML already holds the grid or the fleet table and
- * the browser does not wait on a client-side waterfall (docs/product.md §8 P3).
+ * The console's server-side tRPC (React Server Components): every page reads here what it
+ * shows and hands it to its components as props (`prefetched`), so the first HTML already
+ * holds the grid or the fleet table, the browser waits on no client-side waterfall
+ * (docs/product.md §8 P3) and loads no client data layer with the page; a page refreshes by
+ * rendering again (`router.refresh()`).
  * Calls run in-process through the same procedures, context and error mapping as
  * /api/trpc; the session is the request's (cookie), read once per request, and so are the
  * clock and each node (server/request-reads.ts): the layout's and the page's queries share them.
@@ -56,12 +61,20 @@ export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): 
 }
 
 /**
- * Hands the prefetched queries to the client components below it.
- * @param only just these queries: a layout's own (the header's), so that it does not hand over
- *   a page's queries still in flight — a page hands over its own once they have settled.
+ * What a prefetched query answered, for a page that renders from server data: its data, or
+ * the sentence of its error; `limited` when it was not asked at all (the user over the rate
+ * limit: the page's next refresh asks again).
  */
-export function HydrateClient({ children, only }: { children: ReactNode; only?: { queryKey: readonly unknown[] }[] }) {
-  const hashes = only && new Set(only.map((q) => hashKey(q.queryKey)));
-  const state = dehydrate(getQueryClient(), hashes ? { shouldDehydrateQuery: (q) => hashes.has(q.queryHash) } : undefined);
-  return <HydrationBoundary state={state}>{children}</HydrationBoundary>;
+export type Prefetched<T> = { data?: T; error?: string; limited?: true };
+
+export function prefetched<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): Prefetched<T> {
+  const state = getQueryClient().getQueryState(q.queryKey);
+  if (state?.status === 'success') return { data: state.data as T };
+  if (state?.status === 'error') {
+    const e = state.error;
+    // The sentence the browser's tRPC client would show: the problem's detail.
+    const problem = e instanceof TRPCError ? problemOfTrpcError(e, getHTTPStatusCodeFromError(e)) : null;
+    return { error: problem?.detail ?? internalError().detail };
+  }
+  return { error: 'Too many requests for this minute: the page tries again in a moment.', limited: true };
 }

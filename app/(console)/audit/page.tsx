@@ -1,17 +1,16 @@
 import { AuditTrail } from '@/components/audit/audit-trail';
 import { auditFilterNames, auditQueryInput, filtersKey, readFilters, type SearchParams } from '@/components/queries';
 import { ListAuditInput } from '@/server/audit/schemas';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
 export const metadata = { title: 'Audit trail · GPU Reservations' };
 
-/** The audit trail page: its filters come from the URL, and their first page is fetched here (the first HTML holds the table). */
+/** The audit trail page: the page its URL names (filters, `cursor`) is read here and rendered from these props. */
 export default async function AuditPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const filters = readFilters(await searchParams, auditFilterNames);
-  await prefetch(trpc.audit.list.queryOptions(auditQueryInput(filters)));
-  return (
-    <HydrateClient>
-      <AuditTrail key={filtersKey(filters)} filters={filters} actions={ListAuditInput.shape.action.unwrap().options} />
-    </HydrateClient>
-  );
+  const params = await searchParams;
+  const filters = readFilters(params, auditFilterNames);
+  const { cursor } = readFilters(params, ['cursor']);
+  const events = trpc.audit.list.queryOptions(auditQueryInput(filters, cursor));
+  await prefetch(events);
+  return <AuditTrail key={filtersKey(filters)} filters={filters} actions={ListAuditInput.shape.action.unwrap().options} events={prefetched(events)} cursor={cursor} />;
 }

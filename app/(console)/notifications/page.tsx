@@ -1,15 +1,13 @@
 import { NotificationList } from '@/components/notifications/notification-list';
-import { notificationsQueryInput } from '@/components/queries';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { notificationsQueryInput, readFilters, type SearchParams } from '@/components/queries';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
 export const metadata = { title: 'Notifications · GPU Reservations' };
 
-/** The notifications page: the acting org's first page is fetched here, so the list is in the first HTML. */
-export default async function NotificationsPage() {
-  await prefetch(trpc.audit.notifications.queryOptions(notificationsQueryInput()));
-  return (
-    <HydrateClient>
-      <NotificationList />
-    </HydrateClient>
-  );
+/** The notifications page: the acting org's page the URL's `cursor` names, read here and rendered from these props. */
+export default async function NotificationsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
+  const { cursor } = readFilters(await searchParams, ['cursor']);
+  const list = trpc.audit.notifications.queryOptions(notificationsQueryInput(cursor));
+  await prefetch(list);
+  return <NotificationList list={prefetched(list)} cursor={cursor} />;
 }

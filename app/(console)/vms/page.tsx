@@ -1,18 +1,17 @@
 import { filtersKey, readFilters, vmFilterNames, vmsQueryInput, type SearchParams } from '@/components/queries';
 import { VmList } from '@/components/vms/vm-list';
 import { ListVmsInput } from '@/server/vms/schemas';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
 export const metadata = { title: 'VMs · GPU Reservations' };
 
-/** The VMs page: filters from the URL, their first page fetched here. */
+/** The VMs page: the page its URL names (filters, `cursor`) is read here and rendered from these props. */
 export default async function VmsPage({ searchParams }: { searchParams: Promise<SearchParams> }) {
-  const filters = readFilters(await searchParams, vmFilterNames);
-  await prefetch(trpc.vms.list.queryOptions(vmsQueryInput(filters)));
+  const params = await searchParams;
+  const filters = readFilters(params, vmFilterNames);
+  const { cursor } = readFilters(params, ['cursor']);
+  const vms = trpc.vms.list.queryOptions(vmsQueryInput(filters, cursor));
+  await prefetch(vms);
   const { status, tier } = ListVmsInput.shape;
-  return (
-    <HydrateClient>
-      <VmList key={filtersKey(filters)} filters={filters} statuses={status.unwrap().options} tiers={tier.unwrap().options} />
-    </HydrateClient>
-  );
+  return <VmList key={filtersKey(filters)} filters={filters} statuses={status.unwrap().options} tiers={tier.unwrap().options} vms={prefetched(vms)} cursor={cursor} />;
 }

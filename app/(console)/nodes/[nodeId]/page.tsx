@@ -1,19 +1,25 @@
 import { notFound } from 'next/navigation';
 import { NodeView } from '@/components/node/node-view';
 import { nodePageQueryInputs } from '@/components/queries';
-import { getQueryClient, HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
-/** The node page: its grid, reservations and VMs are fetched here, so the grid is in the first HTML. */
+/**
+ * The node page: its grid, reservations and VMs are read here and rendered from these props,
+ * so the grid is in the first HTML and the page loads no client data layer (NodeView refreshes
+ * it by re-rendering this page).
+ */
 export default async function NodePage({ params }: { params: Promise<{ nodeId: string }> }) {
   const nodeId = decodeURIComponent((await params).nodeId);
   const inputs = nodePageQueryInputs(nodeId);
-  const nodeQuery = trpc.nodes.get.queryOptions(inputs.node);
-  await prefetch(nodeQuery, trpc.nodes.actions.queryOptions(inputs.node), trpc.reservations.listForNode.queryOptions(inputs.reservations), trpc.vms.listForNode.queryOptions(inputs.vms));
+  const queries = {
+    node: trpc.nodes.get.queryOptions(inputs.node),
+    actions: trpc.nodes.actions.queryOptions(inputs.node),
+    reservations: trpc.reservations.listForNode.queryOptions(inputs.reservations),
+    vms: trpc.vms.listForNode.queryOptions(inputs.vms),
+  };
+  await prefetch(queries.node, queries.actions, queries.reservations, queries.vms);
+  const node = prefetched(queries.node);
   // An unknown node is a 404 page, not a grid that keeps asking.
-  if (getQueryClient().getQueryState(nodeQuery.queryKey)?.status === 'error') notFound();
-  return (
-    <HydrateClient>
-      <NodeView nodeId={nodeId} />
-    </HydrateClient>
-  );
+  if (node.error && !node.limited) notFound();
+  return <NodeView nodeId={nodeId} node={node} actions={prefetched(queries.actions)} reservations={prefetched(queries.reservations)} vms={prefetched(queries.vms)} readAt={Date.now()} />;
 }

@@ -1,16 +1,13 @@
 import { vmPageQueryInput } from '@/components/queries';
 import { VmDetail } from '@/components/vm-detail';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
 export const metadata = { title: 'VM · GPU Reservations' };
 
-/** The VM page: the VM is fetched here (as the caller may see it), so it is in the first HTML. */
+/** The VM page: the VM is read here (as the caller may see it) and rendered from these props. */
 export default async function VmPage({ params }: { params: Promise<{ id: string }> }) {
   const vmId = decodeURIComponent((await params).id);
-  await prefetch(trpc.vms.get.queryOptions(vmPageQueryInput(vmId)));
-  return (
-    <HydrateClient>
-      <VmDetail vmId={vmId} />
-    </HydrateClient>
-  );
+  const vm = trpc.vms.get.queryOptions(vmPageQueryInput(vmId));
+  await prefetch(vm);
+  return <VmDetail vm={prefetched(vm)} />;
 }

@@ -1,8 +1,8 @@
-import { reservationPageQueryInputs } from '@/components/queries';
+import { readFilters, reservationPageQueryInputs, type SearchParams } from '@/components/queries';
 import { ReservationView } from '@/components/reservation/reservation-view';
-import { HydrateClient, prefetch, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
-type Params = { params: Promise<{ nodeId: string; id: string }> };
+type Params = { params: Promise<{ nodeId: string; id: string }>; searchParams: Promise<SearchParams> };
 
 async function idsOf(params: Params['params']) {
   const p = await params;
@@ -13,19 +13,29 @@ export async function generateMetadata({ params }: Params) {
   return { title: `${(await idsOf(params)).reservationId} · Reservation · GPU Reservations` };
 }
 
-/** The reservation page: the reservation, its node's grid, its history and its trail's first page are fetched here. */
-export default async function ReservationPage({ params }: Params) {
+/**
+ * The reservation page: the reservation, its node's grid, its history and the page of its
+ * trail the URL's `cursor` names are read here and rendered from these props.
+ */
+export default async function ReservationPage({ params, searchParams }: Params) {
   const { nodeId, reservationId } = await idsOf(params);
+  const { cursor } = readFilters(await searchParams, ['cursor']);
   const inputs = reservationPageQueryInputs(nodeId, reservationId);
-  await prefetch(
-    trpc.reservations.get.queryOptions(inputs.reservation),
-    trpc.nodes.get.queryOptions(inputs.node),
-    trpc.reservations.history.queryOptions(inputs.history),
-    trpc.audit.list.queryOptions(inputs.trail()),
-  );
+  const queries = {
+    reservation: trpc.reservations.get.queryOptions(inputs.reservation),
+    node: trpc.nodes.get.queryOptions(inputs.node),
+    history: trpc.reservations.history.queryOptions(inputs.history),
+    trail: trpc.audit.list.queryOptions(inputs.trail(cursor)),
+  };
+  await prefetch(queries.reservation, queries.node, queries.history, queries.trail);
   return (
-    <HydrateClient>
-      <ReservationView nodeId={nodeId} reservationId={reservationId} />
-    </HydrateClient>
+    <ReservationView
+      nodeId={nodeId}
+      reservation={prefetched(queries.reservation)}
+      node={prefetched(queries.node)}
+      history={prefetched(queries.history)}
+      trail={prefetched(queries.trail)}
+      cursor={cursor}
+    />
   );
 }

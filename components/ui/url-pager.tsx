@@ -1,0 +1,74 @@
+'use client';
+
+import Link from 'next/link';
+import { usePathname, useSearchParams } from 'next/navigation';
+import { useState } from 'react';
+
+/**
+ * The cursors visited on a list paged through its URL (`?cursor=`), so "Previous" can go back
+ * without the API offering reverse cursors: the URL's cursor is the current page; one seen
+ * before (Previous, or the browser's back button) cuts the trail there. A new `scope` (another
+ * filter) starts a new trail.
+ * @returns the page number from 0 and the cursor of the page before it.
+ */
+function useUrlCursorTrail(cursor: string | undefined, scope: string): { page: number; previous: string | undefined } {
+  const [trail, setTrail] = useState<{ scope: string; cursors: (string | undefined)[] }>({ scope, cursors: [cursor] });
+  let cursors = trail.scope === scope ? trail.cursors : [cursor];
+  const at = cursors.lastIndexOf(cursor);
+  cursors = at === -1 ? [...cursors, cursor] : cursors.slice(0, at + 1);
+  // Adjusting state while rendering: React's pattern for state that follows a prop.
+  if (trail.scope !== scope || cursors.length !== trail.cursors.length) setTrail({ scope, cursors });
+  return { page: cursors.length - 1, previous: cursors.at(-2) };
+}
+
+/** This page's URL with `cursor` set (or removed), its other parameters (the filters) kept. */
+export function useCursorHref(): (cursor: string | undefined) => string {
+  const pathname = usePathname();
+  const search = useSearchParams();
+  return (cursor) => {
+    const params = new URLSearchParams(search.toString());
+    if (cursor) params.set('cursor', cursor);
+    else params.delete('cursor');
+    const q = params.toString();
+    return q ? `${pathname}?${q}` : pathname;
+  };
+}
+
+const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50';
+const offClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 opacity-40';
+
+function PageLink({ href, children }: { href: string | undefined; children: string }) {
+  if (href === undefined) {
+    return (
+      <button type="button" disabled className={offClass}>
+        {children}
+      </button>
+    );
+  }
+  // No prefetch: each page is read when asked for, and prefetches count against the rate limit.
+  return (
+    <Link href={href} prefetch={false} role="button" className={linkClass}>
+      {children}
+    </Link>
+  );
+}
+
+/**
+ * "← Previous · Page n · Next →" under a list paged through its URL (docs/product.md §5 Lists):
+ * links, so a page is a URL (reload, share, the back button) and paging works without
+ * JavaScript; the server page reads the page the URL's `cursor` names.
+ * @param cursor the URL's cursor (this page's); scope what else selects the list (its filters).
+ */
+export function UrlPager({ cursor, scope = '', nextCursor }: { cursor: string | undefined; scope?: string; nextCursor: string | undefined }) {
+  const trail = useUrlCursorTrail(cursor, scope);
+  const hrefFor = useCursorHref();
+  return (
+    <div className="flex items-center justify-between text-sm">
+      <span className="text-slate-600">Page {trail.page + 1}</span>
+      <div className="flex gap-2">
+        <PageLink href={trail.page > 0 ? hrefFor(trail.previous) : undefined}>← Previous</PageLink>
+        <PageLink href={nextCursor ? hrefFor(nextCursor) : undefined}>Next →</PageLink>
+      </div>
+    </div>
+  );
+}

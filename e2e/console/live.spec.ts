@@ -1,0 +1,41 @@
+import { expect, test } from '@playwright/test';
+import { readState } from '../support/state';
+import { signIn, unit } from './support';
+
+/**
+ * Console pages render from server data and stay live by rendering again (issue 10: first-load
+ * JS ≤ 150 kB): the node page makes no client data call of its own — a change made elsewhere
+ * shows without a reload — and the data layer loads only with a dialog, whose change then shows
+ * at once.
+ */
+test('the node page refreshes by itself with no client data call; a dialog loads the data layer and its change shows at once', async ({ page, request }) => {
+  const state = readState();
+  const trpcCalls: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname.startsWith('/api/trpc')) trpcCalls.push(r.url());
+  });
+  await signIn(page, 'mark@helix.example');
+  await page.goto('/nodes/acme-h100-03');
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'reserved');
+
+  // Helix releases gpu-0 through the public API, as a program would: the open page shows it
+  // within its refresh interval (5 s), without a reload.
+  const released = await request.post('/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/release', {
+    headers: { authorization: `Bearer ${state.keys.org_helix}` },
+    data: { unitIds: ['gpu-0'] },
+  });
+  expect(released.status(), await released.text()).toBe(200);
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'released', { timeout: 12_000 });
+  expect(trpcCalls, 'the page read nothing through the client data layer').toEqual([]);
+
+  // Reclaim it back in the console: the dialog's dry run is the first client call.
+  await unit(page, 'gpu-0').click();
+  await page.getByRole('button', { name: 'Reclaim…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('preview-terminate')).toContainText('No spot VM runs on these units.');
+  expect(trpcCalls.length).toBeGreaterThan(0);
+  await dialog.getByRole('button', { name: 'Reclaim 1 unit' }).click();
+  await expect(dialog.getByTestId('reclaim-summary')).toBeVisible();
+  // The grid behind the dialog already shows the change (the page rendered again).
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'reserved', { timeout: 3_000 });
+});
