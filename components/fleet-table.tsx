@@ -5,6 +5,8 @@ import { usePathname, useRouter } from 'next/navigation';
 import { Suspense, useState, useTransition } from 'react';
 import { useAutoRefresh } from './live/auto-refresh';
 import { lazyWithTrpc } from './live/lazy-with-trpc';
+import { StaleBanner } from './live/stale-banner';
+import { useLastGood } from './live/use-last-good';
 import type { Fetched, RouterOutputs } from './trpc-types';
 import { DataTable, type Column } from './ui/data-table';
 import { UrlPager } from './ui/url-pager';
@@ -59,7 +61,10 @@ const columns: readonly Column<FleetNode>[] = [
  * refreshes by re-rendering the page every REFRESH_MS.
  */
 export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list']>; fleetActions: Fetched<RouterOutputs['nodes']['fleetActions']>; owner: string; cursor: string | undefined }) {
-  const { nodes, fleetActions, owner, cursor } = props;
+  const { owner, cursor } = props;
+  // A failed refresh keeps this page of the fleet, with the error above it.
+  const nodes = useLastGood(props.nodes, `${owner}|${cursor ?? ''}`);
+  const fleetActions = useLastGood(props.fleetActions, '');
   const router = useRouter();
   const pathname = usePathname();
   const [, startTransition] = useTransition();
@@ -100,7 +105,8 @@ export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list'
         </form>
       </div>
 
-      {nodes.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{nodes.error}</p>}
+      {nodes.error && nodes.data && <StaleBanner error={nodes.error} what="the fleet" />}
+      {nodes.error && !nodes.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{nodes.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
         <DataTable
           columns={columns}

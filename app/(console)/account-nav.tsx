@@ -15,7 +15,7 @@ export async function AccountNav() {
       <Link href="/api-keys" className="hover:text-slate-900">
         API keys
       </Link>
-      <NotificationBell unread={prefetched(unread).data?.unread ?? 0} />
+      <NotificationBell unread={prefetched(unread).data?.unread} />
     </nav>
   );
 }

@@ -4,6 +4,8 @@ import { usePathname, useRouter } from 'next/navigation';
 import { Suspense, useState } from 'react';
 import { formatDateTime, formatRelative } from '../format';
 import { lazyWithTrpc } from '../live/lazy-with-trpc';
+import { StaleBanner } from '../live/stale-banner';
+import { useLastGood } from '../live/use-last-good';
 import type { ApiKeyView, CreatedApiKey } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import type { PageResult } from '../ui/paged-table';
@@ -57,7 +59,10 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
  * The API keys page (docs/product.md §6): the acting org's keys — name, prefix, created, last
  * used — with create (the secret shown once) and revoke (after a confirmation).
  */
-export function ApiKeysView({ keys, cursor }: { keys: PageResult<ApiKeyView>; cursor: string | undefined }) {
+export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: string | undefined }) {
+  const { cursor } = props;
+  // A failed refresh keeps this page, with the error above it.
+  const keys = useLastGood(props.keys, cursor ?? '');
   const router = useRouter();
   const pathname = usePathname();
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
@@ -77,7 +82,8 @@ export function ApiKeysView({ keys, cursor }: { keys: PageResult<ApiKeyView>; cu
           else router.refresh();
         }}
       />
-      {keys.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{keys.error}</p>}
+      {keys.error && keys.data && <StaleBanner error={keys.error} what="the keys" />}
+      {keys.error && !keys.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{keys.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
         <DataTable columns={columns(setRevoking)} rows={keys.data?.items ?? []} rowKey={(k) => k.id} rowAttr="api-key-id" testId="api-key-table" empty={keys.data ? 'No API keys yet.' : 'Nothing to show.'} />
       </div>

@@ -3,8 +3,10 @@
 import Link from 'next/link';
 import { Suspense, useState } from 'react';
 import { formatRelative } from '../format';
+import { StaleBanner } from '../live/stale-banner';
 import { useAutoRefresh } from '../live/auto-refresh';
 import { lazyWithTrpc } from '../live/lazy-with-trpc';
+import { useLastGood } from '../live/use-last-good';
 import type { Fetched, NodeData, NodeVm, ReservationAction, RouterOutputs } from '../trpc-types';
 import { emptySelection, type Selection } from '../unit-grid/selection';
 import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
@@ -42,8 +44,13 @@ export function NodeView(props: {
   /** When the server read them (ms since the epoch). */
   readAt: number;
 }) {
-  const { nodeId, node, actions, reservations, vms, readAt } = props;
+  const { nodeId, readAt } = props;
   const refreshing = useAutoRefresh(REFRESH_MS);
+  // A failed refresh keeps what the page shows (and an open dialog), its error beside it.
+  const node = useLastGood(props.node, nodeId);
+  const actions = useLastGood(props.actions, nodeId);
+  const reservations = useLastGood(props.reservations, nodeId);
+  const vms = useLastGood(props.vms, nodeId);
   const [selection, setSelection] = useState<Selection>(emptySelection);
   const [open, setOpen] = useState<OpenDialog | null>(null);
   const close = () => setOpen(null);
@@ -57,6 +64,8 @@ export function NodeView(props: {
   }
   const n = node.data;
   const nodeActions = actions.data ?? [];
+  // A refresh that failed while the page holds earlier data: said once, above it all.
+  const staleError = [node, actions, reservations, vms].find((f) => f.error && f.data)?.error;
   const actionsByReservation = new Map<string, ReservationAction[]>((reservations.data?.items ?? []).map((r) => [r.reservation.id, r.actions]));
 
   return (
@@ -80,6 +89,7 @@ export function NodeView(props: {
           {refreshing ? 'Refreshing…' : `Updated ${formatRelative(new Date(readAt).toISOString())}`}
         </p>
       </div>
+      {staleError && <StaleBanner error={staleError} what="the node" />}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <UnitPanel
@@ -91,7 +101,7 @@ export function NodeView(props: {
           onSelectionChange={setSelection}
           onAction={setOpen}
         />
-        <ReservationsPanel items={reservations.data?.items} error={reservations.error ?? null} onOpen={setOpen} />
+        <ReservationsPanel items={reservations.data?.items} error={reservations.data ? null : (reservations.error ?? null)} onOpen={setOpen} />
       </div>
 
       <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />

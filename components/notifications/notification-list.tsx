@@ -3,6 +3,8 @@
 import Link from 'next/link';
 import { useState } from 'react';
 import { formatDateTime, formatRelative } from '../format';
+import { StaleBanner } from '../live/stale-banner';
+import { useLastGood } from '../live/use-last-good';
 import { useRefreshPage } from '../live/use-refresh-page';
 import { useServerCall } from '../live/use-server-call';
 import { errorMessage } from '../problem';
@@ -84,7 +86,10 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
  * marked; "Mark as read" updates the row and the header's unread count. Rendered from the
  * page the server read for the URL's `cursor`; the layout re-renders it every 30 s.
  */
-export function NotificationList({ list, cursor }: { list: PageResult<NotificationView>; cursor: string | undefined }) {
+export function NotificationList(props: { list: PageResult<NotificationView>; cursor: string | undefined }) {
+  const { cursor } = props;
+  // A failed refresh keeps this page, with the error above it.
+  const list = useLastGood(props.list, cursor ?? '');
   const refreshPage = useRefreshPage();
   const markRead = useServerCall(markNotificationRead);
   const [pendingId, setPendingId] = useState<string>();
@@ -104,7 +109,8 @@ export function NotificationList({ list, cursor }: { list: PageResult<Notificati
         <h1 className="text-2xl font-semibold">Notifications</h1>
         <p className="text-sm text-slate-600">What happened to your org’s workloads, newest first.</p>
       </div>
-      {list.error && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{list.error}</p>}
+      {list.error && list.data && <StaleBanner error={list.error} what="your notifications" />}
+      {list.error && !list.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{list.error}</p>}
       {markRead.error !== null && (
         <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
           {errorMessage(markRead.error)}

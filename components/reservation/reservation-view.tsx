@@ -5,6 +5,8 @@ import type { ReactNode } from 'react';
 import { OrgOrAnother } from '../another-org';
 import { auditColumns } from '../audit/audit-columns';
 import { formatDateTime } from '../format';
+import { StaleBanner } from '../live/stale-banner';
+import { useLastGood } from '../live/use-last-good';
 import { nodeHref } from '../links';
 import type { AuditEvent, Fetched, HistoryEntry, NodeData, Reservation, RouterOutputs } from '../trpc-types';
 import { PagedTable, type PageResult } from '../ui/paged-table';
@@ -90,7 +92,11 @@ export function ReservationView(props: {
   trail: PageResult<AuditEvent>;
   cursor: string | undefined;
 }) {
-  const { nodeId, reservation, node, history, trail, cursor } = props;
+  const { nodeId, trail, cursor } = props;
+  // A failed refresh keeps what the page shows, with the error above it.
+  const reservation = useLastGood(props.reservation, nodeId);
+  const node = useLastGood(props.node, nodeId);
+  const history = useLastGood(props.history, nodeId);
   if (!reservation.data) {
     return (
       <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
@@ -103,6 +109,7 @@ export function ReservationView(props: {
   }
   const r = reservation.data;
   const mine = new Set(r.reservedUnitIds);
+  const staleError = [reservation, node, history].find((f) => f.error && f.data)?.error;
 
   return (
     <div className="space-y-6">
@@ -115,6 +122,7 @@ export function ReservationView(props: {
           <span className="font-mono">{r.id}</span> <StatusBadge status={r.status} />
         </h1>
       </div>
+      {staleError && <StaleBanner error={staleError} what="the reservation" />}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section title="Details" id="details-title">

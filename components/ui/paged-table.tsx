@@ -1,6 +1,8 @@
 'use client';
 
 import type { ReactNode } from 'react';
+import { StaleBanner } from '../live/stale-banner';
+import { useLastGood } from '../live/use-last-good';
 import type { Fetched } from '../trpc-types';
 import { DataTable, type Column } from './data-table';
 import { UrlPager } from './url-pager';
@@ -20,10 +22,13 @@ export type PageResult<T> = Fetched<{ items: T[]; nextCursor?: string }>;
  * @param scope what else selects the list (its filters): a new one restarts the page count.
  */
 export function PagedTable<T>(props: { result: PageResult<T>; columns: readonly Column<T>[]; rowKey: (row: T) => string; rowAttr?: string; empty: ReactNode; cursor: string | undefined; scope?: string; testId?: string }) {
-  const { result, columns, rowKey, rowAttr, empty, cursor, scope, testId } = props;
+  const { columns, rowKey, rowAttr, empty, cursor, scope, testId } = props;
+  // A failed refresh keeps this page's rows, with the error above them.
+  const result = useLastGood(props.result, `${scope ?? ''}|${cursor ?? ''}`);
   return (
     <div className="space-y-3">
-      {result.error && (
+      {result.error && result.data && <StaleBanner error={result.error} what="the list" />}
+      {result.error && !result.data && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
           {result.error}
         </p>

@@ -8,17 +8,19 @@ import { useState } from 'react';
  * The cursors visited on a list paged through its URL (`?cursor=`), so "Previous" can go back
  * without the API offering reverse cursors: the URL's cursor is the current page; one seen
  * before (Previous, or the browser's back button) cuts the trail there. A new `scope` (another
- * filter) starts a new trail.
- * @returns the page number from 0 and the cursor of the page before it.
+ * filter) starts a new trail. A trail that starts at a cursor (a shared link to a later page)
+ * does not know its page number or the page before its first.
+ * @returns the page number from 0 (from the trail's start), the cursor of the page before it,
+ *   and whether the trail starts at the first page.
  */
-function useUrlCursorTrail(cursor: string | undefined, scope: string): { page: number; previous: string | undefined } {
+function useUrlCursorTrail(cursor: string | undefined, scope: string): { page: number; previous: string | undefined; fromFirst: boolean } {
   const [trail, setTrail] = useState<{ scope: string; cursors: (string | undefined)[] }>({ scope, cursors: [cursor] });
   let cursors = trail.scope === scope ? trail.cursors : [cursor];
   const at = cursors.lastIndexOf(cursor);
   cursors = at === -1 ? [...cursors, cursor] : cursors.slice(0, at + 1);
   // Adjusting state while rendering: React's pattern for state that follows a prop.
   if (trail.scope !== scope || cursors.length !== trail.cursors.length) setTrail({ scope, cursors });
-  return { page: cursors.length - 1, previous: cursors.at(-2) };
+  return { page: cursors.length - 1, previous: cursors.at(-2), fromFirst: cursors[0] === undefined };
 }
 
 /** This page's URL with `cursor` set (or removed), its other parameters (the filters) kept. */
@@ -64,9 +66,10 @@ export function UrlPager({ cursor, scope = '', nextCursor }: { cursor: string | 
   const hrefFor = useCursorHref();
   return (
     <div className="flex items-center justify-between text-sm">
-      <span className="text-slate-600">Page {trail.page + 1}</span>
+      {/* Opened at a later page from a link: its number is unknown, and "back" is the first page. */}
+      <span className="text-slate-600">{trail.fromFirst ? `Page ${trail.page + 1}` : ''}</span>
       <div className="flex gap-2">
-        <PageLink href={trail.page > 0 ? hrefFor(trail.previous) : undefined}>← Previous</PageLink>
+        {trail.page === 0 && !trail.fromFirst ? <PageLink href={hrefFor(undefined)}>← First page</PageLink> : <PageLink href={trail.page > 0 ? hrefFor(trail.previous) : undefined}>← Previous</PageLink>}
         <PageLink href={nextCursor ? hrefFor(nextCursor) : undefined}>Next →</PageLink>
       </div>
     </div>

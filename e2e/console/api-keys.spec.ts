@@ -78,3 +78,25 @@ test('keys are per org: one an org creates over the API shows to it, and not to 
   // Prefetched on the server: the list is in the first HTML.
   expect(await (await page.context().request.get('/api-keys')).text()).toContain(name);
 });
+
+test('a key typed as one org is never created as another: after a switch in another tab, the submit is refused and the page reloads', async ({ page, context, request }) => {
+  const state = readState();
+  await signIn(page, 'sam@helix.example');
+  await page.goto('/api-keys');
+  await expect(page.getByTestId('acting-org')).toContainText('org_helix');
+  const name = `typed-as-helix-${Date.now()}`;
+  await page.getByLabel('Name').fill(name);
+  const other = await context.newPage();
+  await other.goto('/api-keys');
+  await other.getByLabel('Switch org').selectOption('org_nimbus');
+  await expect(other.getByTestId('acting-org')).toContainText('org_nimbus');
+  // The first tab still shows Helix; its submit names Helix, which the session no longer acts as.
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await expect(page.getByTestId('acting-org')).toContainText('org_nimbus', { timeout: 10_000 });
+  await expect(page.getByLabel('Name')).toHaveValue('');
+  for (const org of ['org_nimbus', 'org_helix']) {
+    const keys = (await (await request.get('/v1/api-keys?limit=500', { headers: bearer(state.keys[org]!) })).json()) as { items: { name: string }[] };
+    expect(keys.items.map((k) => k.name), org).not.toContain(name);
+  }
+  await other.getByLabel('Switch org').selectOption('org_helix');
+});

@@ -125,8 +125,9 @@ test('two tabs: after switching org in one, the other cannot act as the old org 
   await other.goto('/nodes/acme-h100-02');
   await other.getByLabel('Switch org').selectOption('org_nimbus');
   await expect(other.getByTestId('acting-org')).toContainText('org_nimbus');
-  // The first tab still shows Helix; its next call (the grid refreshes every 5 s) is refused
-  // (409 acting_org_changed) and the page reloads as Nimbus, never acting as Helix meanwhile.
+  // The first tab still shows Helix until its next refresh (every 5 s) renders as Nimbus: the
+  // page then reloads (ActingOrgProvider), so nothing typed or selected for Helix is ever sent as
+  // Nimbus; a call it makes as Helix meanwhile is refused (409 acting_org_changed) and reloads it.
   await expect(page.getByTestId('acting-org')).toContainText('org_nimbus', { timeout: 15_000 });
   await expect(page.getByRole('button', { name: 'Reclaim…' })).toHaveCount(0);
   await other.getByLabel('Switch org').selectOption('org_helix');

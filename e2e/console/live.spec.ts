@@ -1,3 +1,4 @@
+import postgres from 'postgres';
 import { expect, test } from '@playwright/test';
 import { readState } from '../support/state';
 import { signIn, unit } from './support';
@@ -38,4 +39,31 @@ test('the node page refreshes by itself with no client data call; a dialog loads
   await expect(dialog.getByTestId('reclaim-summary')).toBeVisible();
   // The grid behind the dialog already shows the change (the page rendered again).
   await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'reserved', { timeout: 3_000 });
+});
+
+test('a refresh that fails (over the rate limit) keeps the page and an open dialog, says so, and recovers', async ({ page }) => {
+  test.setTimeout(60_000);
+  const sql = postgres(readState().databaseUrl, { max: 1, onnotice: () => {} });
+  try {
+    await signIn(page, 'mark@helix.example');
+    const [user] = await sql<{ id: string }[]>`select id from users where email = 'mark@helix.example'`;
+    await page.goto('/nodes/acme-h100-03');
+    await unit(page, 'gpu-1').click();
+    await page.getByRole('button', { name: 'Release…' }).click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toBeVisible();
+    // Use up this minute and the next for the user: the page's next refresh is refused.
+    const windows = sql`select ${`user:${user!.id}`} as key_id, date_trunc('minute', now()) + m * interval '1 minute' as window_start from generate_series(0, 1) m`;
+    await sql`insert into rate_limit_windows (key_id, window_start, count) select key_id, window_start, 100000 from (${windows}) w
+      on conflict (key_id, window_start) do update set count = 100000`;
+    await expect(page.getByTestId('refresh-failed')).toContainText('Could not refresh the node', { timeout: 12_000 });
+    await expect(dialog).toBeVisible();
+    await expect(page.locator('[data-unit-id]')).toHaveCount(8);
+    // The limit lifted, the next refresh clears the notice; the dialog is still there.
+    await sql`delete from rate_limit_windows where key_id = ${`user:${user!.id}`}`;
+    await expect(page.getByTestId('refresh-failed')).toHaveCount(0, { timeout: 12_000 });
+    await expect(dialog).toBeVisible();
+  } finally {
+    await sql.end();
+  }
 });

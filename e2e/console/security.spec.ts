@@ -107,3 +107,28 @@ test('ten failed sign-ins lock the account out: the form says for how long, and 
   const other = await request.get('/v1/audit?action=sign_in.lockout', { headers: { authorization: `Bearer ${keys.org_acme}` } });
   expect(((await other.json()) as { items: unknown[] }).items).toEqual([]);
 });
+
+test('hand-made console URLs — undecodable ids, hostile cursors and filters — show the 404 page or the problem, never an error', async ({ page }) => {
+  await signIn(page, 'alice@acme.example');
+  const far = Buffer.from(JSON.stringify({ k: '999999999999999.x' })).toString('base64url');
+  const paths = [
+    // Ids that do not percent-decode, or that decode to no valid id.
+    '/nodes/%25',
+    '/nodes/acme-h100-01/reservations/%25',
+    '/vms/%25',
+    // Lists whose URL the server refuses: the problem's sentence where the rows would be.
+    `/api-keys?cursor=${far}`,
+    `/audit?cursor=${'x'.repeat(6_000)}`,
+    '/vms?cursor=%00&status=%F0%9F%9A%80',
+    '/capacity?role=__proto__',
+    '/?cursor=bm9wZQ&owner=%00',
+    `/notifications?cursor=${encodeURIComponent('\u202e')}`,
+  ];
+  for (const path of paths) {
+    const r = await page.goto(path);
+    // 404, or 200 when the layout streamed before the page found nothing (as for any unknown node).
+    expect(r?.status(), path).toBeLessThan(500);
+    await expect(page.locator('main').getByText(/^Not found$|The (request|cursor) is (invalid|malformed)|not found/).first(), path).toBeVisible();
+    await expect(page.locator('body'), path).not.toContainText(/The server failed|Something went wrong/);
+  }
+});

@@ -12,6 +12,7 @@ import * as keyRevokeRoute from '@/app/v1/api-keys/[id]/revoke/route';
 import * as keysRoute from '@/app/v1/api-keys/route';
 import * as nodesRoute from '@/app/v1/nodes/route';
 import type { DomainError } from '../errors';
+import { encodeCursor } from '../pagination';
 import { callRoute } from '../testing/rest';
 import { useFreshScene } from '../testing/fresh-scene';
 import { ctxFor, hours, ORG, T0 } from '../testing/scene';
@@ -99,6 +100,11 @@ describe('API key verbs', () => {
     expect(walked.slice(2)).toEqual(['k2', 'k0']);
     expect(walked.slice(0, 2).sort()).toEqual(['k4', 'k4b']);
     expect((await failure(listApiKeys({ ctx: ctxFor(db(), ORG.owner), input: { cursor: 'bm9wZQ' } })))?.code).toBe('invalid_request');
+    // Well-formed but past year 9999 (a hand-made console URL): a 400 as well, not the driver's 500.
+    for (const ms of ['253402300800000', '999999999999999']) {
+      expect((await failure(listApiKeys({ ctx: ctxFor(db(), ORG.owner), input: { cursor: encodeCursor(`${ms}.x`) } })))?.code, ms).toBe('invalid_request');
+    }
+    expect((await listApiKeys({ ctx: ctxFor(db(), ORG.owner), input: { cursor: encodeCursor('253402300799999.x') } })).items.length).toBeGreaterThan(0);
   });
 
   it('revokes only the acting org’s own keys: another org’s is 404, the operator’s call included', async () => {

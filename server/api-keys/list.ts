@@ -8,9 +8,16 @@ import type { ListApiKeysInput } from './schemas';
 import { toApiKeyView, type ApiKeyView } from './view';
 
 /** A page boundary: the last key's creation time (ms) and id, the list's order. */
+/** The last millisecond of year 9999: a later time has no ISO 8601 form PostgreSQL reads back. */
+const LATEST_CURSOR_MS = 253_402_300_799_999;
+
 function decodeKeyCursor(cursor: string): { createdAt: Date; id: string } {
   const match = /^(\d{1,15})\.(.+)$/.exec(decodeCursor(cursor));
-  if (!match) throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
+  // A hand-made cursor past year 9999 (a console URL's `?cursor=`) is as malformed as any
+  // other: postgres.js would send its time as `+033658-…`, which PostgreSQL refuses (a 500).
+  if (!match || Number(match[1]) > LATEST_CURSOR_MS) {
+    throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
+  }
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }
 

@@ -5,7 +5,7 @@ import { cache } from 'react';
 import { getDb } from '@/db/client';
 import { getConsoleSession } from '../auth/console-principal';
 import { countConsoleRequests } from '../auth/rate-limit';
-import { DomainError } from '../errors';
+import { DomainError, type ErrorCode } from '../errors';
 import { createRequestReads } from '../request-reads';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
@@ -65,7 +65,7 @@ export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): 
  * the sentence of its error; `limited` when it was not asked at all (the user over the rate
  * limit: the page's next refresh asks again).
  */
-export type Prefetched<T> = { data?: T; error?: string; limited?: true };
+export type Prefetched<T> = { data?: T; error?: string; code?: ErrorCode; limited?: true };
 
 export function prefetched<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): Prefetched<T> {
   const state = getQueryClient().getQueryState(q.queryKey);
@@ -74,7 +74,7 @@ export function prefetched<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): P
     const e = state.error;
     // The sentence the browser's tRPC client would show: the problem's detail.
     const problem = e instanceof TRPCError ? problemOfTrpcError(e, getHTTPStatusCodeFromError(e)) : null;
-    return { error: problem?.detail ?? internalError().detail };
+    return problem ? { error: problem.detail, code: problem.code } : { error: internalError().detail, code: 'internal_error' };
   }
   return { error: 'Too many requests for this minute: the page tries again in a moment.', limited: true };
 }

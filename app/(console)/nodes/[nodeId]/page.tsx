@@ -2,6 +2,7 @@ import { notFound } from 'next/navigation';
 import { NodeView } from '@/components/node/node-view';
 import { nodePageQueryInputs } from '@/components/queries';
 import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { decodeParam } from '@/app/(console)/route-params';
 
 /**
  * The node page: its grid, reservations and VMs are read here and rendered from these props,
@@ -9,7 +10,7 @@ import { prefetch, prefetched, trpc } from '@/server/trpc/server';
  * it by re-rendering this page).
  */
 export default async function NodePage({ params }: { params: Promise<{ nodeId: string }> }) {
-  const nodeId = decodeURIComponent((await params).nodeId);
+  const nodeId = decodeParam((await params).nodeId);
   const inputs = nodePageQueryInputs(nodeId);
   const queries = {
     node: trpc.nodes.get.queryOptions(inputs.node),
@@ -19,7 +20,9 @@ export default async function NodePage({ params }: { params: Promise<{ nodeId: s
   };
   await prefetch(queries.node, queries.actions, queries.reservations, queries.vms);
   const node = prefetched(queries.node);
-  // An unknown node is a 404 page, not a grid that keeps asking.
-  if (node.error && !node.limited) notFound();
+  // An unknown node — or an id no node can have — is a 404 page, not a grid that keeps asking;
+  // any other failure (a refresh over the rate limit, a database blip) is shown beside what the
+  // page already shows.
+  if (node.code === 'not_found' || node.code === 'invalid_request') notFound();
   return <NodeView nodeId={nodeId} node={node} actions={prefetched(queries.actions)} reservations={prefetched(queries.reservations)} vms={prefetched(queries.vms)} readAt={Date.now()} />;
 }

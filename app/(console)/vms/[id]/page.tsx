@@ -1,12 +1,13 @@
 import { vmPageQueryInput } from '@/components/queries';
 import { VmDetail } from '@/components/vm-detail';
 import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { decodeParam } from '@/app/(console)/route-params';
 
 export const metadata = { title: 'VM · GPU Reservations' };
 
 /** The VM page: the VM is read here (as the caller may see it) and rendered from these props. */
 export default async function VmPage({ params }: { params: Promise<{ id: string }> }) {
-  const vmId = decodeURIComponent((await params).id);
+  const vmId = decodeParam((await params).id);
   const vm = trpc.vms.get.queryOptions(vmPageQueryInput(vmId));
   await prefetch(vm);
   return <VmDetail vm={prefetched(vm)} />;

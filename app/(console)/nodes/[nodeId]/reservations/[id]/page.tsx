@@ -1,12 +1,13 @@
 import { readFilters, reservationPageQueryInputs, type SearchParams } from '@/components/queries';
 import { ReservationView } from '@/components/reservation/reservation-view';
 import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { decodeParam } from '@/app/(console)/route-params';
 
 type Params = { params: Promise<{ nodeId: string; id: string }>; searchParams: Promise<SearchParams> };
 
 async function idsOf(params: Params['params']) {
   const p = await params;
-  return { nodeId: decodeURIComponent(p.nodeId), reservationId: decodeURIComponent(p.id) };
+  return { nodeId: decodeParam(p.nodeId), reservationId: decodeParam(p.id) };
 }
 
 export async function generateMetadata({ params }: Params) {
