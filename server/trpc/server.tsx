@@ -25,8 +25,12 @@ import { appRouter } from './root';
  * clock and each node (server/request-reads.ts): the layout's and the page's queries share them.
  */
 
-/** One QueryClient per request (React's `cache` is request-scoped on the server). */
-export const getQueryClient = cache(makeQueryClient);
+/**
+ * One QueryClient per request (React's `cache` is request-scoped on the server). It never
+ * retries: a page shows a failed read at once, and its next refresh reads again — a retry
+ * here only delayed every refused read (a 400 for a bad URL filter) by its second's back-off.
+ */
+export const getQueryClient = cache(() => makeQueryClient({ retry: false }));
 
 const createRscContext = cache(async (): Promise<TrpcContext> => {
   const session = await getConsoleSession();
