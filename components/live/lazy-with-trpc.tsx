@@ -5,17 +5,17 @@ import { lazy, type ComponentType } from 'react';
 /**
  * `React.lazy` for a component that calls the server through tRPC (a dialog): its module and
  * the data layer (TanStack Query, the tRPC client, superjson) load when it first renders, never
- * with the page. Pages that render from server data (the node page, the fleet) have no
- * provider of their own, so the loaded component brings one (`WithTrpc`).
+ * with the page. No page has a provider of its own (they render from server data), so the
+ * loaded component brings one.
  */
 export function lazyWithTrpc<P extends object>(load: () => Promise<ComponentType<P>>) {
   return lazy(async () => {
-    const [{ WithTrpc }, Component] = await Promise.all([import('./with-trpc'), load()]);
+    const [{ TrpcProvider }, Component] = await Promise.all([import('../trpc-provider'), load()]);
     function Loaded(props: P) {
       return (
-        <WithTrpc>
+        <TrpcProvider>
           <Component {...props} />
-        </WithTrpc>
+        </TrpcProvider>
       );
     }
     return { default: Loaded };

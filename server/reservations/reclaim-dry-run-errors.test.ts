@@ -16,7 +16,7 @@ const db = () => scene().db;
 async function outcome(p: Promise<unknown>) {
   try {
     const r = (await p) as Record<string, unknown>;
-    const { wouldTerminate, wouldSkip, terminated, skipped, updatedAt, ...rest } = r;
+    const { wouldTerminate, wouldSkip, terminated, skipped, updatedAt: _updatedAt, ...rest } = r;
     return { ok: { ...rest, evict: wouldTerminate ?? terminated, skip: wouldSkip ?? skipped } };
   } catch (e) {
     if (e instanceof DomainError) return { error: e.toProblem() };
