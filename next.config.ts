@@ -1,21 +1,7 @@
 import type { NextConfig } from 'next';
+import { securityHeaders } from './server/security-headers';
 
-/**
- * HSTS (docs/product.md §9.3): browsers keep to HTTPS for two years, subdomains included
- * (no `preload`: that is the deployer's commitment to make). Sent by `next build`/`next start`
- * (production) only: `next dev` must not teach a developer's browser HTTPS for localhost.
- * Browsers ignore it over plain HTTP, so a loopback production server is unaffected.
- */
-const STRICT_TRANSPORT_SECURITY = 'max-age=63072000; includeSubDomains';
-const production = process.env.NODE_ENV === 'production';
-
-const securityHeaders = [
-  ...(production ? [{ key: 'Strict-Transport-Security', value: STRICT_TRANSPORT_SECURITY }] : []),
-  { key: 'X-Content-Type-Options', value: 'nosniff' },
-  { key: 'X-Frame-Options', value: 'DENY' },
-  { key: 'Referrer-Policy', value: 'strict-origin-when-cross-origin' },
-  { key: 'Permissions-Policy', value: 'camera=(), microphone=(), geolocation=()' },
-];
+const securityHeaderList = securityHeaders(process.env.NODE_ENV === 'production');
 
 const nextConfig: NextConfig = {
   poweredByHeader: false,
@@ -37,7 +23,7 @@ const nextConfig: NextConfig = {
     proxyClientMaxBodySize: 256 * 1024,
   },
   async headers() {
-    return [{ source: '/:path*', headers: securityHeaders }];
+    return [{ source: '/:path*', headers: securityHeaderList }];
   },
 };
 

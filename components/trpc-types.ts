@@ -22,6 +22,7 @@ export type HistoryEntry = RouterOutputs['reservations']['history']['entries'][n
 export type ApiKeyView = RouterOutputs['apiKeys']['list']['items'][number];
 export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
 export type NotificationView = RouterOutputs['audit']['notifications']['items'][number];
+export type LockedSignIn = RouterOutputs['signIns']['locked']['items'][number];
 /** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];
 /** A VM on the node page, with the actions the server offers on it. */

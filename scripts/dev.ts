@@ -8,6 +8,7 @@ import { migrateDatabase } from '../db/migrate';
 import { isEmpty } from '../db/seed';
 import { seedDemoFleet } from '../server/demo';
 import { devAuthSecret, ensureDevDatabase, writeDemoKeys } from './dev-db';
+import { appServerEnv } from '../server/auth/password-checks';
 
 const pg = await ensureDevDatabase();
 try {
@@ -28,7 +29,7 @@ const mode = process.argv[2] === 'start' ? 'start' : 'dev';
 const port = process.env.PORT ?? '3000';
 const next = spawn('node_modules/.bin/next', [mode, '-p', port], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: pg.url, AUTH_SECRET: devAuthSecret(), AUTH_TRUST_HOST: 'true' },
+  env: appServerEnv({ ...process.env, DATABASE_URL: pg.url, AUTH_SECRET: devAuthSecret(), AUTH_TRUST_HOST: 'true' }),
 });
 let stopping = false;
 const stop = async (code: number) => {

@@ -16,8 +16,8 @@
  * write fails and drops the shared scene, so one product bug cannot cascade into the next case.
  */
 import type { Db } from '@/db/client';
-import { gpuUnits, insertNode, insertVm } from '@/db/factories';
-import { apiKeys, auditEvents, nodeUnits, nodes, notifications, orgAuditActions, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { gpuUnits, insertNode, insertUser, insertVm } from '@/db/factories';
+import { apiKeys, auditEvents, nodeUnits, nodes, notifications, orgAuditActions, reservationUnits, reservations, signInThrottles, vmUnits, vms } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
 import { count, eq } from 'drizzle-orm';
@@ -123,8 +123,12 @@ const expectations = {
   'manage own API keys':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   // … and no other's: the operator sees only the platform org's own keys.
   'revoke another org’s API key':                     row(404,     404,   404,     404,     404,   401),
+  // docs/product.md §9.3 "Unlock": who is under attack is the platform's business alone.
+  'see and lift sign-in locks':                       row('ok',    403,   403,     403,     403,   401),
 } satisfies Record<string, Expectation>;
 type Action = keyof typeof expectations;
+/** Actions the console alone offers, with no REST route: unlocking sign-ins is the operator's console work (docs/product.md §9.3). */
+const consoleOnlyActions: readonly Action[] = ['see and lift sign-in locks'];
 
 function expectedFor(action: Action, kind: Kind): Outcome {
   // A revoked key is no credential at all: 401 before anything else (docs/product.md §5 check order).
@@ -173,6 +177,10 @@ async function makeScene(name: SceneName): Promise<Scene> {
     const secret = randomBytes(32).toString('base64url');
     await db.insert(apiKeys).values({ id: spareKey(holder), orgId, name: 'spare', prefix: 'gpuk_spare', secretHash: hashApiKeySecret(secret), createdAt: now });
   }
+
+  // A known account locked out by failed sign-ins (docs/product.md §9.3), for the operator to unlock.
+  await insertUser(db, { id: 'user_locked', email: 'locked@x.example', name: 'Locked', passwordHash: 'x', orgIds: [ORG.other] });
+  await db.insert(signInThrottles).values({ subject: 'account:locked@x.example', attempts: 10, windowStartedAt: now, lockedUntil: new Date(now.getTime() + 15 * 60_000), expiresAt: new Date(now.getTime() + 15 * 60_000) });
 
   if (name === 'needs-review') {
     await changeTopology({ ctx: ctxFor(db, ORG.platform, now), input: { nodeId: 'n1', units: topologyPlusOne } });
@@ -226,6 +234,7 @@ async function snapshot(db: Db): Promise<string> {
     db.select({ id: notifications.id, readAt: notifications.readAt }).from(notifications).orderBy(notifications.id),
     // Not lastUsedAt: authenticating a request records it, which is no effect of the verb.
     db.select({ id: apiKeys.id, name: apiKeys.name, revokedAt: apiKeys.revokedAt }).from(apiKeys).orderBy(apiKeys.id),
+    db.select().from(signInThrottles).orderBy(signInThrottles.subject),
   ]);
   return JSON.stringify(parts);
 }
@@ -378,6 +387,12 @@ function checkApiKeyList(body: unknown, kind: SignedIn) {
 }
 
 const checks = {
+  lockedSignIns: ((body) => {
+    expect((body as { items: { email: string; scope: string }[] }).items).toEqual([expect.objectContaining({ email: 'locked@x.example', scope: 'account', failures: 10 })]);
+  }) satisfies Check,
+  unlocked: ((body) => {
+    expect(body).toEqual({ userId: 'user_locked', email: 'locked@x.example', unlocked: ['account'] });
+  }) satisfies Check,
   nodeN1: ((body, kind) => checkN1(body as NodeView, kind)) satisfies Check,
   nodeList: ((body, kind) => {
     const items = (body as { items: NodeView[] }).items;
@@ -566,6 +581,8 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', procedure: 'apiKeys.create', input: { name: 'matrix' }, action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyCreated },
   { transport: 'trpc', procedure: 'apiKeys.revoke', input: (k: Kind) => ({ apiKeyId: spareKey(k) }), label: 'own', action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyRevoked },
   { transport: 'trpc', procedure: 'apiKeys.revoke', input: { apiKeyId: spareKey('tenant-a') }, label: 'another org’s', action: 'revoke another org’s API key', scene: 'base', mutates: true },
+  { transport: 'trpc', procedure: 'signIns.locked', input: undefined, action: 'see and lift sign-in locks', scene: 'base', mutates: false, check: checks.lockedSignIns },
+  { transport: 'trpc', procedure: 'signIns.unlock', input: { userId: 'user_locked' }, action: 'see and lift sign-in locks', scene: 'base', mutates: true, check: checks.unlocked },
 ];
 
 // ── Calling a route as a kind of principal ──────────────────────────────────────────────
@@ -689,10 +706,12 @@ describe('the matrix covers every route and procedure', () => {
     expect([...covered].filter((p) => !procedures.includes(p)), 'rows naming no procedure').toEqual([]);
   });
 
-  it('exercises every action of the expectations table on both transports', () => {
+  it('exercises every action of the expectations table on both transports (console-only actions on tRPC alone)', () => {
     for (const transport of ['rest', 'trpc'] as const) {
       const used = new Set(routes.filter((r) => r.transport === transport).map((r) => r.action));
-      expect(Object.keys(expectations).filter((a) => !used.has(a as Action)), `actions without a ${transport} row`).toEqual([]);
+      const owed = (Object.keys(expectations) as Action[]).filter((a) => transport === 'trpc' || !consoleOnlyActions.includes(a));
+      expect(owed.filter((a) => !used.has(a)), `actions without a ${transport} row`).toEqual([]);
+      if (transport === 'rest') expect(consoleOnlyActions.filter((a) => used.has(a)), 'console-only actions with a REST row').toEqual([]);
     }
   });
 });

@@ -158,6 +158,16 @@ export async function assertMayPickOrgs(ctx: Principal & { db: DbOrTx }): Promis
   if (!owns) throw new DomainError('forbidden', 'Only a platform operator or a node owner may search orgs (to reserve units for them).');
 }
 
+/**
+ * Locked sign-ins (docs/product.md §9.3 "Unlock"): only the operator sees which accounts are locked
+ * and lifts a lock — who is under attack is the platform's business, and a lock exists to stop
+ * everyone else.
+ * @throws DomainError forbidden
+ */
+export function assertMaySeeSignInLocks(principal: Principal): void {
+  if (!isOperator(principal)) throw new DomainError('forbidden', 'Only a platform operator may see and lift sign-in locks.');
+}
+
 /** Terminating a VM: its own org, or the operator; owners and managers evict through reclaim (§2). */
 export function canTerminateVm(principal: Principal, vm: { orgId: string }): boolean {
   return isOperator(principal) || vm.orgId === principal.orgId;

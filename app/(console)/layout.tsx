@@ -43,6 +43,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               Audit
             </Link>
             {/* end read pages */}
+            {isOperator(session.principal) && (
+              <Link href="/sign-ins" className="hover:text-slate-900">
+                Locked sign-ins
+              </Link>
+            )}
           </nav>
           {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
           <AccountNav />

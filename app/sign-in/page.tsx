@@ -5,12 +5,15 @@ import { redirect } from 'next/navigation';
 
 export const metadata = { title: 'Sign in · GPU Reservations' };
 
-/** What went wrong, in words: the throttle's `locked_out_<N>m` code names the minutes to wait. */
+/** What went wrong, in words: the refusal codes of server/auth/config.ts name the time to wait. */
 function signInErrorMessage(code: string | undefined): string {
-  const locked = /^locked_out_(\d{1,6})m$/.exec(code ?? '');
-  if (!locked) return 'That email and password do not match an account.';
-  const minutes = Number(locked[1]);
-  return `Too many failed sign-ins; try again in ${minutes} minute${minutes === 1 ? '' : 's'}.`;
+  const refused = /^(locked_out|paused|busy)_(\d{1,6})([ms])$/.exec(code ?? '');
+  if (!refused) return 'That email and password do not match an account.';
+  const n = Number(refused[2]);
+  const wait = `${n} ${refused[3] === 'm' ? 'minute' : 'second'}${n === 1 ? '' : 's'}`;
+  if (refused[1] === 'busy') return 'Many sign-ins are being checked right now; try again in a few seconds.';
+  if (refused[1] === 'paused') return `Sign-in is paused after many failed attempts on this site; try again in ${wait}. Browsers that signed in here before are not affected.`;
+  return `Too many failed sign-ins; try again in ${wait}.`;
 }
 
 export default async function SignInPage({ searchParams }: { searchParams: Promise<{ error?: string; code?: string; next?: string }> }) {

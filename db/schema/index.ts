@@ -1,5 +1,6 @@
 export * from './audit';
 export * from './idempotency';
+export * from './known-devices';
 export * from './nodes';
 export * from './notifications';
 export * from './orgs';

@@ -79,8 +79,11 @@ test('sign-in, the fleet, a node page and the not-found pages render and run wit
   expect((await violations(page, fromConsole)).some((v) => v.startsWith('script-src'))).toBe(true);
 });
 
-test('ten failed sign-ins lock the account out: the form says for how long, and the operator’s audit trail has the lockout', async ({ page, request }) => {
+test('ten failed sign-ins for an unknown email lock it out like an account: the form says for how long, and the audit trail gains no row', async ({ page, request }) => {
   const email = `lockout-${Date.now()}@nowhere.example`;
+  const { keys } = readState();
+  const lockouts = async () => ((await (await request.get('/v1/audit?action=sign_in.lockout&limit=500', { headers: { authorization: `Bearer ${keys.org_platform}` } })).json()) as { items: unknown[] }).items.length;
+  const before = await lockouts();
   // Through Auth.js's own endpoint, as a password-guessing program would.
   for (let i = 0; i < 10; i++) {
     const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
@@ -99,13 +102,9 @@ test('ten failed sign-ins lock the account out: the form says for how long, and 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await expect(page.locator('form p[role=alert]')).toHaveText('Too many failed sign-ins; try again in 15 minutes.');
 
-  const { keys } = readState();
-  const audit = await request.get('/v1/audit?action=sign_in.lockout', { headers: { authorization: `Bearer ${keys.org_platform}` } });
-  const items = ((await audit.json()) as { items: { action: string; actorOrgId?: string; via: string; details: { email?: string; scope?: string } }[] }).items;
-  expect(items.filter((e) => e.details.email === email)).toEqual([expect.objectContaining({ action: 'sign_in.lockout', actorOrgId: 'org_platform', via: 'console', details: expect.objectContaining({ scope: 'account', email }) })]);
-  // Another org sees none of it.
-  const other = await request.get('/v1/audit?action=sign_in.lockout', { headers: { authorization: `Bearer ${keys.org_acme}` } });
-  expect(((await other.json()) as { items: unknown[] }).items).toEqual([]);
+  // Bogus emails add no audit rows (docs/product.md §9.3): only known accounts' lockouts are recorded
+  // (e2e/console/sign-in-abuse.spec.ts locks a known one, on a server of its own).
+  expect(await lockouts()).toBe(before);
 });
 
 test('hand-made console URLs — undecodable ids, hostile cursors and filters — show the 404 page or the problem, never an error', async ({ page }) => {

@@ -11,6 +11,7 @@ import { makeTempDataDir, startEmbeddedPostgres } from '../../db/embedded';
 import { migrateDatabase } from '../../db/migrate';
 import { seedDemoFleet } from '../../server/demo';
 import { E2E_PORT, stateFile } from './state';
+import { appServerEnv } from '../../server/auth/password-checks';
 
 const pg = await startEmbeddedPostgres({ dir: makeTempDataDir('gpu-e2e-pg'), persistent: false, fast: true });
 await migrateDatabase(pg.url);
@@ -22,7 +23,7 @@ fs.writeFileSync(stateFile(), JSON.stringify({ databaseUrl: pg.url, keys, baseUR
 
 const next = spawn('node_modules/.bin/next', ['start', '-p', String(E2E_PORT), '-H', '127.0.0.1'], {
   stdio: 'inherit',
-  env: { ...process.env, DATABASE_URL: pg.url, AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('hex'), AUTH_TRUST_HOST: 'true' },
+  env: appServerEnv({ ...process.env, DATABASE_URL: pg.url, AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('hex'), AUTH_TRUST_HOST: 'true' }),
 });
 let stopping = false;
 async function stop(code: number) {

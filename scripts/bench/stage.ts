@@ -16,6 +16,7 @@ import { migrateDatabase } from '../../db/migrate';
 import { DEMO_PASSWORD } from '../../db/seed';
 import { seedDemoFleet } from '../../server/demo';
 import { signIn, type Session } from '../stress/http';
+import { appServerEnv } from '../../server/auth/password-checks';
 
 /** PostgreSQL of the bench; app instances take the ports after it (the bench's range is 3240–3249). */
 export const PG_PORT = 3249;
@@ -79,15 +80,15 @@ export type Instance = { port: number; base: string; child: ChildProcess; stderr
 export async function startInstance(port: number, url: string, emails: readonly string[]): Promise<Instance> {
   const child = spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
     stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
+    env: appServerEnv({
       ...process.env,
       DATABASE_URL: url,
       AUTH_SECRET: randomBytes(32).toString('hex'),
       AUTH_TRUST_HOST: 'true',
       RATE_LIMIT_PER_MINUTE: '0',
       BENCH_FLOOR: '1',
-      NODE_ENV: 'production',
-    },
+      NODE_ENV: 'production' as const,
+    }),
   });
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {

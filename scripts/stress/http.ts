@@ -81,19 +81,26 @@ function cookiePairs(res: Response): string[] {
  * @throws Error when no session cookie comes back.
  */
 export async function signIn(base: string, email: string, password: string): Promise<Session> {
-  const csrf = await fetch(`${base}/api/auth/csrf`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
-  const { csrfToken } = (await csrf.json()) as { csrfToken: string };
-  const res = await fetch(`${base}/api/auth/callback/credentials`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookiePairs(csrf).join('; ') },
-    body: new URLSearchParams({ csrfToken, email, password, callbackUrl: '/' }),
-    signal: AbortSignal.timeout(TIMEOUT_MS),
-  });
-  await res.text();
-  const session = cookiePairs(res).find((c) => /^(__Secure-)?authjs\.session-token=/.test(c));
-  if (!session) throw new Error(`sign-in as ${email} answered ${res.status} without a session cookie`);
-  return { email, cookie: session };
+  // A 429 (every password-check slot of the instance taken, docs/product.md §9.3) says when to retry.
+  for (let attempt = 0; ; attempt++) {
+    const csrf = await fetch(`${base}/api/auth/csrf`, { signal: AbortSignal.timeout(TIMEOUT_MS) });
+    const { csrfToken } = (await csrf.json()) as { csrfToken: string };
+    const res = await fetch(`${base}/api/auth/callback/credentials`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: cookiePairs(csrf).join('; ') },
+      body: new URLSearchParams({ csrfToken, email, password, callbackUrl: '/' }),
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    await res.text();
+    if (res.status === 429 && attempt < 20) {
+      await new Promise((r) => setTimeout(r, 1000 * Number(res.headers.get('retry-after') ?? 1)));
+      continue;
+    }
+    const session = cookiePairs(res).find((c) => /^(__Secure-)?authjs\.session-token=/.test(c));
+    if (!session) throw new Error(`sign-in as ${email} answered ${res.status} without a session cookie`);
+    return { email, cookie: session };
+  }
 }
 
 type TrpcItem = { result?: { data?: { json?: unknown } }; error?: { json?: { message?: string; data?: { httpStatus?: number; code?: string; problem?: { code?: string } | null } } } };

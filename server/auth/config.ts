@@ -3,7 +3,11 @@ import NextAuth, { CredentialsSignin } from 'next-auth';
 import Credentials from 'next-auth/providers/credentials';
 import { clientAddress } from './client-address';
 import { redirectWithinSite } from './return-path';
-import { SignInInput, signInWithPassword } from './sign-in';
+import { cookies } from 'next/headers';
+import { buildCookieOptions } from './cookie-options';
+import { KNOWN_DEVICE_COOKIE, KNOWN_DEVICE_MAX_AGE_SECONDS, knownDeviceCookieValue, knownDeviceSecret, parseKnownDeviceCookie } from './known-device-cookie';
+import { SignInInput, signInWithPassword, type SignInOutcome } from './sign-in';
+import { getSiteUrl } from './site';
 import { revokeSession, SESSION_MAX_AGE_SECONDS, startSession } from './sessions';
 
 declare module 'next-auth' {
@@ -15,15 +19,25 @@ declare module 'next-auth' {
 }
 
 /**
- * A sign-in refused by the throttle (server/auth/sign-in.ts). Auth.js puts `code` in the sign-in
- * page's URL (`?code=locked_out_15m`), which shows "try again in 15 minutes"; it says nothing
- * of whether the account exists (unknown emails lock out alike).
+ * A sign-in refused before its password was checked (server/auth/sign-in.ts). Auth.js puts
+ * `code` in the sign-in page's URL (`?code=locked_out_15m`), which the page turns into a sentence:
+ * `locked_out_<N>m` (the throttle: try again in N minutes), `paused_<N>s` (the site-wide failure
+ * budget is spent for browsers no account knows) or `busy_<N>s` (every password-check slot of
+ * this instance is taken). None says whether the account exists (unknown emails lock out alike).
+ * Auth.js's own endpoint answers the last two 429 (server/auth/http.ts).
  */
-export class SignInLockedOut extends CredentialsSignin {
-  constructor(retryAfterMinutes: number) {
+export class SignInRefused extends CredentialsSignin {
+  constructor(code: string) {
     super();
-    this.code = `locked_out_${retryAfterMinutes}m`;
+    this.code = code;
   }
+}
+
+/** The code of a refusal (see SignInRefused), or null for an outcome that is not one. */
+function refusalCode(result: SignInOutcome): string | null {
+  if (result.outcome === 'locked_out') return `locked_out_${result.retryAfterMinutes}m`;
+  if (result.outcome === 'paused' || result.outcome === 'busy') return `${result.outcome}_${result.retryAfterSeconds}s`;
+  return null;
 }
 
 /**
@@ -50,9 +64,15 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
       async authorize(raw, request) {
         const parsed = SignInInput.safeParse(raw);
         if (!parsed.success) throw new CredentialsSignin();
-        const result = await signInWithPassword({ db: getDb(), input: { ...parsed.data, address: clientAddress(request.headers) } });
-        if (result.outcome === 'locked_out') throw new SignInLockedOut(result.retryAfterMinutes);
-        if (result.outcome === 'invalid') throw new CredentialsSignin();
+        const jar = await cookies();
+        const secret = knownDeviceSecret();
+        const deviceIds = secret ? parseKnownDeviceCookie(jar.get(KNOWN_DEVICE_COOKIE)?.value, secret) : [];
+        const result = await signInWithPassword({ db: getDb(), input: { ...parsed.data, address: clientAddress(request.headers), deviceIds } });
+        const refused = refusalCode(result);
+        if (refused) throw new SignInRefused(refused);
+        if (result.outcome !== 'signed_in') throw new CredentialsSignin();
+        // The browser is known to this account from now on (docs/product.md §9.3 "Known devices").
+        if (secret) jar.set(KNOWN_DEVICE_COOKIE, knownDeviceCookieValue(result.deviceId, deviceIds, secret), buildCookieOptions(await getSiteUrl(), KNOWN_DEVICE_MAX_AGE_SECONDS));
         return result.user;
       },
     }),

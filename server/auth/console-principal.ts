@@ -4,6 +4,7 @@ import { cache } from 'react';
 import { toServiceUnavailable } from '../errors';
 import { auth } from './config';
 import { buildCookieOptions } from './cookie-options';
+import { revokeUserDevices } from './known-devices';
 import { isMemberOf, resolveConsoleSession, revokeSession, revokeUserSessions, type ConsoleSession } from './sessions';
 import { getSiteUrl } from './site';
 
@@ -66,9 +67,14 @@ export async function endConsoleSession(): Promise<void> {
 
 /**
  * "Sign out everywhere": ends every session of the signed-in user, on every browser and app
- * instance. Needs a live session: a copy of a signed-out cookie cannot sign its user out.
+ * instance, and forgets every browser the account knew (docs/product.md §9.3 "Known devices"),
+ * in one transaction. Needs a live session: a copy of a signed-out cookie cannot sign its user out.
  */
 export async function endAllConsoleSessions(): Promise<void> {
   const session = await getConsoleSession();
-  if (session) await revokeUserSessions(getDb(), session.user.id);
+  if (!session) return;
+  await getDb().transaction(async (tx) => {
+    await revokeUserSessions(tx, session.user.id);
+    await revokeUserDevices(tx, session.user.id);
+  });
 }

@@ -5,15 +5,21 @@ import { writeAuditEvent } from '../audit/write';
 import { systemCtx, type Ctx } from '../context';
 
 /**
- * Failed sign-ins are throttled per account and per client address (docs/product.md §9.3),
- * counted in PostgreSQL (`sign_in_throttles`) so that every app instance shares
- * the count. 0 turns a limit off.
+ * Failed sign-ins are throttled per account, per client address, per known device and across
+ * the site (docs/product.md §9.3), counted in PostgreSQL (`sign_in_throttles`) so that every
+ * app instance shares the count. 0 turns a limit off.
  */
 export type SignInThrottleSettings = {
-  /** `SIGN_IN_MAX_FAILURES_PER_ACCOUNT` (default 10): failures of one email within the window. */
+  /** `SIGN_IN_MAX_FAILURES_PER_ACCOUNT` (default 10): failures of one email within the window, and of one known device. */
   accountLimit: number;
   /** `SIGN_IN_MAX_FAILURES_PER_ADDRESS` (default 50): failures from one client address, any accounts. */
   addressLimit: number;
+  /**
+   * `SIGN_IN_MAX_FAILURES_PER_MINUTE` (default 100): failures across the whole site in one
+   * minute from browsers no account knows. Spent, it refuses those browsers until the minute is
+   * over — never a known device, so it cannot lock everyone out.
+   */
+  siteLimitPerMinute: number;
   /** `SIGN_IN_WINDOW_MINUTES` (default 15): how long failures are remembered. */
   windowMinutes: number;
   /** `SIGN_IN_LOCKOUT_MINUTES` (default 15): how long a subject that reached its limit is refused. */
@@ -31,26 +37,41 @@ export function signInThrottleSettings(env: Record<string, string | undefined> =
   return {
     accountLimit: envCount(env, 'SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 10, 0),
     addressLimit: envCount(env, 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 50, 0),
+    siteLimitPerMinute: envCount(env, 'SIGN_IN_MAX_FAILURES_PER_MINUTE', 100, 0),
     windowMinutes: envCount(env, 'SIGN_IN_WINDOW_MINUTES', 15, 1),
     lockoutMinutes: envCount(env, 'SIGN_IN_LOCKOUT_MINUTES', 15, 1),
   };
 }
 
-type Scope = 'account' | 'address';
-type Subject = { scope: Scope; key: string; value: string; limit: number };
+/**
+ * What an attempt counts against. `site` is the one row of the site-wide budget: a window of a
+ * minute and no lockout (refused only until its minute ends).
+ */
+export type ThrottleScope = 'account' | 'address' | 'device' | 'site';
+type Subject = { scope: ThrottleScope; key: string; value: string; limit: number; windowMinutes: number; lockoutMinutes: number | null };
 
-/** Who an attempt counts against: the email's account and, when known, the client address. */
-export type SignInAttempt = { email: string; address: string | null; subjects: Subject[] };
+/**
+ * Who an attempt counts against: from a browser the account knows, only that device (its own
+ * counter, the account's limits); from any other browser, the email's account, the client
+ * address when known, and the site-wide budget.
+ */
+export type SignInAttempt = { email: string; address: string | null; deviceId: string | null; subjects: Subject[] };
 
-/** Let through to the password check, or refused for `retryAfterSeconds` without one. */
-export type SignInAdmission = { admitted: true; attempt: SignInAttempt } | { admitted: false; retryAfterSeconds: number };
+/** Let through to the password check, or refused for `retryAfterSeconds` without one, naming what refused it. */
+export type SignInAdmission = { admitted: true; attempt: SignInAttempt } | { admitted: false; retryAfterSeconds: number; refusedBy: ThrottleScope };
 
 type Row = { subject: string; attempts: number; window_started_at: Date | string; locked_until: Date | string | null; now: Date | string };
 
 /** The subjects an attempt counts against, ordered by key (the order their rows are locked in). */
-function subjectsOf(email: string, address: string | null, s: SignInThrottleSettings): Subject[] {
-  const all: Subject[] = [{ scope: 'account', key: `account:${email}`, value: email, limit: s.accountLimit }];
-  if (address) all.push({ scope: 'address', key: `address:${address}`, value: address, limit: s.addressLimit });
+function subjectsOf(input: { email: string; address: string | null; deviceId: string | null }, s: SignInThrottleSettings): Subject[] {
+  const own = { windowMinutes: s.windowMinutes, lockoutMinutes: s.lockoutMinutes };
+  const all: Subject[] = input.deviceId
+    ? [{ scope: 'device', key: `device:${input.deviceId}`, value: input.deviceId, limit: s.accountLimit, ...own }]
+    : [
+        { scope: 'account', key: `account:${input.email}`, value: input.email, limit: s.accountLimit, ...own },
+        ...(input.address ? [{ scope: 'address' as const, key: `address:${input.address}`, value: input.address, limit: s.addressLimit, ...own }] : []),
+        { scope: 'site', key: 'site', value: 'site', limit: s.siteLimitPerMinute, windowMinutes: 1, lockoutMinutes: null },
+      ];
   return all.filter((x) => x.limit > 0).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
 
@@ -76,72 +97,94 @@ const minutes = (n: number) => n * 60_000;
  * Counts a sign-in attempt before its password is checked, or refuses it (docs/product.md §9.3). An attempt counts
  * while it is checked, not only once it failed, so a burst of parallel guesses gets no more
  * checks than the limit; a success takes its count back (`recordSignInSuccess`).
- * @param address the client address (server/auth/client-address.ts), null when unknown: then only the account counts.
- * @returns refused (with seconds to wait) when a subject is locked out or at its limit — the
- *   caller must then not check the password at all.
+ * @param input.address the client address (server/auth/client-address.ts), null when unknown: then it does not count.
+ * @param input.deviceId a known device of this very account (./known-devices.ts), or null: then
+ *   only the device counts, and neither the account's lockout nor the site budget applies.
+ * @returns refused (with seconds to wait, and the scope that refused) when a subject is locked
+ *   out or at its limit — the caller must then not check the password at all.
  */
-export async function admitSignInAttempt(db: DbOrTx, input: { email: string; address: string | null }, settings = signInThrottleSettings()): Promise<SignInAdmission> {
-  const subjects = subjectsOf(input.email, input.address, settings);
+export async function admitSignInAttempt(
+  db: DbOrTx,
+  input: { email: string; address: string | null; deviceId: string | null },
+  settings = signInThrottleSettings(),
+): Promise<SignInAdmission> {
+  const subjects = subjectsOf(input, settings);
   const attempt: SignInAttempt = { ...input, subjects };
   if (subjects.length === 0) return { admitted: true, attempt };
-  const window = minutes(settings.windowMinutes);
   return db.transaction(async (tx) => {
     const rows = await lockRows(tx, subjects);
     let retryAt = 0;
+    let refusedBy: ThrottleScope = 'site';
     for (const s of subjects) {
       const r = rows.get(s.key)!;
       const now = r.now.getTime();
-      if (r.locked_until && r.locked_until.getTime() > now) retryAt = Math.max(retryAt, r.locked_until.getTime());
+      let until = 0;
+      if (r.locked_until && r.locked_until.getTime() > now) until = r.locked_until.getTime();
       // A lockout that is over starts a fresh count (see the update below), whatever the window.
-      else if (!r.locked_until && r.window_started_at.getTime() + window > now && r.attempts >= s.limit) retryAt = Math.max(retryAt, r.window_started_at.getTime() + window);
+      else if (!r.locked_until && r.window_started_at.getTime() + minutes(s.windowMinutes) > now && r.attempts >= s.limit) until = r.window_started_at.getTime() + minutes(s.windowMinutes);
+      // A lockout names itself over the site budget's minute: it is the longer wait, and the one to tell.
+      if (until > 0 && (retryAt === 0 || s.scope !== 'site')) refusedBy = s.scope;
+      retryAt = Math.max(retryAt, until);
     }
     const now = rows.get(subjects[0]!.key)!.now.getTime();
-    if (retryAt > 0) return { admitted: false as const, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)) };
-    // A fresh count when the window is over or a lockout has ended (a row still naming a
-    // lockout here is one that is over: a current one was refused above).
-    const fresh = sql`(window_started_at + make_interval(mins => ${settings.windowMinutes}) <= now() or locked_until is not null)`;
+    if (retryAt > 0) return { admitted: false as const, retryAfterSeconds: Math.max(1, Math.ceil((retryAt - now) / 1000)), refusedBy };
+    // A fresh count when the subject's window is over or a lockout has ended (a row still
+    // naming a lockout here is one that is over: a current one was refused above).
+    const windows = sql.join(
+      subjects.map((x) => sql`(${x.key}, ${x.windowMinutes}::int)`),
+      sql`, `,
+    );
+    const fresh = sql`(t.window_started_at + make_interval(mins => w.mins) <= now() or t.locked_until is not null)`;
     await tx.execute(sql`
-      update sign_in_throttles set
-        attempts = case when ${fresh} then 1 else attempts + 1 end,
-        window_started_at = case when ${fresh} then now() else window_started_at end,
-        expires_at = case when ${fresh} then now() else window_started_at end + make_interval(mins => ${settings.windowMinutes}),
+      update sign_in_throttles t set
+        attempts = case when ${fresh} then 1 else t.attempts + 1 end,
+        window_started_at = case when ${fresh} then now() else t.window_started_at end,
+        expires_at = case when ${fresh} then now() else t.window_started_at end + make_interval(mins => w.mins),
         locked_until = null
-      where subject = any(${textArray(subjects.map((x) => x.key))})`);
+      from (values ${windows}) as w(subject, mins)
+      where t.subject = w.subject`);
     return { admitted: true as const, attempt };
   });
 }
 
 /**
- * A failed password check (docs/product.md §9.3): its count stays, and every subject that has now reached its limit
- * is locked out for the lockout period, with one `sign_in.lockout` audit event each, in the same
- * transaction. The actor is the system (`sign-in-throttle`, acting as the platform org): no one
- * authenticated, so no user or org may be named as having acted — the account is the event's
- * subject, in `details`. Being org-level with the platform as actor, the event shows to the
- * operator only (docs/product.md §2, §5 Objects).
+ * A failed password check (docs/product.md §9.3): its count stays, and every subject with a
+ * lockout that has now reached its limit is locked out for the lockout period. Each lockout of a
+ * known account — its email names a user, or it is one of the user's known devices — writes one
+ * `sign_in.lockout` audit event in the same transaction; a lockout of an unknown email or of an
+ * address writes none, so guesses at bogus emails cannot grow the append-only trail. The actor is
+ * the system (`sign-in-throttle`, acting as the platform org): no one authenticated, so no user or
+ * org may be named as having acted — the account is the event's subject, in `details`. Being
+ * org-level with the platform as actor, the event shows to the operator only (docs/product.md §2,
+ * §5 Objects).
  * Also forgets a few rows whose window and lockout are over.
  */
-export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt, settings = signInThrottleSettings()): Promise<void> {
+export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt): Promise<void> {
   if (attempt.subjects.length === 0) return;
   await db.transaction(async (tx) => {
     const rows = await lockRows(tx, attempt.subjects);
     for (const s of attempt.subjects) {
       const r = rows.get(s.key)!;
       const locked = r.locked_until && r.locked_until.getTime() > r.now.getTime();
-      if (locked || r.attempts < s.limit) continue;
+      if (s.lockoutMinutes === null || locked || r.attempts < s.limit) continue;
       const [until] = await tx.execute<{ locked_until: Date | string }>(sql`
-        update sign_in_throttles set locked_until = now() + make_interval(mins => ${settings.lockoutMinutes}),
-          expires_at = greatest(expires_at, now() + make_interval(mins => ${settings.lockoutMinutes}))
+        update sign_in_throttles set locked_until = now() + make_interval(mins => ${s.lockoutMinutes}),
+          expires_at = greatest(expires_at, now() + make_interval(mins => ${s.lockoutMinutes}))
         where subject = ${s.key} returning locked_until`);
-      const [user] = s.scope === 'account' ? await tx.select({ id: users.id }).from(users).where(eq(users.email, s.value)) : [];
+      if (s.scope !== 'account' && s.scope !== 'device') continue;
+      const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, attempt.email));
+      if (!user) continue;
       const ctx: Ctx = { ...systemCtx(tx, 'sign-in-throttle', r.now), via: 'console' };
       await writeAuditEvent(tx, ctx, {
         action: 'sign_in.lockout',
         unitIds: [],
         details: {
           scope: s.scope,
-          ...(s.scope === 'account' ? { email: s.value, ...(user ? { userId: user.id } : {}) } : { address: s.value }),
+          email: attempt.email,
+          userId: user.id,
+          ...(s.scope === 'device' ? { deviceId: s.value } : {}),
           failures: r.attempts,
-          windowMinutes: settings.windowMinutes,
+          windowMinutes: s.windowMinutes,
           lockedUntil: new Date(until!.locked_until).toISOString(),
         },
       });
@@ -153,12 +196,13 @@ export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt, se
 }
 
 /**
- * A successful sign-in (docs/product.md §9.3): the account's failures are forgotten, and the address takes back only
- * this attempt's count — other accounts' failures from the same address still count.
+ * A successful sign-in (docs/product.md §9.3): the account's (or the known device's) failures are
+ * forgotten, and the address and the site budget take back only this attempt's count — other
+ * accounts' failures still count.
  */
 export async function recordSignInSuccess(db: DbOrTx, attempt: SignInAttempt): Promise<void> {
-  const account = attempt.subjects.find((s) => s.scope === 'account');
-  const address = attempt.subjects.find((s) => s.scope === 'address');
-  if (account) await db.execute(sql`delete from sign_in_throttles where subject = ${account.key}`);
-  if (address) await db.execute(sql`update sign_in_throttles set attempts = greatest(attempts - 1, 0) where subject = ${address.key}`);
+  const forget = attempt.subjects.filter((s) => s.scope === 'account' || s.scope === 'device').map((s) => s.key);
+  const giveBack = attempt.subjects.filter((s) => s.scope === 'address' || s.scope === 'site').map((s) => s.key);
+  if (forget.length) await db.execute(sql`delete from sign_in_throttles where subject = any(${textArray(forget)})`);
+  if (giveBack.length) await db.execute(sql`update sign_in_throttles set attempts = greatest(attempts - 1, 0) where subject = any(${textArray(giveBack)})`);
 }

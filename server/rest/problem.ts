@@ -8,13 +8,18 @@ export function jsonResponse(status: number, body: string, extra: Record<string,
   return new Response(body, { status, headers: { ...JSON_HEADERS, ...extra } });
 }
 
-/** The problem+json response for a domain error (docs/product.md §5 Errors). */
+/**
+ * The problem+json response for a domain error (docs/product.md §5 Errors). `no-transform`: Next
+ * gzips every body of unknown length, and a gzip stream for a 300-byte problem costs more CPU
+ * than the refusal it carries — a flood of refused requests (429, docs/product.md §9.3) must stay
+ * cheap to answer.
+ */
 export function problemResponse(err: DomainError, extra: Record<string, string> = {}): Response {
   return new Response(JSON.stringify(err.toProblem()), {
     status: err.httpStatus,
     headers: {
       'content-type': 'application/problem+json',
-      'cache-control': 'no-store',
+      'cache-control': 'no-store, no-transform',
       ...(err.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer realm="gpu-reservations"' } : {}),
       ...(err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {}),
       ...extra,

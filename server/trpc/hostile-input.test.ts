@@ -75,6 +75,8 @@ const bases: Record<string, Base> = {
   // only the variants its schema refuses are sent.
   'apiKeys.create': { as: 'owner', input: { name: 'hostile' }, status: 200, skipAccepted: true },
   'apiKeys.revoke': { as: 'owner', input: { apiKeyId: 'key-missing' }, status: 404 },
+  'signIns.locked': { as: 'platform', input: undefined, status: 200 },
+  'signIns.unlock': { as: 'platform', input: { userId: 'user-missing' }, status: 404 },
 };
 
 // ── Sending one call ────────────────────────────────────────────────────────────────────

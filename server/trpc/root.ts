@@ -4,6 +4,7 @@ import { auditRouter } from './routers/audit';
 import { nodesRouter } from './routers/nodes';
 import { orgsRouter } from './routers/orgs';
 import { reservationsRouter } from './routers/reservations';
+import { signInsRouter } from './routers/sign-ins';
 import { vmsRouter } from './routers/vms';
 
 export const appRouter = createTRPCRouter({
@@ -13,6 +14,7 @@ export const appRouter = createTRPCRouter({
   audit: auditRouter,
   orgs: orgsRouter,
   apiKeys: apiKeysRouter,
+  signIns: signInsRouter,
 });
 
 export type AppRouter = typeof appRouter;

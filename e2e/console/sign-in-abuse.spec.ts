@@ -1,0 +1,214 @@
+/**
+ * Sign-in under attack (docs/product.md §9.3), against a production server of this file's own:
+ * these tests spend budgets every test of the shared server would feel (an account's lockout,
+ * the CPU guard, the site-wide failure budget), so they get a database and an instance to
+ * themselves (scripts/stress/fleet.ts, as the storm starts its instances).
+ * - a flood of 64 concurrent sign-ins for unknown emails is refused at once (429) past the
+ *   password checks the instance runs at once, leaves API calls at their usual latency, and a
+ *   browser the account knows signs in during it;
+ * - a third party's ten failures lock Ana's account for unknown browsers only: Ana's browser
+ *   signs in; the operator sees the lock and lifts it, audited as `sign_in.unlock`.
+ */
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from '../../scripts/stress/fleet';
+import { DEMO_PASSWORD } from './support';
+
+test.describe.configure({ mode: 'serial', timeout: 120_000 });
+
+let database: Database;
+const instances: Instance[] = [];
+let base = '';
+let keys: Record<string, string> = {};
+
+test.beforeAll(async () => {
+  test.setTimeout(180_000);
+  database = await startDatabase();
+  keys = (await seedFleet(database.db)).keys;
+  await startInstances(1, database.pg.url, instances);
+  base = instances[0]!.base;
+});
+
+test.afterAll(async () => {
+  await stopInstances(instances);
+  await database?.close().catch(() => {});
+  await database?.pg.stop();
+});
+
+/** One credentials sign-in through Auth.js's own endpoint, as a program sends it; timed from its send. */
+async function postSignIn(api: APIRequestContext, csrfToken: string, email: string, password: string) {
+  const started = performance.now();
+  const res = await api.post(`${base}/api/auth/callback/credentials`, { form: { csrfToken, email, password, callbackUrl: '/' }, maxRedirects: 0 });
+  return { status: res.status(), location: res.headers().location ?? '', retryAfter: res.headers()['retry-after'], ms: performance.now() - started };
+}
+
+async function csrf(api: APIRequestContext): Promise<string> {
+  return ((await (await api.get(`${base}/api/auth/csrf`)).json()) as { csrfToken: string }).csrfToken;
+}
+
+type FloodAnswer = { status: number; ms: number; location: string; retryAfter: string | null; wave: number };
+
+/**
+ * Starts the flood in its own process (e2e/support/sign-in-flood.ts).
+ * @returns once its first wave is out, with the promise of all its answers.
+ */
+async function startFlood(concurrency: number, ms: number): Promise<Promise<FloodAnswer[]>> {
+  const child = spawn('node_modules/.bin/tsx', ['e2e/support/sign-in-flood.ts', base, String(concurrency), String(ms)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  let started: () => void;
+  const running = new Promise<void>((r) => (started = r));
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    out += chunk;
+    if (out.includes('started\n')) started();
+  });
+  const done = new Promise<FloodAnswer[]>((resolve, reject) =>
+    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice(out.indexOf('started\n') + 8)) as FloodAnswer[]) : reject(new Error(`the flood exited ${code}`)))),
+  );
+  await Promise.race([running, done]);
+  return done;
+}
+
+/** A cheap authenticated API call and its latency. */
+async function apiCall(key: string): Promise<number> {
+  const started = performance.now();
+  const res = await fetch(`${base}/v1/notifications?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+  await res.arrayBuffer();
+  expect(res.status).toBe(200);
+  return performance.now() - started;
+}
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.ceil(xs.length * 0.95) - 1]!;
+
+test('64 concurrent sign-ins for unknown emails: the excess is 429 within 200 ms, API p95 stays within 3× its baseline, a known browser signs in', async () => {
+  const ana = await playwrightRequest.newContext();
+  try {
+    // Ana's browser signed in here before: it holds the known-device cookie.
+    const first = await postSignIn(ana, await csrf(ana), 'ana@nimbus.example', DEMO_PASSWORD);
+    expect(first.status).toBe(302);
+    expect(first.location).not.toContain('error=');
+    const cookie = (await ana.storageState()).cookies.find((c) => c.name === 'gpu_known_device');
+    expect(cookie?.httpOnly).toBe(true);
+    expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(300 * 24 * 3600);
+
+    const key = keys.org_acme!;
+    for (let i = 0; i < 5; i++) await apiCall(key); // warm
+    const baseline: number[] = [];
+    for (let i = 0; i < 40; i++) baseline.push(await apiCall(key));
+
+    // 64 attackers, each guessing again as soon as it is answered, for 1.5 s.
+    const flood = await startFlood(64, 1_500);
+    const floodEnds = performance.now() + 1_500;
+    const during: number[] = [];
+    const sampler = (async () => {
+      while (performance.now() < floodEnds) during.push(await apiCall(key));
+    })();
+    await new Promise((r) => setTimeout(r, 50));
+    const anaDuring = await postSignIn(ana, await csrf(ana), 'ana@nimbus.example', DEMO_PASSWORD);
+    const answers = await flood;
+    await sampler;
+
+    const firstWave = answers.filter((a) => a.wave === 0);
+    const refused = answers.filter((a) => a.status === 429);
+    const fast = (xs: FloodAnswer[]) => xs.filter((a) => a.status === 429 && a.ms <= 200).length;
+    console.log(
+      `flood: ${answers.length} sign-ins in 1.5 s, ${refused.length} answered 429; first wave of 64: ${firstWave.filter((a) => a.status === 429).length} answered 429, ${fast(firstWave)} within 200 ms; ` +
+        `first wave's answers at p50/p87/max ${[32, 56, 63].map((i) => [...firstWave].sort((a, b) => a.ms - b.ms)[i]?.ms.toFixed(0)).join('/')} ms; all ${fast(answers)} within 200 ms; API p95 ${p95(baseline).toFixed(1)} ms before, ${p95(during).toFixed(1)} ms during (${during.length} calls); ` +
+        `known browser ${anaDuring.status} in ${anaDuring.ms.toFixed(0)} ms`,
+    );
+    // The 64 concurrent sign-ins: at most a few reach a password check, the rest are refused at once.
+    expect(fast(firstWave)).toBeGreaterThanOrEqual(56);
+    // And so on for the rest of the flood, each 429 saying when to retry.
+    expect(fast(answers)).toBeGreaterThanOrEqual(Math.floor(answers.length * (56 / 64)));
+    for (const a of refused) expect(Number(a.retryAfter)).toBeGreaterThanOrEqual(1);
+    // Every other answer is Auth.js's ordinary "wrong password" redirect: no 5xx, no failed request.
+    for (const a of answers.filter((x) => x.status !== 429)) expect(a.location).toContain('error=CredentialsSignin');
+    expect(during.length).toBeGreaterThanOrEqual(20);
+    expect(p95(during)).toBeLessThanOrEqual(3 * p95(baseline));
+    expect(anaDuring.status).toBe(302);
+    expect(anaDuring.location).not.toContain('error=');
+  } finally {
+    await ana.dispose();
+  }
+});
+
+async function signInThroughForm(browser: Browser, email: string) {
+  const context = await browser.newContext({ baseURL: base });
+  const page = await context.newPage();
+  await page.goto('/sign-in');
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  return { context, page };
+}
+
+test('ten third-party failures lock Ana out of unknown browsers only; her own browser signs in; the operator unlocks her, audited', async ({ browser }) => {
+  const email = 'ana@nimbus.example';
+  // Ana's browser, known from an earlier sign-in, then signed out.
+  const anas = await signInThroughForm(browser, email);
+  await expect(anas.page.getByTestId('acting-org')).toBeVisible();
+  await anas.page.getByRole('button', { name: 'Sign out', exact: true }).click();
+  await expect(anas.page.getByLabel('Email')).toBeVisible();
+
+  // A third party, anywhere, guesses ten times.
+  const attacker = await playwrightRequest.newContext();
+  for (let i = 0; i < 10; i++) expect((await postSignIn(attacker, await csrf(attacker), email, `guess-${i}`)).location).toContain('error=CredentialsSignin');
+  expect((await postSignIn(attacker, await csrf(attacker), email, DEMO_PASSWORD)).location).toContain('code=locked_out_15m');
+  await attacker.dispose();
+  // One lockout of a known account: one event, for the operator's eyes only.
+  const lockouts = async (org: string) =>
+    ((await (await fetch(`${base}/v1/audit?action=sign_in.lockout`, { headers: { authorization: `Bearer ${keys[org]}` } })).json()) as { items: { details: Record<string, unknown> }[] }).items;
+  expect((await lockouts('org_platform')).filter((e) => e.details.email === email)).toEqual([expect.objectContaining({ details: expect.objectContaining({ scope: 'account', email, failures: 10 }) })]);
+  expect(await lockouts('org_nimbus')).toEqual([]);
+
+  // Ana's own browser is not subject to the account's lockout.
+  await anas.page.getByLabel('Email').fill(email);
+  await anas.page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await anas.page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(anas.page.getByTestId('acting-org')).toContainText('Nimbus');
+
+  // A browser the account does not know still is.
+  const stranger = await signInThroughForm(browser, email);
+  await expect(stranger.page.locator('form p[role=alert]')).toHaveText('Too many failed sign-ins; try again in 15 minutes.');
+
+  // The operator sees the lock and lifts it.
+  const operator = await signInThroughForm(browser, 'olivia@platform.example');
+  await operator.page.getByRole('link', { name: 'Locked sign-ins' }).click();
+  const row = operator.page.locator('[data-locked-sign-in]').filter({ hasText: email });
+  await expect(row).toContainText('Browsers it does not know');
+  await expect(row).toContainText('10');
+  await operator.page.getByRole('button', { name: `Unlock ${email}` }).click();
+  await expect(operator.page.getByRole('status')).toHaveText(`Unlocked ${email}: it may sign in from any browser again.`);
+  await expect(row).toHaveCount(0);
+
+  const audit = await fetch(`${base}/v1/audit?action=sign_in.unlock`, { headers: { authorization: `Bearer ${keys.org_platform}` } });
+  const items = ((await audit.json()) as { items: { actorOrgId?: string; via: string; details: Record<string, unknown> }[] }).items;
+  expect(items).toEqual([expect.objectContaining({ actorOrgId: 'org_platform', via: 'console', details: expect.objectContaining({ email, unlocked: ['account'], failures: 10 }) })]);
+
+  // The stranger's browser may sign in now.
+  await stranger.page.getByLabel('Email').fill(email);
+  await stranger.page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await stranger.page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(stranger.page.getByTestId('acting-org')).toContainText('Nimbus');
+
+  // Nobody but the operator sees the page's data.
+  await expect(anas.page.getByRole('link', { name: 'Locked sign-ins' })).toHaveCount(0);
+  await anas.page.goto('/sign-ins');
+  await expect(anas.page.getByText('Only a platform operator may see and lift sign-in locks.')).toBeVisible();
+  for (const s of [anas, stranger, operator]) await s.context.close();
+});
+
+test('"Sign out everywhere" forgets the account’s browsers: after it, a lockout refuses them too', async ({ browser }) => {
+  const email = 'tom@orbit.example';
+  const toms = await signInThroughForm(browser, email);
+  await expect(toms.page.getByTestId('acting-org')).toBeVisible();
+  await toms.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(toms.page.getByLabel('Email')).toBeVisible();
+  const attacker = await playwrightRequest.newContext();
+  for (let i = 0; i < 10; i++) await postSignIn(attacker, await csrf(attacker), email, `guess-${i}`);
+  await attacker.dispose();
+  await toms.page.getByLabel('Email').fill(email);
+  await toms.page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await toms.page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(toms.page.locator('form p[role=alert]')).toHaveText('Too many failed sign-ins; try again in 15 minutes.');
+  await toms.context.close();
+});
