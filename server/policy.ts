@@ -310,6 +310,20 @@ export function auditVisibleSeqs(principal: Principal, where: SQL | undefined, l
 }
 
 /**
+ * SQL: whether the principal may see one audit event (`maySeeAuditEvent`), as a condition on an
+ * `audit_events` row alone — for the one row a list cursor names, so that a cursor naming an
+ * event the caller may not see is refused like one naming no event (§8 R6); undefined for the
+ * operator, who sees all. Lists use `auditVisibleSeqs`, the same rule shaped for a page.
+ */
+export function auditEventVisibleTo(principal: Principal): SQL | undefined {
+  if (isOperator(principal)) return undefined;
+  const me = principal.orgId;
+  return sql`(${auditEvents.actorOrgId} = ${me}
+    or exists (select 1 from ${nodes} n where n.id = ${auditEvents.nodeId} and n.owner_org_id = ${me})
+    or exists (select 1 from ${reservations} r where r.node_id = ${auditEvents.nodeId} and r.id = ${auditEvents.reservationId} and r.managing_org_ids @> array[${me}]::text[]))`;
+}
+
+/**
  * SQL: whether an event's `actorOrgId` shows — to the operator, to the actor itself, and when
  * the actor is the platform, the node owner or a managing org of the event's reservation; a
  * tenant's own actions show to others without it (§2).

@@ -2,7 +2,7 @@ import { auditEvents, nodes, reservations } from '@/db/schema';
 import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { type Ctx } from '../context';
 import { olderThanCursor, toPage } from '../pagination';
-import { auditActorShown, auditVisibleSeqs } from '../policy';
+import { auditActorShown, auditEventVisibleTo, auditVisibleSeqs } from '../policy';
 import type { ListAuditInput } from './schemas';
 import type { AuditEventView } from './view';
 
@@ -14,10 +14,12 @@ import type { AuditEventView } from './view';
  * to the operator, to the actor itself, and when the actor is the platform, the node owner or
  * a managing org of the event's reservation.
  * @returns `{ items, nextCursor? }`
+ * @throws DomainError invalid_request for a cursor this API did not hand out, or naming an event
+ *   the caller may not see (§8 R6: cursors resolve under the caller's visibility).
  */
 export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAuditInput }): Promise<{ items: AuditEventView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, auditEvents, input.cursor) : undefined;
+  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, auditEvents, input.cursor, auditEventVisibleTo(ctx)) : undefined;
   const actorShown = auditActorShown(ctx);
   const filters = and(
     input.nodeId ? eq(auditEvents.nodeId, input.nodeId) : undefined,
