@@ -4,7 +4,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
 
-export type StoredResponse = { status: number; body: string };
+/** An answer as stored for replay: status and body (`headers`, e.g. a 429's Retry-After, are never stored). */
+export type StoredResponse = { status: number; body: string; headers?: Record<string, string> };
 export type IdempotencyScope = { orgId: string; method: string; path: string; key: string };
 
 /** How long a key is remembered: its first request's answer is replayed for 24 h, never after. */
