@@ -21,6 +21,7 @@ export const errorTable = {
   already_exists: { status: 409, title: 'Already exists', trpc: 'CONFLICT' },
   idempotency_in_progress: { status: 409, title: 'Idempotent request in progress', trpc: 'CONFLICT' },
   acting_org_changed: { status: 409, title: 'Acting org changed', trpc: 'CONFLICT' },
+  topology_changed: { status: 409, title: 'Topology changed', trpc: 'CONFLICT' },
   limit_reached: { status: 409, title: 'Limit reached', trpc: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },
@@ -43,6 +44,8 @@ export type ProblemExtras = {
   unitIds?: string[];
   vmIds?: string[];
   orgIds?: string[];
+  /** topology_changed: the node's current `topologyGen`. */
+  topologyGen?: number;
   /** limit_reached: the limit the request would exceed (e.g. 100 active API keys per org). */
   limit?: number;
 };

@@ -221,6 +221,7 @@ export const Problem = z
     }),
     vmIds: Ids.optional().meta({ description: 'unit_occupied: the VMs on those units that the caller may see.' }),
     orgIds: Ids.optional().meta({ description: 'unknown_org: the orgs that do not exist.' }),
+    topologyGen: z.int().min(0).optional().meta({ description: "topology_changed: the node's current topologyGen (the request expected another)." }),
     limit: z.int().min(0).optional().meta({ description: 'limit_reached: the limit the request would exceed (100 active API keys per org).' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });

@@ -34,7 +34,7 @@ import { listNodeReservations, listReservations } from '../reservations/list';
 import { reaffirm } from '../reservations/reaffirm';
 import { reclaim } from '../reservations/reclaim';
 import { release } from '../reservations/release';
-import { CreateReservationBody, ListNodeReservationsQuery, ListReservationsQuery, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
+import { CreateReservationBody, ListNodeReservationsQuery, ListReservationsQuery, ReaffirmBody, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
 import { updateReservation } from '../reservations/update';
 import { getVm } from '../vms/get';
 import { listVms } from '../vms/list';
@@ -129,12 +129,12 @@ export const restRoutes: readonly RouteSpec[] = [
     tag: 'Nodes',
     summary: "Replace a node's unit list",
     description:
-      'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4).',
+      'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
     params: NodePath,
     body: ChangeTopologyBody,
     response: Node,
     responseDescription: 'The node after the change.',
-    errors: [...NOT_FOUND_AND_FORBIDDEN, 'unit_occupied'],
+    errors: [...NOT_FOUND_AND_FORBIDDEN, 'topology_changed', 'unit_occupied'],
     handle: ({ ctx, params, body }) => changeTopology({ ctx, input: { ...body, nodeId: params.nodeId } }),
   }),
   route({
@@ -272,12 +272,13 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'node page: Re-affirm…',
     tag: 'Reservations',
     summary: 'Re-affirm a reservation after a topology change',
-    description: "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review (docs/product.md §5.4).",
+    description:
+      "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller reviewed (else 409 topology_changed).",
     params: ReservationPath,
-    body: ReasonBody,
+    body: ReaffirmBody,
     response: Reservation,
     responseDescription: 'The re-affirmed reservation.',
-    errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'unit_missing'],
+    errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'topology_changed', 'unit_missing'],
     handle: ({ ctx, params, body }) => reaffirm({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }),
   }),
   route({
