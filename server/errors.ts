@@ -29,6 +29,7 @@ export const errorTable = {
   unknown_unit: { status: 422, title: 'Unknown unit', trpc: 'UNPROCESSABLE_CONTENT' },
   unknown_org: { status: 422, title: 'Unknown org', trpc: 'UNPROCESSABLE_CONTENT' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused', trpc: 'UNPROCESSABLE_CONTENT' },
+  start_in_past: { status: 422, title: 'Start in the past', trpc: 'UNPROCESSABLE_CONTENT' },
   rate_limited: { status: 429, title: 'Rate limited', trpc: 'TOO_MANY_REQUESTS' },
   service_unavailable: { status: 503, title: 'Service unavailable', trpc: 'SERVICE_UNAVAILABLE' },
   internal_error: { status: 500, title: 'Internal server error', trpc: 'INTERNAL_SERVER_ERROR' },

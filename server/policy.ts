@@ -241,7 +241,9 @@ export function reservationListedFor(principal: Principal, role: ReservationRole
  * SQL condition: the principal may see this VM's id and units (docs/product.md §2): the operator all;
  * the node owner those on its nodes; a managing org those that ran on a unit of a
  * (non-cancelled) reservation it manages while that reservation held it — the VM's run
- * [startedAt, terminatedAt or now) meets the period [startsAt, endsAt); everyone their own.
+ * [startedAt, terminatedAt or now) meets the period [startsAt, endsAt) from the reservation's
+ * `createdAt` on (§9 f: a reservation created later, even one starting a little in the past,
+ * shows nothing that ended before it existed); everyone their own.
  */
 export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
   if (isOperator(principal)) return undefined;
@@ -252,7 +254,7 @@ export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
       join reservation_units ru on ru.node_id = vu.node_id and ru.unit_id = vu.unit_id and not ru.cancelled
       join reservations r on r.node_id = ru.node_id and r.id = ru.reservation_id
       where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)
-        and ru.starts_at < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
+        and greatest(ru.starts_at, r.created_at) < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
         and (ru.ends_at is null or ru.ends_at > ${vms.startedAt})))`;
 }
 

@@ -210,7 +210,7 @@ export const Problem = z
     errors: z
       .array(z.strictObject({ path: z.string(), message: z.string() }))
       .optional()
-      .meta({ description: 'invalid_request: each offending field, e.g. `body.unitIds.0`.' }),
+      .meta({ description: 'invalid_request, start_in_past: each offending field, e.g. `body.unitIds.0`.' }),
     reservationStatus: z.enum(reservationStatuses).optional().meta({
       description:
         "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. docs/product.md §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",

@@ -26,7 +26,7 @@ export const CreateReservationFields = z
     allowedOrgIds: OrgIds('allowedOrgIds', 1),
     managingOrgIds: OrgIds('managingOrgIds', 0).optional(),
     contractRef: freeText(200).optional(),
-    startsAt: Timestamp.optional().meta({ description: 'Defaults to now.' }),
+    startsAt: Timestamp.optional().meta({ description: 'Defaults to now; at most 5 minutes in the past (else 422 start_in_past).' }),
     endsAt: Timestamp.optional().meta({ description: 'Absent = open-ended until cancelled.' }),
     reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
