@@ -1,4 +1,5 @@
 import { NextResponse, type NextRequest } from 'next/server';
+import { isSameOrigin } from '@/server/auth/csrf';
 import { contentSecurityPolicy, newNonce } from '@/server/content-security-policy';
 import { DomainError } from '@/server/errors';
 import { MAX_BODY_BYTES, readCappedBody } from '@/server/rest/body';
@@ -35,6 +36,8 @@ function normaliseForwarded(headers: Headers): void {
  *   /v1 and /api, like every other unknown path, docs/product.md §5) instead of Next's HTML 400
  *   or a handler's 500.
  * - Forwarded headers are normalised (see above) for everything behind this.
+ * - A cross-site POST to a page (a server action another site submits) is 403 problem+json
+ *   `forbidden` rather than Next's 500.
  * - Console pages get the requested path passed on, so that sign-in can return to it, and a
  *   Content-Security-Policy with a fresh nonce (server/content-security-policy.ts): on the
  *   request, where Next finds the nonce for the scripts it renders (and `x-nonce` for our own),
@@ -61,6 +64,12 @@ export async function proxy(req: NextRequest) {
   const headers = new Headers(req.headers);
   normaliseForwarded(headers);
   if (api) return NextResponse.next({ request: { headers } });
+  if (isCrossSiteAction(req.method, req.url, headers)) {
+    // Next answers a cross-origin server action with a bare 500 ("Invalid Server Actions
+    // request."); it is the caller who is refused, so say so, as problem+json.
+    const e = new DomainError('forbidden', 'A console form or action may only be submitted from this site’s own pages; this request came from another site.');
+    return NextResponse.json(e.toProblem(), { status: e.httpStatus, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } });
+  }
   headers.set(PATHNAME_HEADER, pathname + search);
   const nonce = newNonce();
   const policy = contentSecurityPolicy(nonce, { dev: process.env.NODE_ENV === 'development' });
@@ -69,6 +78,18 @@ export async function proxy(req: NextRequest) {
   const res = NextResponse.next({ request: { headers } });
   res.headers.set('content-security-policy', policy);
   return res;
+}
+
+/**
+ * A server action (a `Next-Action` POST, or a form POST to a page, which is how a form action
+ * posts without JavaScript) that another site sent: `Sec-Fetch-Site` or `Origin` does not name
+ * this site (server/auth/csrf.ts, the rule tRPC applies, docs/product.md §6). A page takes no
+ * other POST, so any cross-site one is refused before Next decodes it.
+ */
+function isCrossSiteAction(method: string, url: string, headers: Headers): boolean {
+  if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return false;
+  // Judged on the normalised forwarded headers: the first X-Forwarded-Host, as Next reads it.
+  return !isSameOrigin(new Request(url, { headers }));
 }
 
 /**

@@ -91,28 +91,60 @@ export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
   );
 }
 
-/** Replace a node's unit list (operator): a change bumps topologyGen and puts its reservations in review. */
+type TopologyUnit = { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string };
+/** A unit's topology fields alone, in one key order (the diff compares them as JSON). */
+const asUnit = (u: TopologyUnit): TopologyUnit => ({ id: u.id, ...(u.model !== undefined ? { model: u.model } : {}), ...(u.memoryGiB !== undefined ? { memoryGiB: u.memoryGiB } : {}), ...(u.nvlinkDomain !== undefined ? { nvlinkDomain: u.nvlinkDomain } : {}) });
+/** The 409 of a stale `expectedTopologyGen` (docs/product.md §5.4): the node moved on since the dialog showed it. */
+const topologyMovedOn = (e: unknown) => problemOf(e)?.code === 'topology_changed';
+
+/**
+ * Replace a node's unit list (operator): a change bumps topologyGen and puts its reservations in
+ * review. Saving sends the generation the edit started from (`expectedTopologyGen`); if someone
+ * changed the topology meanwhile (409 topology_changed), the dialog takes the node's new list as
+ * its base, shows how the edit differs from it now, and asks again — never silently undoing the
+ * other change.
+ */
 export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () => void }) {
   const trpc = useTRPC();
+  const refreshPage = useRefreshPage();
   const change = useMutation(trpc.nodes.changeTopology.mutationOptions());
+  const history = useQuery({ ...trpc.nodes.topologyHistory.queryOptions({ nodeId: node.id }), enabled: false });
   const [units, setUnits] = useState<UnitDraft[]>(node.units.map(toDraft));
+  // The generation the edit is based on: the page's when opened, the node's latest after a 409.
+  const [base, setBase] = useState<{ gen: number; units: TopologyUnit[]; changed: boolean }>({ gen: node.topologyGen, units: node.units.map(asUnit), changed: false });
+  const diff = diffTopology(base.units, units.map(fromDraft).map(asUnit));
   return (
     <FormDialog
       title={`Change the topology of ${node.id}`}
-      description={`Generation ${node.topologyGen}. Any difference makes it ${node.topologyGen + 1}, and every pending or active reservation on the node needs review until re-affirmed.`}
+      description={`Generation ${base.gen}. Any difference makes it ${base.gen + 1}, and every pending or active reservation on the node needs review until re-affirmed.`}
       submitLabel="Save topology"
       submitDisabled={units.length === 0}
       onClose={onClose}
       onSubmit={async () => {
-        await change.mutateAsync({ nodeId: node.id, units: units.map(fromDraft) });
+        await change.mutateAsync({ nodeId: node.id, units: units.map(fromDraft), expectedTopologyGen: base.gen });
+      }}
+      isStale={topologyMovedOn}
+      onStale={async () => {
+        const latest = (await history.refetch()).data?.at(-1);
+        if (latest) setBase({ gen: latest.gen, units: latest.units.map(asUnit), changed: true });
+        await refreshPage();
       }}
     >
-      {(error) => <UnitsEditor units={units} onChange={setUnits} error={error} />}
+      {(error) => (
+        <>
+          {base.changed && (
+            <p role="alert" data-testid="topology-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+              Someone changed this node’s topology while you edited it: it is at generation {base.gen} now. Below is how your list differs from that one; save again to replace it, or cancel.
+            </p>
+          )}
+          <UnitsEditor units={units} onChange={setUnits} error={error} />
+          <DiffTable diff={diff} beforeLabel={`Generation ${base.gen}`} afterLabel="Your list" held={new Set()} empty={`Your list is generation ${base.gen} as it is: saving changes nothing.`} testId="topology-changes" />
+        </>
+      )}
     </FormDialog>
   );
 }
 
-type TopologyUnit = { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string };
 type UnitDiff = { id: string; change: 'added' | 'removed' | 'changed'; before?: TopologyUnit; after?: TopologyUnit };
 
 /** What changed for a reservation between its generation and the node's (its units first). */
@@ -131,10 +163,45 @@ export function diffTopology(before: readonly TopologyUnit[], after: readonly To
 
 const describe = (u?: TopologyUnit) => (u ? [u.model, u.memoryGiB && `${u.memoryGiB} GiB`, u.nvlinkDomain].filter(Boolean).join(' · ') : '');
 
+/** A per-unit diff, the units in `held` (a reservation's) in bold. */
+function DiffTable(props: { diff: UnitDiff[] | null; beforeLabel: string; afterLabel: string; held: ReadonlySet<string>; empty: string; testId: string }) {
+  const { diff, beforeLabel, afterLabel, held, empty, testId } = props;
+  return (
+    <table className="w-full text-left text-xs" data-testid={testId}>
+      <thead className="text-slate-500">
+        <tr>
+          <th className="py-1 pr-2 font-medium">Unit</th>
+          <th className="py-1 pr-2 font-medium">Change</th>
+          <th className="py-1 pr-2 font-medium">{beforeLabel}</th>
+          <th className="py-1 font-medium">{afterLabel}</th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {(diff ?? []).map((d) => (
+          <tr key={d.id} data-unit-diff={d.id} className={held.has(d.id) ? 'font-semibold' : ''}>
+            <td className="py-1 pr-2 font-mono">{d.id}{held.has(d.id) ? ' (reserved)' : ''}</td>
+            <td className="py-1 pr-2">{d.change}</td>
+            <td className="py-1 pr-2">{describe(d.before)}</td>
+            <td className="py-1">{describe(d.after)}</td>
+          </tr>
+        ))}
+        {diff && diff.length === 0 && (
+          <tr>
+            <td colSpan={4} className="py-2 text-slate-500">{empty}</td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
+}
+
 /**
  * Re-affirm a needs-review reservation (operator): shows the per-unit diff of its generation
  * against the node's, and when one of its units is gone, offers the shrink first (the API
- * answers 409 unit_missing otherwise).
+ * answers 409 unit_missing otherwise). Re-affirming sends the generation the diff was shown
+ * against (`expectedTopologyGen`): if the topology changed again meanwhile (409
+ * topology_changed), the dialog shows the new diff and asks again, so no operator approves a
+ * change they did not see.
  */
 export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
@@ -143,6 +210,7 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
   const reaffirm = useMutation(trpc.reservations.reaffirm.mutationOptions());
   const shrink = useMutation(trpc.reservations.update.mutationOptions());
   const [reason, setReason] = useState('');
+  const [changed, setChanged] = useState(false);
   const gens = history.data ?? [];
   const mine = gens.find((g) => g.gen === r.topologyGen)?.units ?? [];
   const current = gens.at(-1)?.units ?? [];
@@ -166,36 +234,23 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
           // Stay open: re-affirming is the next step, now possible.
           throw new Error(`Removed ${missing.join(', ')}. Now re-affirm the reservation.`);
         }
-        await reaffirm.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reason: reason.trim() });
+        await reaffirm.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reason: reason.trim(), expectedTopologyGen: gens.at(-1)!.gen });
+      }}
+      isStale={topologyMovedOn}
+      onStale={async () => {
+        await history.refetch();
+        setChanged(true);
+        await refreshPage();
       }}
     >
       {(error) => (
         <>
-          <table className="w-full text-left text-xs" data-testid="topology-diff">
-            <thead className="text-slate-500">
-              <tr>
-                <th className="py-1 pr-2 font-medium">Unit</th>
-                <th className="py-1 pr-2 font-medium">Change</th>
-                <th className="py-1 pr-2 font-medium">Generation {r.topologyGen}</th>
-                <th className="py-1 font-medium">Now</th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-100">
-              {diff.map((d) => (
-                <tr key={d.id} data-unit-diff={d.id} className={held.has(d.id) ? 'font-semibold' : ''}>
-                  <td className="py-1 pr-2 font-mono">{d.id}{held.has(d.id) ? ' (reserved)' : ''}</td>
-                  <td className="py-1 pr-2">{d.change}</td>
-                  <td className="py-1 pr-2">{describe(d.before)}</td>
-                  <td className="py-1">{describe(d.after)}</td>
-                </tr>
-              ))}
-              {history.data && diff.length === 0 && (
-                <tr>
-                  <td colSpan={4} className="py-2 text-slate-500">No unit differs.</td>
-                </tr>
-              )}
-            </tbody>
-          </table>
+          {changed && (
+            <p role="alert" data-testid="topology-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+              The node’s topology changed again while you reviewed it: it is at generation {gens.at(-1)?.gen} now. Review the new differences below, then re-affirm again.
+            </p>
+          )}
+          <DiffTable diff={history.data ? diff : null} beforeLabel={`Generation ${r.topologyGen}`} afterLabel="Now" held={held} empty="No unit differs." testId="topology-diff" />
           {mustShrink && (
             <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
               Units {missing.join(', ')} are no longer on the node, so the reservation cannot be re-affirmed as it is (409 unit_missing). Remove them from it first; then re-affirm.

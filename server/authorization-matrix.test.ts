@@ -626,15 +626,20 @@ const problemCodes: Partial<Record<Outcome, string>> = { 401: 'unauthenticated',
 // ── The matrix ──────────────────────────────────────────────────────────────────────────
 
 let savedRateLimit: string | undefined;
+let savedOrgRateLimit: string | undefined;
 beforeAll(() => {
   process.env.PLATFORM_ORG_ID = ORG.platform;
-  // The matrix measures permissions, not the per-key limiter (one key answers ~30 calls).
+  // The matrix measures permissions, not the limiters (one key answers ~30 calls).
   savedRateLimit = process.env.RATE_LIMIT_PER_MINUTE;
+  savedOrgRateLimit = process.env.RATE_LIMIT_PER_ORG_PER_MINUTE;
   process.env.RATE_LIMIT_PER_MINUTE = '0';
+  process.env.RATE_LIMIT_PER_ORG_PER_MINUTE = '0';
 });
 afterAll(async () => {
   if (savedRateLimit === undefined) delete process.env.RATE_LIMIT_PER_MINUTE;
   else process.env.RATE_LIMIT_PER_MINUTE = savedRateLimit;
+  if (savedOrgRateLimit === undefined) delete process.env.RATE_LIMIT_PER_ORG_PER_MINUTE;
+  else process.env.RATE_LIMIT_PER_ORG_PER_MINUTE = savedOrgRateLimit;
   for (const name of [...shared.keys()]) await dropShared(name);
 });
 

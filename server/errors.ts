@@ -21,12 +21,15 @@ export const errorTable = {
   already_exists: { status: 409, title: 'Already exists', trpc: 'CONFLICT' },
   idempotency_in_progress: { status: 409, title: 'Idempotent request in progress', trpc: 'CONFLICT' },
   acting_org_changed: { status: 409, title: 'Acting org changed', trpc: 'CONFLICT' },
+  topology_changed: { status: 409, title: 'Topology changed', trpc: 'CONFLICT' },
+  limit_reached: { status: 409, title: 'Limit reached', trpc: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   unit_not_in_reservation: { status: 422, title: 'Unit not in reservation', trpc: 'UNPROCESSABLE_CONTENT' },
   unknown_unit: { status: 422, title: 'Unknown unit', trpc: 'UNPROCESSABLE_CONTENT' },
   unknown_org: { status: 422, title: 'Unknown org', trpc: 'UNPROCESSABLE_CONTENT' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused', trpc: 'UNPROCESSABLE_CONTENT' },
+  start_in_past: { status: 422, title: 'Start in the past', trpc: 'UNPROCESSABLE_CONTENT' },
   rate_limited: { status: 429, title: 'Rate limited', trpc: 'TOO_MANY_REQUESTS' },
   service_unavailable: { status: 503, title: 'Service unavailable', trpc: 'SERVICE_UNAVAILABLE' },
   internal_error: { status: 500, title: 'Internal server error', trpc: 'INTERNAL_SERVER_ERROR' },
@@ -42,6 +45,10 @@ export type ProblemExtras = {
   unitIds?: string[];
   vmIds?: string[];
   orgIds?: string[];
+  /** topology_changed: the node's current `topologyGen`. */
+  topologyGen?: number;
+  /** limit_reached: the limit the request would exceed (e.g. 100 active API keys per org). */
+  limit?: number;
 };
 
 /**

@@ -6,8 +6,8 @@
  * How a verb is stopped at a known statement without a hook in production code: a second
  * connection holds a table lock that a late INSERT of the request's transaction needs (SHARE
  * conflicts with the INSERT's ROW EXCLUSIVE), so the request has run every earlier statement of
- * its transaction and waits there; the test finds that backend in pg_stat_activity (waiting on a Lock, on that
- * INSERT), kills it with pg_terminate_backend, then lets go of the lock.
+ * its transaction and waits there; the test finds that backend in pg_stat_activity (waiting on a Lock, on a
+ * statement that inserts there — the idempotency record's also purges expired ones first, in a CTE), kills it with pg_terminate_backend, then lets go of the lock.
  */
 import { createDb } from '@/db/client';
 import { auditEvents, idempotencyRecords, notifications, reservationUnits, vms } from '@/db/schema';
@@ -73,7 +73,7 @@ async function killAtInsertInto(table: string, request: () => Promise<Reply>): P
     for (let i = 0; i < 500 && pid === undefined; i++) {
       const [row] = await db.execute<{ pid: number }>(sql`
         select pid from pg_stat_activity
-        where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`insert into "${table}"%`}`);
+        where datname = current_database() and wait_event_type = 'Lock' and query ilike ${`%insert into "${table}"%`}`);
       pid = row?.pid;
       if (pid === undefined) await new Promise((r) => setTimeout(r, 10));
     }

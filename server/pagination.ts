@@ -1,5 +1,5 @@
 import type { auditEvents, notifications } from '@/db/schema';
-import { eq, lt, type SQL } from 'drizzle-orm';
+import { and, eq, lt, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { z } from 'zod';
 import { DomainError } from './errors';
@@ -85,13 +85,17 @@ export async function toPage<T, U>(rows: T[], limit: number, keyOf: (row: T) => 
  * orders the list but never leaves the server (docs/product.md §9.3): it counts every
  * org's rows, so a cursor carrying it would tell a caller how much the whole platform did
  * between two of its pages.
+ * @param visible the caller's visibility of one row of `table` (server/policy.ts): the named
+ *   row is looked up under it, so that a cursor naming a row the caller may not see — another
+ *   org's notification, an audit event it may not read — is refused exactly like one naming
+ *   no row, and tells nothing of it (§8 R6). Undefined: every row (the operator's audit trail).
  * @returns SQL: rows older than the named one.
- * @throws DomainError invalid_request for a cursor this API did not hand out (or naming no row).
+ * @throws DomainError invalid_request for a cursor this API did not hand out (or naming no row the caller may see).
  */
-export async function olderThanCursor(db: DbOrTx, table: typeof auditEvents | typeof notifications, cursor: string): Promise<SQL> {
+export async function olderThanCursor(db: DbOrTx, table: typeof auditEvents | typeof notifications, cursor: string, visible: SQL | undefined): Promise<SQL> {
   const id = decodeCursor(cursor);
   if (!idPattern.test(id)) throw malformedCursor();
-  const [row] = await db.select({ seq: table.seq }).from(table).where(eq(table.id, id));
+  const [row] = await db.select({ seq: table.seq }).from(table).where(and(eq(table.id, id), visible));
   if (!row) throw malformedCursor();
   return lt(table.seq, row.seq);
 }

@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
 import {
+  auditEventVisibleTo,
   auditVisibleSeqs,
   listsReservation,
   maySeeAuditEvent,
@@ -186,7 +187,7 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
     }
   });
 
-  it('audit events: maySeeAuditEvent ≡ auditVisibleSeqs, filters and limits included', async () => {
+  it('audit events: maySeeAuditEvent ≡ auditVisibleSeqs (filters and limits included) ≡ auditEventVisibleTo', async () => {
     // Events by every org: on both nodes, on reservations managed by org_managing or not, org-level.
     const subjects = [
       { nodeId: 'n1', reservationId: 'r1' },
@@ -230,6 +231,9 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
           .slice(0, limit);
         expect(bySql.map((e) => e.seq), `${orgId} limit ${limit}`).toEqual(byJs);
       }
+      // The one-row form a list cursor is resolved under: the same rule.
+      const one = await db().select({ seq: auditEvents.seq }).from(auditEvents).where(auditEventVisibleTo(p)).orderBy(desc(auditEvents.seq));
+      expect(one.map((e) => e.seq), `${orgId}: auditEventVisibleTo`).toEqual(all.filter((e) => maySeeAuditEvent(p, e)).map((e) => e.seq).sort((a, b) => b - a));
     }
   });
 

@@ -251,7 +251,9 @@ export function reservationListedFor(principal: Principal, role: ReservationRole
  * SQL condition: the principal may see this VM's id and units (docs/product.md §2): the operator all;
  * the node owner those on its nodes; a managing org those that ran on a unit of a
  * (non-cancelled) reservation it manages while that reservation held it — the VM's run
- * [startedAt, terminatedAt or now) meets the period [startsAt, endsAt); everyone their own.
+ * [startedAt, terminatedAt or now) meets the period [startsAt, endsAt) from the reservation's
+ * `createdAt` on (§9 f: a reservation created later, even one starting a little in the past,
+ * shows nothing that ended before it existed); everyone their own.
  */
 export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
   if (isOperator(principal)) return undefined;
@@ -262,7 +264,7 @@ export function vmVisibleTo(principal: Principal, now: Date): SQL | undefined {
       join reservation_units ru on ru.node_id = vu.node_id and ru.unit_id = vu.unit_id and not ru.cancelled
       join reservations r on r.node_id = ru.node_id and r.id = ru.reservation_id
       where vu.vm_id = ${vms.id} and ${principal.orgId} = any(r.managing_org_ids)
-        and ru.starts_at < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
+        and greatest(ru.starts_at, r.created_at) < coalesce(${vms.terminatedAt}, ${now.toISOString()}::timestamptz)
         and (ru.ends_at is null or ru.ends_at > ${vms.startedAt})))`;
 }
 
@@ -317,6 +319,20 @@ export function auditVisibleSeqs(principal: Principal, where: SQL | undefined, l
     (select ${auditEvents.seq} from ${auditEvents} join ${reservations} on ${reservations.nodeId} = ${auditEvents.nodeId} and ${reservations.id} = ${auditEvents.reservationId}
       where ${reservations.managingOrgIds} @> array[${me}]::text[]${also}${newest})
   )`;
+}
+
+/**
+ * SQL: whether the principal may see one audit event (`maySeeAuditEvent`), as a condition on an
+ * `audit_events` row alone — for the one row a list cursor names, so that a cursor naming an
+ * event the caller may not see is refused like one naming no event (§8 R6); undefined for the
+ * operator, who sees all. Lists use `auditVisibleSeqs`, the same rule shaped for a page.
+ */
+export function auditEventVisibleTo(principal: Principal): SQL | undefined {
+  if (isOperator(principal)) return undefined;
+  const me = principal.orgId;
+  return sql`(${auditEvents.actorOrgId} = ${me}
+    or exists (select 1 from ${nodes} n where n.id = ${auditEvents.nodeId} and n.owner_org_id = ${me})
+    or exists (select 1 from ${reservations} r where r.node_id = ${auditEvents.nodeId} and r.id = ${auditEvents.reservationId} and r.managing_org_ids @> array[${me}]::text[]))`;
 }
 
 /**

@@ -26,11 +26,29 @@ function When({ iso }: { iso: string }) {
   );
 }
 
+/**
+ * Who created a key (docs/product.md §5 Objects `createdBy`): a person by name, one of the org's
+ * keys by name and prefix — so a key minted by a leaked key stands out —, or a platform job.
+ */
+function CreatedBy({ by }: { by: ApiKeyView['createdBy'] }) {
+  if (!by) return <span className="text-slate-400" title="Created before the console recorded who creates keys.">not recorded</span>;
+  if (by.kind === 'user') return <span title={by.userId}>{by.name ?? by.userId}</span>;
+  if (by.kind === 'api_key') {
+    return (
+      <span title={by.id}>
+        key {by.name} <span className="font-mono text-xs text-slate-500">{by.prefix}…</span>
+      </span>
+    );
+  }
+  return <span className="text-slate-600">platform job {by.job}</span>;
+}
+
 function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyView>[] {
   return [
     { key: 'name', header: 'Name', cell: (k) => <span className="font-medium">{k.name}</span> },
     { key: 'prefix', header: 'Key', className: 'py-2 pr-4 font-mono text-xs', cell: (k) => `${k.prefix}…` },
     { key: 'created', header: 'Created', className: 'py-2 pr-4 text-slate-600', cell: (k) => <When iso={k.createdAt} /> },
+    { key: 'createdBy', header: 'Created by', className: 'py-2 pr-4 text-sm', cell: (k) => <CreatedBy by={k.createdBy} /> },
     {
       key: 'used',
       header: 'Last used',
@@ -56,8 +74,8 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
 }
 
 /**
- * The API keys page (docs/product.md §6): the acting org's keys — name, prefix, created, last
- * used — with create (the secret shown once) and revoke (after a confirmation).
+ * The API keys page (docs/product.md §6): the acting org's keys — name, prefix, created, who
+ * created it, last used — with create (the secret shown once) and revoke (after a confirmation).
  */
 export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: string | undefined }) {
   const { cursor } = props;
@@ -72,7 +90,7 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
     <div className="space-y-4">
       <div>
         <h1 className="text-2xl font-semibold">API keys</h1>
-        <p className="text-sm text-slate-600">Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created.</p>
+        <p className="text-sm text-slate-600">Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created. An org has at most 100 active keys.</p>
       </div>
       <CreateApiKeyForm
         onCreated={(key) => {

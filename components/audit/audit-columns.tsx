@@ -32,9 +32,19 @@ function DetailValue({ name, value }: { name: string; value: unknown }) {
   ));
 }
 
+/** The API key that acted, as its own org sees it (the only org the API names it to). */
+function ActorKey({ actorKey }: { actorKey: NonNullable<AuditEvent['actorKey']> }) {
+  return (
+    <span title={actorKey.id}>
+      key {actorKey.name} <span className="font-mono text-slate-500">{actorKey.prefix}…</span>
+    </span>
+  );
+}
+
 /**
  * One event's details, expanded on demand (docs/product.md §5 Objects "Audit event"): who acted —
- * the actor org only where §2 shows it, else "another org" — how, why, and what the action
+ * the actor org only where §2 shows it, else "another org", and the API key that acted when it
+ * is one of the acting org's own — how, why, and what the action
  * recorded (a reclaim's `terminated` and `skipped`, a release's `released`, an edit's changes).
  */
 export function AuditEventDetails({ event }: { event: AuditEvent }) {
@@ -48,6 +58,14 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
         <dd>
           <OrgOrAnother orgId={event.actorOrgId} why={ACTOR_HIDDEN} /> <span className="text-slate-500">via {event.via}</span>
         </dd>
+        {event.actorKey && (
+          <>
+            <dt className="text-slate-500">API key</dt>
+            <dd data-testid="event-actor-key">
+              <ActorKey actorKey={event.actorKey} />
+            </dd>
+          </>
+        )}
         <dt className="text-slate-500">Reason</dt>
         <dd>{event.reason ?? <span className="text-slate-400">none given</span>}</dd>
         {Object.entries(event.details).map(([key, value]) => (
@@ -67,7 +85,21 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
 export const auditColumns = [
   column<AuditEvent>('at', 'When', (e) => formatDateTime(e.at), 'whitespace-nowrap text-slate-600'),
   column<AuditEvent>('action', 'Action', (e) => <span data-testid="event-action">{e.action}</span>, 'font-mono text-xs'),
-  column<AuditEvent>('actor', 'Actor', (e) => <OrgOrAnother orgId={e.actorOrgId} why={ACTOR_HIDDEN} />, 'text-xs'),
+  column<AuditEvent>(
+    'actor',
+    'Actor',
+    (e) => (
+      <>
+        <OrgOrAnother orgId={e.actorOrgId} why={ACTOR_HIDDEN} />
+        {e.actorKey && (
+          <span className="block text-slate-500" data-testid="actor-key">
+            <ActorKey actorKey={e.actorKey} />
+          </span>
+        )}
+      </>
+    ),
+    'text-xs',
+  ),
   column<AuditEvent>('node', 'Node', (e) => (e.nodeId ? <Link href={nodeHref(e.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">{e.nodeId}</Link> : '—')),
   column<AuditEvent>('reservation', 'Reservation', (e) =>
     e.nodeId && e.reservationId ? (

@@ -8,7 +8,9 @@ import { DialogFrame } from './dialog-frame';
  * A labelled modal dialog around a form: fields, a submit button that says what it does, and
  * the problem `detail` when the server refuses (fields show their own `errors[]` through
  * `fieldErrors`, given the error this dialog reports to `children`). On success it refreshes
- * every query of the page and closes.
+ * every query of the page and closes. When a refusal means that what the form showed is out of
+ * date (`isStale`, e.g. 409 topology_changed), it is no error: `onStale` shows the new state and
+ * the form stays open to be submitted again, as PreviewDialog does with a stale preview.
  */
 export function FormDialog(props: {
   title: ReactNode;
@@ -20,8 +22,12 @@ export function FormDialog(props: {
   children: (error: unknown) => ReactNode;
   tone?: 'danger' | 'primary';
   submitDisabled?: boolean;
+  /** Whether a failed submit means the state the form was based on changed meanwhile. */
+  isStale?: (error: unknown) => boolean;
+  /** Runs when it did (load and show the new state); the form then asks again. */
+  onStale?: () => Promise<unknown>;
 }) {
-  const { title, description, submitLabel, onSubmit, onClose, children, tone = 'primary', submitDisabled } = props;
+  const { title, description, submitLabel, onSubmit, onClose, children, tone = 'primary', submitDisabled, isStale, onStale } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const refreshPage = useRefreshPage();
   const [pending, setPending] = useState(false);
@@ -37,7 +43,10 @@ export function FormDialog(props: {
       setError(null);
       dialog.current?.close();
     } catch (err) {
-      setError(err);
+      if (isStale?.(err)) {
+        await onStale?.().catch(() => {});
+        setError(null);
+      } else setError(err);
     } finally {
       setPending(false);
     }

@@ -1,4 +1,5 @@
-import { index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { check, index, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 
 /** An organisation: node owner, reservation holder, tenant or the platform itself. */
 export const orgs = pgTable('orgs', {
@@ -45,6 +46,22 @@ export const apiKeys = pgTable(
      * row write per request. Null until first used.
      */
     lastUsedAt: timestamp('last_used_at', { withTimezone: true, precision: 3 }),
+    /**
+     * Who created the key (docs/product.md §5 Objects `createdBy`): at most one of a user, an
+     * API key of the same org, or a system job; none for keys issued before it was recorded (the
+     * seed's, tests'). Ids only, no foreign keys: a key outlives nothing it names (keys are never
+     * deleted but with their org, which takes its creator keys with it).
+     */
+    createdByUserId: text('created_by_user_id'),
+    createdByApiKeyId: text('created_by_api_key_id'),
+    createdByJob: text('created_by_job'),
   },
-  (t) => [index('api_keys_org_idx').on(t.orgId)],
+  (t) => [
+    index('api_keys_org_idx').on(t.orgId),
+    // The cap on active keys counts these under the org's row lock (server/api-keys/create.ts).
+    index('api_keys_active_org_idx').on(t.orgId).where(sql`${t.revokedAt} is null`),
+    // The creation rate counts an org's keys of the last minute; the list walks an org's keys newest first.
+    index('api_keys_org_created_idx').on(t.orgId, t.createdAt),
+    check('api_keys_one_creator', sql`num_nonnulls(${t.createdByUserId}, ${t.createdByApiKeyId}, ${t.createdByJob}) <= 1`),
+  ],
 );

@@ -35,17 +35,31 @@ test('a node owner creates an API key in the console: shown once, it works again
   const keys = await request.get('/v1/api-keys', { headers: bearer(secret) });
   expect(keys.status()).toBe(200);
   expect(((await keys.json()) as { items: { name: string }[] }).items.map((k) => k.name)).toContain(name);
+  // It mints a key of its own: the org can tell which key made it (createdBy, actorKey).
+  const minted = await request.post('/v1/api-keys', { headers: bearer(secret), data: { name: `${name}-minted` } });
+  expect(minted.status()).toBe(201);
+  expect(((await minted.json()) as { createdBy: unknown }).createdBy).toMatchObject({ kind: 'api_key', name, prefix: secret.slice(0, 11) });
 
   // Never again: not after closing, not after a reload.
   await dialog.getByRole('button', { name: 'Done' }).click();
   await expect(dialog).toBeHidden();
   await expect(page.getByText(secret)).toHaveCount(0);
-  const row = page.locator('[data-api-key-id]', { hasText: name });
+  const row = page.locator('[data-api-key-id]').filter({ has: page.getByText(name, { exact: true }) });
   await expect(row).toContainText(`${secret.slice(0, 11)}…`);
   await page.reload();
   expect(await page.content()).not.toContain(secret);
   // It was used above, so "last used" is no longer "never".
-  await expect(row.locator('td').nth(3)).not.toHaveText('never');
+  await expect(row.locator('td').nth(4)).not.toHaveText('never');
+  // Who created each: the person, and for the minted one the key (by name and prefix).
+  await expect(row.locator('td').nth(3)).toHaveText('Alice Owner');
+  const mintedRow = page.locator('[data-api-key-id]').filter({ has: page.getByText(`${name}-minted`, { exact: true }) });
+  await expect(mintedRow.locator('td').nth(3)).toHaveText(`key ${name} ${secret.slice(0, 11)}…`);
+  await expect(page.locator('[data-api-key-id]', { hasText: 'demo key' }).locator('td').nth(3)).toHaveText('not recorded');
+  // The audit trail names the key that minted it, to this org.
+  await page.goto('/audit?action=api_key.create');
+  const event = page.getByTestId('audit-table').locator('tbody tr[data-event-id]').first();
+  await expect(event.getByTestId('actor-key')).toHaveText(`key ${name} ${secret.slice(0, 11)}…`);
+  await page.goto('/api-keys');
 
   await row.getByRole('button', { name: 'Revoke' }).click();
   const confirm = page.getByRole('dialog', { name: `Revoke API key “${name}”?` });

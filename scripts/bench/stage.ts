@@ -86,6 +86,7 @@ export async function startInstance(port: number, url: string, emails: readonly 
       AUTH_SECRET: randomBytes(32).toString('hex'),
       AUTH_TRUST_HOST: 'true',
       RATE_LIMIT_PER_MINUTE: '0',
+      RATE_LIMIT_PER_ORG_PER_MINUTE: '0',
       BENCH_FLOOR: '1',
       NODE_ENV: 'production' as const,
     }),

@@ -81,7 +81,7 @@ function spawnInstance(port: number, env: NodeJS.ProcessEnv, stderr: string[] = 
  */
 export async function startInstances(count: number, databaseUrl: string, instances: Instance[], extraEnv: Record<string, string> = {}, firstPort?: number): Promise<void> {
   const secret = randomBytes(32).toString('hex');
-  const env = appServerEnv({ ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, AUTH_TRUST_HOST: 'true', RATE_LIMIT_PER_MINUTE: '0', NODE_ENV: 'production' as const, ...extraEnv });
+  const env = appServerEnv({ ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, AUTH_TRUST_HOST: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_ORG_PER_MINUTE: '0', NODE_ENV: 'production' as const, ...extraEnv });
   for (let i = 0; i < count; i++) instances.push(spawnInstance(firstPort ? firstPort + i : await findFreePort(), env));
   await Promise.all(instances.map(waitUntilUp));
 }

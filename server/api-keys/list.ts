@@ -4,6 +4,7 @@ import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { decodeCursor, toPage, type Page } from '../pagination';
 import { apiKeysVisibleTo } from '../policy';
+import { selectApiKeyViews } from './internal';
 import type { ListApiKeysInput } from './schemas';
 import { toApiKeyView, type ApiKeyView } from './view';
 
@@ -24,7 +25,8 @@ function decodeKeyCursor(cursor: string): { createdAt: Date; id: string } {
 /**
  * The acting org's API keys, newest first, revoked ones included (with `revokedAt`), so a
  * person sees what was revoked and when (docs/product.md §2: an org's keys are its own — the
- * operator, too, sees only the platform's; §6 API keys page). Never a secret.
+ * operator, too, sees only the platform's; §6 API keys page). Never a secret. Each key says
+ * who created it (`createdBy`, §5 Objects) when that was recorded.
  * @param input.limit 1–500, default 100. @param input.cursor from a previous page.
  * @returns `{ items, nextCursor? }`
  * @throws DomainError invalid_request for a cursor this API did not hand out.
@@ -32,9 +34,7 @@ function decodeKeyCursor(cursor: string): { createdAt: Date; id: string } {
 export async function listApiKeys({ ctx, input }: { ctx: Ctx; input: ListApiKeysInput }): Promise<Page<ApiKeyView>> {
   const limit = input.limit ?? 100;
   const after = input.cursor !== undefined ? decodeKeyCursor(input.cursor) : undefined;
-  const rows = await ctx.db
-    .select()
-    .from(apiKeys)
+  const rows = await selectApiKeyViews(ctx.db)
     .where(
       and(
         apiKeysVisibleTo(ctx),
@@ -43,5 +43,5 @@ export async function listApiKeys({ ctx, input }: { ctx: Ctx; input: ListApiKeys
     )
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(limit + 1);
-  return toPage(rows, limit, (k) => `${k.createdAt.getTime()}.${k.id}`, (kept) => kept.map(toApiKeyView));
+  return toPage(rows, limit, ({ key: k }) => `${k.createdAt.getTime()}.${k.id}`, (kept) => kept.map(toApiKeyView));
 }

@@ -4,6 +4,7 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { notFound } from '../errors';
 import { apiKeysVisibleTo } from '../policy';
+import { selectApiKeyViews } from './internal';
 import type { RevokeApiKeyInput } from './schemas';
 import { toApiKeyView, type ApiKeyView } from './view';
 
@@ -20,15 +21,14 @@ import { toApiKeyView, type ApiKeyView } from './view';
 export async function revokeApiKey({ ctx, input }: { ctx: Ctx; input: RevokeApiKeyInput }): Promise<ApiKeyView> {
   return inTransaction(ctx, async (tx) => {
     // Locked, so two revokes of one key write one event.
-    const [key] = await tx
-      .select()
-      .from(apiKeys)
+    const [found] = await selectApiKeyViews(tx)
       .where(and(eq(apiKeys.id, input.apiKeyId), apiKeysVisibleTo(ctx)))
-      .for('update');
-    if (!key) throw notFound(`API key "${input.apiKeyId}"`);
-    if (key.revokedAt) return toApiKeyView(key);
+      .for('update', { of: apiKeys });
+    if (!found) throw notFound(`API key "${input.apiKeyId}"`);
+    const { key } = found;
+    if (key.revokedAt) return toApiKeyView(found);
     const [revoked] = await tx.update(apiKeys).set({ revokedAt: ctx.now }).where(eq(apiKeys.id, key.id)).returning();
     await writeAuditEvent(tx, ctx, { action: 'api_key.revoke', unitIds: [], details: { apiKeyId: key.id, name: key.name, prefix: key.prefix } });
-    return toApiKeyView(revoked!);
+    return toApiKeyView({ ...found, key: revoked! });
   });
 }

@@ -1,8 +1,8 @@
-import { auditEvents, nodes, reservations } from '@/db/schema';
+import { apiKeys, auditEvents, nodes, reservations } from '@/db/schema';
 import { and, desc, eq, gte, inArray, lt } from 'drizzle-orm';
 import { type Ctx } from '../context';
 import { olderThanCursor, toPage } from '../pagination';
-import { auditActorShown, auditVisibleSeqs } from '../policy';
+import { apiKeysVisibleTo, auditActorShown, auditEventVisibleTo, auditVisibleSeqs } from '../policy';
 import type { ListAuditInput } from './schemas';
 import type { AuditEventView } from './view';
 
@@ -12,12 +12,16 @@ import type { AuditEventView } from './view';
  * org those of reservations it manages; everyone their own actions — so an org-level event (no
  * node, no reservation) shows only to the operator and the actor's org. `actorOrgId` shows only
  * to the operator, to the actor itself, and when the actor is the platform, the node owner or
- * a managing org of the event's reservation.
+ * a managing org of the event's reservation. An event an API key made names that key
+ * (`actorKey`: id, name, prefix) to the key's own org only — the one org that sees its keys (§2),
+ * so an org can tell what each of its keys did.
  * @returns `{ items, nextCursor? }`
+ * @throws DomainError invalid_request for a cursor this API did not hand out, or naming an event
+ *   the caller may not see (§8 R6: cursors resolve under the caller's visibility).
  */
 export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAuditInput }): Promise<{ items: AuditEventView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, auditEvents, input.cursor) : undefined;
+  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, auditEvents, input.cursor, auditEventVisibleTo(ctx)) : undefined;
   const actorShown = auditActorShown(ctx);
   const filters = and(
     input.nodeId ? eq(auditEvents.nodeId, input.nodeId) : undefined,
@@ -31,19 +35,22 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
   // only its rows are joined to their node and reservation, for actorShown.
   const visible = auditVisibleSeqs(ctx, filters, limit + 1);
   const rows = await ctx.db
-    .select({ e: auditEvents, actorShown })
+    .select({ e: auditEvents, actorShown, key: { id: apiKeys.id, name: apiKeys.name, prefix: apiKeys.prefix } })
     .from(auditEvents)
     .leftJoin(nodes, eq(nodes.id, auditEvents.nodeId))
     .leftJoin(reservations, and(eq(reservations.nodeId, auditEvents.nodeId), eq(reservations.id, auditEvents.reservationId)))
+    // The acting key, where the caller may see it: its own org's keys only.
+    .leftJoin(apiKeys, and(eq(apiKeys.id, auditEvents.actorApiKeyId), apiKeysVisibleTo(ctx)))
     .where(visible ? and(inArray(auditEvents.seq, visible), filters) : filters)
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
   return toPage(rows, limit, (r) => r.e.id, (kept) =>
-    kept.map(({ e, actorShown: shown }) => ({
+    kept.map(({ e, actorShown: shown, key }) => ({
       id: e.id,
       at: e.at.toISOString(),
       action: e.action,
       ...(shown ? { actorOrgId: e.actorOrgId } : {}),
+      ...(key ? { actorKey: key } : {}),
       via: e.via,
       ...(e.nodeId ? { nodeId: e.nodeId } : {}),
       ...(e.reservationId ? { reservationId: e.reservationId } : {}),

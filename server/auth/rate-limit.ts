@@ -47,3 +47,15 @@ export async function countConsoleRequests(db: DbOrTx, userId: string, calls: nu
   if (row.count > limit) throw rateLimited('This console session', secondsLeftInMinute(now));
   return now;
 }
+
+/**
+ * Requests per org per minute over all its API keys (`RATE_LIMIT_PER_ORG_PER_MINUTE`, default
+ * 1200; 0 turns it off; docs/product.md §5 Rate limit, §9.3): each key's own budget
+ * (`rateLimitPerMinute`) does not bound an org that mints more keys. Counted in the statement
+ * that authenticates the key (server/api-keys/authenticate.ts).
+ */
+export function rateLimitPerOrgPerMinute(): number {
+  const raw = process.env.RATE_LIMIT_PER_ORG_PER_MINUTE;
+  const n = raw === undefined || raw === '' ? 1200 : Number(raw);
+  return Number.isFinite(n) && n >= 0 ? Math.floor(n) : 1200;
+}

@@ -92,6 +92,22 @@ export function requireKnownUnits(node: Pick<NodeRow, 'id'>, positions: Readonly
   throw new DomainError('unknown_unit', `Node "${node.id}" has no units ${ids.join(', ')}.`, { unitIds: ids });
 }
 
+/**
+ * The 409 state check of `expectedTopologyGen` (docs/product.md §5.4): a caller that reviewed the
+ * node's units at one generation acts only while the node is still at it, as reclaim's
+ * `expectedTerminate` guards its preview. Checked under the node lock, after 404 and 403.
+ * @param expected absent: no check.
+ * @throws DomainError topology_changed with the node's current `topologyGen`.
+ */
+export function assertExpectedTopologyGen(node: Pick<NodeRow, 'id' | 'topologyGen'>, expected: number | undefined): void {
+  if (expected === undefined || expected === node.topologyGen) return;
+  throw new DomainError(
+    'topology_changed',
+    `The topology of node "${node.id}" changed since you reviewed it: it is at generation ${node.topologyGen}, not ${expected}. Review its units again, then retry with expectedTopologyGen ${node.topologyGen}.`,
+    { topologyGen: node.topologyGen },
+  );
+}
+
 /** The node's unit id → position map, for ordering unit id lists (docs/product.md §5). */
 export async function loadUnitPositions(db: DbOrTx, nodeId: string): Promise<Map<string, number>> {
   const rows = await db

@@ -5,7 +5,7 @@ import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint } from '../ids';
 import { assertNodeAction, nodeRelation } from '../policy';
-import { lockNode, normalise, unitRows } from './internal';
+import { assertExpectedTopologyGen, lockNode, normalise, unitRows } from './internal';
 import type { ChangeTopologyInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
 
@@ -14,14 +14,19 @@ import { toNodeViews, type NodeView } from './view';
  * `topologyGen` goes up by one and the new list joins the node's history; every pending or
  * active reservation written against an older generation is then needs-review (derived, docs/product.md
  * §4). The same list again changes nothing and writes nothing.
+ * @param input.units the new unit list (1–64, distinct ids), in display order.
+ * @param input.expectedTopologyGen the generation the operator edited: another is 409
+ *   topology_changed, so that an edit of an older list never silently undoes a newer change.
  * @returns the Node object after the change.
- * @throws DomainError not_found, forbidden (not an operator), unit_occupied (a removed unit
- *   runs a VM; VMs on kept units keep running).
+ * @throws DomainError not_found, forbidden (not an operator), topology_changed (`topologyGen`:
+ *   the node's current one), unit_occupied (a removed unit runs a VM; VMs on kept units keep
+ *   running).
  */
 export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTopologyInput }): Promise<NodeView> {
   return inTransaction(ctx, async (tx) => {
     const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
     assertNodeAction('changeTopology', nodeRelation(ctx, node));
+    assertExpectedTopologyGen(node, input.expectedTopologyGen);
     const current = await tx.select().from(nodeUnits).where(eq(nodeUnits.nodeId, node.id)).orderBy(nodeUnits.position);
     const before = normalise(current.map((u) => ({ id: u.unitId, model: u.model ?? undefined, memoryGiB: u.memoryGiB ?? undefined, nvlinkDomain: u.nvlinkDomain ?? undefined })));
     const after = normalise(input.units);

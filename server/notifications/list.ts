@@ -9,10 +9,13 @@ import { toNotificationView, type NotificationView } from './view';
 /**
  * The acting org's notifications, newest first (docs/product.md §5; §6: an evicted tenant learns which
  * VM was terminated, when and why).
+ * @returns `{ items, nextCursor? }`
+ * @throws DomainError invalid_request for a cursor this API did not hand out, or naming another
+ *   org's notification (§8 R6: cursors resolve under the caller's visibility).
  */
 export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListNotificationsInput }): Promise<{ items: NotificationView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
-  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, notifications, input.cursor) : undefined;
+  const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, notifications, input.cursor, notificationsVisibleTo(ctx)) : undefined;
   const rows = await ctx.db
     .select()
     .from(notifications)

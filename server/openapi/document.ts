@@ -87,7 +87,8 @@ const sharedResponses = {
     content: problemContent,
   },
   RateLimited: {
-    description: 'Too Many Requests (`code` rate_limited): this API key used its requests for this minute.',
+    description:
+      'Too Many Requests (`code` rate_limited): this API key used its own requests for this minute (RATE_LIMIT_PER_MINUTE), or its org used those all its keys share (RATE_LIMIT_PER_ORG_PER_MINUTE); `detail` says which. Creating API keys also answers it once the org created its keys of the last minute (API_KEY_CREATIONS_PER_ORG_PER_MINUTE).',
     headers: z.object({ 'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying.' }) }),
     content: problemContent,
   },

@@ -127,6 +127,10 @@ export const AuditEvent = z
     at: Timestamp,
     action: z.enum(auditActions),
     actorOrgId: Id.optional().meta({ description: 'The acting org, where the caller may see it (docs/product.md §2).' }),
+    actorKey: z
+      .strictObject({ id: Id, name: z.string(), prefix: z.string() })
+      .optional()
+      .meta({ description: "The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made)." }),
     via: z.enum(auditVias).meta({ description: '`console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.' }),
     nodeId: Id.optional().meta({ description: 'The node the event is about; absent for org-level events (`api_key.*`, `sign_in.lockout`).' }),
     reservationId: Id.optional(),
@@ -157,6 +161,24 @@ export const Notification = z
   })
   .meta({ id: 'Notification' });
 
+/** Who created a key (docs/product.md §5 Objects): a user, one of the org's keys, or a system job. */
+export const ApiKeyCreator = z
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      kind: z.literal('user'),
+      userId: Id.meta({ description: 'The console user who created it.' }),
+      name: z.string().optional().meta({ description: "The user's name; absent once the user no longer exists." }),
+    }),
+    z.strictObject({
+      kind: z.literal('api_key'),
+      id: Id.meta({ description: 'The API key of the same org that created it.' }),
+      name: z.string().meta({ description: "That key's name." }),
+      prefix: z.string().meta({ description: "That key's prefix." }),
+    }),
+    z.strictObject({ kind: z.literal('system'), job: z.string().meta({ description: 'The platform job that created it.' }) }),
+  ])
+  .meta({ id: 'ApiKeyCreator', description: "Who created the key; shown to the key's own org (the only one that sees its keys)." });
+
 /** An API key of the acting org: never its secret. */
 export const ApiKey = z
   .strictObject({
@@ -164,6 +186,7 @@ export const ApiKey = z
     name: z.string(),
     prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key by.' }),
     createdAt: Timestamp,
+    createdBy: ApiKeyCreator.optional().meta({ description: 'Who created the key; absent for keys created before creators were recorded.' }),
     lastUsedAt: Timestamp.optional().meta({ description: 'When the key last authenticated a request, to the minute; absent if never.' }),
     revokedAt: Timestamp.optional().meta({ description: 'When it was revoked; a revoked key authenticates nothing (401).' }),
   })
@@ -187,7 +210,7 @@ export const Problem = z
     errors: z
       .array(z.strictObject({ path: z.string(), message: z.string() }))
       .optional()
-      .meta({ description: 'invalid_request: each offending field, e.g. `body.unitIds.0`.' }),
+      .meta({ description: 'invalid_request, start_in_past: each offending field, e.g. `body.unitIds.0`.' }),
     reservationStatus: z.enum(reservationStatuses).optional().meta({
       description:
         "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. docs/product.md §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",
@@ -198,6 +221,8 @@ export const Problem = z
     }),
     vmIds: Ids.optional().meta({ description: 'unit_occupied: the VMs on those units that the caller may see.' }),
     orgIds: Ids.optional().meta({ description: 'unknown_org: the orgs that do not exist.' }),
+    topologyGen: z.int().min(0).optional().meta({ description: "topology_changed: the node's current topologyGen (the request expected another)." }),
+    limit: z.int().min(0).optional().meta({ description: 'limit_reached: the limit the request would exceed (100 active API keys per org).' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
 

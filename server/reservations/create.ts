@@ -11,13 +11,24 @@ import type { CreateReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
+ * How far before the request's clock a new reservation may start (docs/product.md §5 create,
+ * §9.1 o): a little, for a client's clock skew and the request's time in flight; no more, since a
+ * backdated reservation would claim time already used by others (and, through it, a managing
+ * org would see VMs that ran then — visibility starts at `createdAt` as well, server/policy.ts).
+ */
+export const MAX_BACKDATE_MS = 5 * 60_000;
+
+/**
  * Reserves some of a node's units for an audience (docs/product.md §5 create; §2: operator or node
- * owner). `startsAt` defaults to now; the reservation is written against the node's current
- * topologyGen.
+ * owner). `startsAt` defaults to now and may be at most 5 minutes before the request's clock
+ * (read under the node lock); the reservation is written against the node's current topologyGen.
+ * @param input reservedUnitIds, allowedOrgIds (≥ 1), managingOrgIds?, contractRef?, startsAt?,
+ *   endsAt? (after startsAt, in the future), reason?, id? (chosen by the server when absent).
  * @returns the Reservation (status pending or active).
  * @throws DomainError not_found (node), forbidden, invalid_request (endsAt not after
- *   startsAt, or already past), unknown_unit, unknown_org, already_exists (id taken),
- *   unit_occupied (the period covers now and a unit runs a VM), reservation_overlap.
+ *   startsAt, or already past), start_in_past (422 naming body.startsAt: more than 5 minutes
+ *   ago), unknown_unit, unknown_org, already_exists (id taken), unit_occupied (the period
+ *   covers now and a unit runs a VM), reservation_overlap.
  */
 export async function createReservation({ ctx, input }: { ctx: Ctx; input: CreateReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
@@ -27,6 +38,11 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
     const endsAt = input.endsAt ?? null;
     if (endsAt && endsAt <= startsAt) throw invalidPeriod('body.endsAt', 'must be after startsAt');
     if (endsAt && endsAt <= lctx.now) throw invalidPeriod('body.endsAt', 'must be in the future');
+    if (startsAt.getTime() < lctx.now.getTime() - MAX_BACKDATE_MS) {
+      throw new DomainError('start_in_past', `A reservation may start at most ${MAX_BACKDATE_MS / 60_000} minutes in the past (it would otherwise claim time that has already been used); give a later startsAt, or none to start now.`, {
+        errors: [{ path: 'body.startsAt', message: `must be at most ${MAX_BACKDATE_MS / 60_000} minutes in the past` }],
+      });
+    }
 
     const positions = node.positions;
     requireKnownUnits(node, positions, input.reservedUnitIds);

@@ -1,10 +1,11 @@
 import { z } from 'zod';
 import { Id, distinctIds, freeText } from '../ids';
+import { ExpectedTopologyGen } from '../nodes/schemas';
 import { Limit, LimitNumber } from '../pagination';
 import { reservationRoles } from '../policy';
 import { Timestamp } from '../timestamp';
 
-/** Body of cancel and re-affirm: `{ reason? }` (docs/product.md §5). */
+/** Body of cancel: `{ reason? }` (docs/product.md §5); re-affirm's adds `expectedTopologyGen`. */
 export const ReasonBody = z.object({ reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }) }).strict();
 
 export const CancelReservationInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
@@ -25,7 +26,7 @@ export const CreateReservationFields = z
     allowedOrgIds: OrgIds('allowedOrgIds', 1),
     managingOrgIds: OrgIds('managingOrgIds', 0).optional(),
     contractRef: freeText(200).optional(),
-    startsAt: Timestamp.optional().meta({ description: 'Defaults to now.' }),
+    startsAt: Timestamp.optional().meta({ description: 'Defaults to now; at most 5 minutes in the past (else 422 start_in_past).' }),
     endsAt: Timestamp.optional().meta({ description: 'Absent = open-ended until cancelled.' }),
     reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
@@ -99,7 +100,10 @@ export type ReclaimBody = z.infer<typeof ReclaimBody>;
 export const ReclaimInput = ReclaimBody.extend({ nodeId: Id, reservationId: Id });
 export type ReclaimInput = z.infer<typeof ReclaimInput>;
 
-export const ReaffirmInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
+/** Body of `POST …/reaffirm` (docs/product.md §5.4): a reason, and the node generation the caller reviewed. */
+export const ReaffirmBody = ReasonBody.extend({ expectedTopologyGen: ExpectedTopologyGen });
+
+export const ReaffirmInput = ReaffirmBody.extend({ nodeId: Id, reservationId: Id });
 export type ReaffirmInput = z.infer<typeof ReaffirmInput>;
 
 export const GetReservationInput = z.object({ nodeId: Id, reservationId: Id }).strict();

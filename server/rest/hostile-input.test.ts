@@ -44,7 +44,7 @@ const bases: Record<string, Base> = {
   // The owner may not register nodes: 403 after the body is valid.
   registerNode: { as: 'owner', body: { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units }, status: 403 },
   getNode: { as: 'owner', params: { nodeId: 'n1' }, status: 200 },
-  changeTopology: { as: 'platform', params: { nodeId: 'n-missing' }, body: { units }, status: 404 },
+  changeTopology: { as: 'platform', params: { nodeId: 'n-missing' }, body: { units, expectedTopologyGen: 1 }, status: 404 },
   listReservations: { as: 'owner', query: { role: 'any', limit: '10' }, status: 200 },
   listNodeReservations: { as: 'owner', params: { nodeId: 'n1' }, query: { limit: '10' }, status: 200 },
   createReservation: {
@@ -59,7 +59,7 @@ const bases: Record<string, Base> = {
   cancelReservation: { as: 'owner', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
   releaseUnits: { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-5'], reason: 'hostile', dryRun: false }, status: 404 },
   reclaimUnits: { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-0'], dryRun: false, reason: 'hostile', expectedTerminate: ['vm-spot-a'] }, status: 404 },
-  reaffirmReservation: { as: 'platform', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
+  reaffirmReservation: { as: 'platform', params: missingReservation, body: { reason: 'hostile', expectedTopologyGen: 1 }, status: 404 },
   listVms: { as: 'owner', query: { nodeId: 'n1', status: 'running', tier: 'spot', limit: '10' }, status: 200 },
   placeVm: { as: 'audience', body: { nodeId: 'n-missing', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' }, status: 404 },
   getVm: { as: 'owner', params: { id: 'vm-res' }, status: 200 },

@@ -4,10 +4,14 @@ import { and, eq, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
 
-export type StoredResponse = { status: number; body: string };
+/** An answer as stored for replay: status and body (`headers`, e.g. a 429's Retry-After, are never stored). */
+export type StoredResponse = { status: number; body: string; headers?: Record<string, string> };
 export type IdempotencyScope = { orgId: string; method: string; path: string; key: string };
 
-const TTL_MS = 24 * 60 * 60 * 1000;
+/** How long a key is remembered: its first request's answer is replayed for 24 h, never after. */
+export const TTL_MS = 24 * 60 * 60 * 1000;
+/** Expired records each write purges at most (docs/product.md §5 Idempotency, §8 R6). */
+export const PURGE_BATCH = 100;
 
 /** Fingerprint of what the key promises: the same key must come with the same request. */
 export function requestFingerprint(search: string, body: string): string {
@@ -20,7 +24,10 @@ export function requestFingerprint(search: string, body: string): string {
  *
  * The record is written in the same transaction as the effect, so a crash leaves neither. A
  * transaction-scoped advisory lock on the scope tells a duplicate in flight (409
- * `idempotency_in_progress`) from a finished one, across app instances.
+ * `idempotency_in_progress`) from a finished one, across app instances. A record older than
+ * 24 h is never replayed (the key starts afresh), and every request that writes a record also
+ * purges at most 100 such expired ones, whoever's, with `FOR UPDATE SKIP LOCKED` — so the table
+ * holds about a day of records however seldom a key is reused, and no writer waits on a purge.
  * @param execute runs the request on `tx`; it must turn domain errors into stored responses
  *   (any status below 500) and throw only for bugs, which roll everything back.
  * @param mode `read` for a request that writes nothing (a dry run): it runs first, on the pool
@@ -59,7 +66,19 @@ export async function runIdempotent(
     }
     if (existing) await tx.delete(idempotencyRecords).where(where);
     const response = early ?? (await execute(tx));
-    await tx.insert(idempotencyRecords).values({ ...scope, requestHash: fingerprint, status: response.status, body: response.body, createdAt: now });
-    return { ...response, replayed: false };
+    // The record, and in the same statement the purge of a few expired ones (any org's): every
+    // writer takes away at most PURGE_BATCH of them, oldest first, skipping rows another writer
+    // is purging (or replacing) now, so no writer ever waits on another's purge.
+    await tx.execute(sql`
+      with purged as (
+        delete from ${idempotencyRecords} where (org_id, method, path, key) in (
+          select org_id, method, path, key from ${idempotencyRecords}
+          where created_at <= ${new Date(now.getTime() - TTL_MS).toISOString()}::timestamptz
+          order by created_at limit ${PURGE_BATCH} for update skip locked)
+        returning 1)
+      insert into ${idempotencyRecords} (org_id, method, path, key, request_hash, status, body, created_at)
+      values (${scope.orgId}, ${scope.method}, ${scope.path}, ${scope.key}, ${fingerprint}, ${response.status}, ${response.body}, ${now.toISOString()}::timestamptz)`);
+    // The first answer is what a replay will be: status and body only.
+    return { status: response.status, body: response.body, replayed: false };
   });
 }

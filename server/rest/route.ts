@@ -1,7 +1,6 @@
 import { getDb, type DbOrTx } from '@/db/client';
 import { z } from 'zod';
-import { authenticateApiKey } from '../api-keys/authenticate';
-import { rateLimited } from '../auth/rate-limit';
+import { apiKeyRateLimited, authenticateApiKey } from '../api-keys/authenticate';
 import type { Ctx } from '../context';
 import { DomainError, toServiceUnavailable } from '../errors';
 import { assertJsonMediaType, readCappedBody } from './body';
@@ -110,7 +109,7 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
         const auth = await authenticateApiKey(getDb(), req.headers.get('authorization'));
         if (!auth) throw new DomainError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
         if (auth.retryAfterSeconds !== undefined) {
-          return problemResponse(rateLimited('This API key', auth.retryAfterSeconds));
+          return problemResponse(apiKeyRateLimited(auth.spent ?? ['key'], auth.retryAfterSeconds));
         }
         principal = { ...auth.principal, now: auth.now, clock: 'database' };
       }
@@ -147,7 +146,8 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
           const result = await h.handle({ ctx, params: params.data, query: query.data, body });
           return { status, body: JSON.stringify(result) };
         } catch (e) {
-          if (e instanceof DomainError && e.httpStatus < 500) return { status: e.httpStatus, body: JSON.stringify(e.toProblem()) };
+          // A verb's 429 (creating API keys too fast) says when to retry, as the pipeline's does.
+          if (e instanceof DomainError && e.httpStatus < 500) return { status: e.httpStatus, body: JSON.stringify(e.toProblem()), ...(e.retryAfterSeconds !== undefined ? { headers: { 'retry-after': String(e.retryAfterSeconds) } } : {}) };
           throw e;
         }
       };
@@ -171,7 +171,7 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
 
 function storedToResponse(r: StoredResponse, extra: Record<string, string> = {}): Response {
   if (r.status < 400) return jsonResponse(r.status, r.body, extra);
-  const headers = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...extra };
+  const headers = { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...r.headers, ...extra };
   return new Response(r.body, { status: r.status, headers });
 }
 

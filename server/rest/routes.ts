@@ -34,7 +34,7 @@ import { listNodeReservations, listReservations } from '../reservations/list';
 import { reaffirm } from '../reservations/reaffirm';
 import { reclaim } from '../reservations/reclaim';
 import { release } from '../reservations/release';
-import { CreateReservationBody, ListNodeReservationsQuery, ListReservationsQuery, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
+import { CreateReservationBody, ListNodeReservationsQuery, ListReservationsQuery, ReaffirmBody, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
 import { updateReservation } from '../reservations/update';
 import { getVm } from '../vms/get';
 import { listVms } from '../vms/list';
@@ -129,12 +129,12 @@ export const restRoutes: readonly RouteSpec[] = [
     tag: 'Nodes',
     summary: "Replace a node's unit list",
     description:
-      'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4).',
+      'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
     params: NodePath,
     body: ChangeTopologyBody,
     response: Node,
     responseDescription: 'The node after the change.',
-    errors: [...NOT_FOUND_AND_FORBIDDEN, 'unit_occupied'],
+    errors: [...NOT_FOUND_AND_FORBIDDEN, 'topology_changed', 'unit_occupied'],
     handle: ({ ctx, params, body }) => changeTopology({ ctx, input: { ...body, nodeId: params.nodeId } }),
   }),
   route({
@@ -178,13 +178,13 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'node page: Reserve…',
     tag: 'Reservations',
     summary: 'Create a reservation',
-    description: 'Platform operator or node owner. `startsAt` defaults to now; the orgs named must exist (422).',
+    description: 'Platform operator or node owner. `startsAt` defaults to now and may be at most 5 minutes in the past (else 422 start_in_past); the orgs named must exist (422).',
     params: NodePath,
     body: CreateReservationBody,
     status: 201,
     response: Reservation,
     responseDescription: 'The new reservation.',
-    errors: [...NOT_FOUND_AND_FORBIDDEN, 'already_exists', 'unit_occupied', 'reservation_overlap', 'unknown_unit', 'unknown_org'],
+    errors: [...NOT_FOUND_AND_FORBIDDEN, 'already_exists', 'unit_occupied', 'reservation_overlap', 'start_in_past', 'unknown_unit', 'unknown_org'],
     handle: ({ ctx, params, body }) => createReservation({ ctx, input: { ...body, nodeId: params.nodeId } }),
   }),
   route({
@@ -272,12 +272,13 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'node page: Re-affirm…',
     tag: 'Reservations',
     summary: 'Re-affirm a reservation after a topology change',
-    description: "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review (docs/product.md §5.4).",
+    description:
+      "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller reviewed (else 409 topology_changed).",
     params: ReservationPath,
-    body: ReasonBody,
+    body: ReaffirmBody,
     response: Reservation,
     responseDescription: 'The re-affirmed reservation.',
-    errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'unit_missing'],
+    errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'topology_changed', 'unit_missing'],
     handle: ({ ctx, params, body }) => reaffirm({ ctx, input: { ...body, nodeId: params.nodeId, reservationId: params.id } }),
   }),
   route({
@@ -387,7 +388,7 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'API keys page',
     tag: 'API keys',
     summary: "List the acting org's API keys",
-    description: 'Newest first, revoked ones included (with revokedAt); never a secret. Every org sees only its own keys, the platform operator included.',
+    description: 'Newest first, revoked ones included (with revokedAt); never a secret; each with who created it (`createdBy`) where that was recorded. Every org sees only its own keys, the platform operator included.',
     query: ListApiKeysQuery,
     response: ApiKeyPage,
     responseDescription: 'A page of API keys.',
@@ -402,12 +403,12 @@ export const restRoutes: readonly RouteSpec[] = [
     tag: 'API keys',
     summary: 'Create an API key',
     description:
-      'A new key of the acting org (audited as api_key.create). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed (docs/product.md §9 m).',
+      'A new key of the acting org (audited as api_key.create), recording who created it (`createdBy`). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed (docs/product.md §9 m). An org has at most 100 active keys (409 limit_reached, with `limit`; revoke one first) and creates at most 20 a minute (API_KEY_CREATIONS_PER_ORG_PER_MINUTE; 429 rate_limited with Retry-After).',
     body: CreateApiKeyInput,
     status: 201,
     response: CreatedApiKey,
     responseDescription: 'The new key, with its secret.',
-    errors: [],
+    errors: ['limit_reached'],
     idempotency: 'refused',
     handle: ({ ctx, body }) => createApiKey({ ctx, input: body }),
   }),
