@@ -2,8 +2,10 @@
 
 import { signIn, signOut } from '@/server/auth/config';
 import { endAllConsoleSessions, endConsoleSession, switchActingOrg } from '@/server/auth/console-principal';
+import { PASSWORD_CHECK_TICKET_HEADER, runSignInRequest } from '@/server/auth/password-checks';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { AuthError, CredentialsSignin } from 'next-auth';
+import { headers } from 'next/headers';
 import { redirect } from 'next/navigation';
 
 /**
@@ -14,7 +16,9 @@ import { redirect } from 'next/navigation';
 export async function signInAction(formData: FormData): Promise<void> {
   const redirectTo = await getSafeReturnPath(formData.get('next'));
   try {
-    await signIn('credentials', { email: formData.get('email'), password: formData.get('password'), redirectTo });
+    // The password-check slot the door leased for this request (server/auth/sign-in-door.ts).
+    const ticket = (await headers()).get(PASSWORD_CHECK_TICKET_HEADER);
+    await runSignInRequest(ticket, () => signIn('credentials', { email: formData.get('email'), password: formData.get('password'), redirectTo }));
   } catch (e) {
     if (e instanceof AuthError) {
       const code = e instanceof CredentialsSignin && e.code !== 'credentials' ? `&code=${encodeURIComponent(e.code)}` : '';

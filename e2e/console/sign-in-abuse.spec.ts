@@ -11,6 +11,7 @@
  */
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser } from '@playwright/test';
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from '../../scripts/stress/fleet';
 import { DEMO_PASSWORD } from './support';
 
@@ -132,6 +133,62 @@ test('64 concurrent sign-ins for unknown emails: the excess is 429 within 200 ms
   }
 });
 
+test('a sign-in that never completes holds no slot, a callback URL cannot fake a refusal, and the sign-in form’s action is guarded at the door too', async () => {
+  const url = new URL(base);
+  const fresh = async () => {
+    const api = await playwrightRequest.newContext();
+    try {
+      return await postSignIn(api, await csrf(api), 'mark@helix.example', DEMO_PASSWORD);
+    } finally {
+      await api.dispose();
+    }
+  };
+  // Headers and two bytes of a 100-byte body, then the connection closes; and a 20 KB body (413).
+  await new Promise<void>((resolve) => {
+    const socket = net.connect(Number(url.port), url.hostname, () => {
+      socket.write(`POST /api/auth/callback/credentials HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nab`);
+      setTimeout(() => socket.destroy(), 50);
+    });
+    socket.on('close', () => resolve());
+  });
+  // (the server hears of the close a moment later)
+  await new Promise((r) => setTimeout(r, 100));
+  const big = await fetch(`${base}/api/auth/callback/credentials`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(20_000, 'x') });
+  expect(big.status).toBe(413);
+  const after = await fresh();
+  expect(after.status).toBe(302);
+  expect(after.location).not.toContain('error=');
+
+  // A refusal is what the check decided, not a `code=` the client wrote into its callback URL.
+  const api = await playwrightRequest.newContext();
+  const res = await api.post(`${base}/api/auth/callback/credentials`, {
+    form: { csrfToken: await csrf(api), email: 'mark@helix.example', password: DEMO_PASSWORD, callbackUrl: '/?code=paused_86400s' },
+    maxRedirects: 0,
+  });
+  expect(res.status()).toBe(302);
+
+  // While a password is being checked, 63 posts of the sign-in form: the door sends each back to
+  // the form with the busy message (a 303, and Next's server-action redirect header).
+  const token = await csrf(api);
+  const checking = api.post(`${base}/api/auth/callback/credentials`, { form: { csrfToken: token, email: 'mark@helix.example', password: 'wrong', callbackUrl: '/' }, maxRedirects: 0 });
+  await new Promise((r) => setTimeout(r, 15));
+  const form = new URLSearchParams({ email: 'form@nowhere.example', password: 'guess' }).toString();
+  const posts = await Promise.all(
+    Array.from({ length: 63 }, () =>
+      fetch(`${base}/sign-in?next=%2Fvms`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' }).then(async (r) => {
+        await r.arrayBuffer();
+        return { status: r.status, location: r.headers.get('location') ?? '', action: r.headers.get('x-action-redirect') ?? '' };
+      }),
+    ),
+  );
+  expect((await checking).headers().location).toContain('error=CredentialsSignin');
+  await api.dispose();
+  const sentBack = posts.filter((p) => p.status === 303 && p.location === '/sign-in?error=1&code=busy_1s&next=%2Fvms');
+  expect(sentBack.length, JSON.stringify(posts.slice(0, 3))).toBeGreaterThanOrEqual(56);
+  expect(sentBack[0]!.action).toBe('/sign-in?error=1&code=busy_1s&next=%2Fvms;replace');
+  expect((await fresh()).status).toBe(302);
+});
+
 async function signInThroughForm(browser: Browser, email: string) {
   const context = await browser.newContext({ baseURL: base });
   const page = await context.newPage();
@@ -198,15 +255,23 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   for (const s of [anas, stranger, operator]) await s.context.close();
 });
 
-test('"Sign out everywhere" forgets the account’s browsers: after it, a lockout refuses them too', async ({ browser }) => {
+test('"Sign out everywhere" forgets the account’s browsers: before it, Tom’s browser gets past a lockout; after it, it is refused too', async ({ browser }) => {
   const email = 'tom@orbit.example';
   const toms = await signInThroughForm(browser, email);
   await expect(toms.page.getByTestId('acting-org')).toBeVisible();
-  await toms.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await toms.page.getByRole('button', { name: 'Sign out', exact: true }).click();
   await expect(toms.page.getByLabel('Email')).toBeVisible();
   const attacker = await playwrightRequest.newContext();
   for (let i = 0; i < 10; i++) await postSignIn(attacker, await csrf(attacker), email, `guess-${i}`);
   await attacker.dispose();
+  // The control: a known browser is not subject to the account's lockout.
+  await toms.page.getByLabel('Email').fill(email);
+  await toms.page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await toms.page.getByRole('button', { name: 'Sign in' }).click();
+  await expect(toms.page.getByTestId('acting-org')).toBeVisible();
+  // Sign out everywhere: from now on the browser is a stranger to the account.
+  await toms.page.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(toms.page.getByLabel('Email')).toBeVisible();
   await toms.page.getByLabel('Email').fill(email);
   await toms.page.getByLabel('Password').fill(DEMO_PASSWORD);
   await toms.page.getByRole('button', { name: 'Sign in' }).click();

@@ -115,6 +115,11 @@ export class PasswordCheckGate {
     return held.release;
   }
 
+  /** Gives back the slot of a lease nobody claimed (its request ended first); a claimed or lapsed ticket is a no-op. */
+  dropLease(ticket: string): void {
+    this.claim(ticket)?.();
+  }
+
   /** Whether every slot is taken. */
   get busy(): boolean {
     return this.running >= this.bound;
@@ -135,11 +140,12 @@ export class PasswordCheckGate {
   }
 }
 
-// On globalThis, not in a module variable: Next bundles proxy.ts apart from the route handlers,
-// so each would get its own copy of this module — and of a module-level gate — in one process.
+// On globalThis, not in a module variable: Next bundles instrumentation.ts (the door) apart from
+// the route handlers, so each would get its own copy of this module — and of a module-level
+// gate — in one process.
 const GATE = Symbol.for('gpu-reservations.password-check-gate');
-const HELD = Symbol.for('gpu-reservations.password-check-held');
-type Slots = { [GATE]?: PasswordCheckGate; [HELD]?: AsyncLocalStorage<true> };
+const SCOPE = Symbol.for('gpu-reservations.sign-in-scope');
+type Slots = { [GATE]?: PasswordCheckGate; [SCOPE]?: AsyncLocalStorage<SignInScope> };
 
 /** This instance's gate, sized by `passwordCheckBound()` on first use. */
 export function passwordCheckGate(): PasswordCheckGate {
@@ -147,20 +153,38 @@ export function passwordCheckGate(): PasswordCheckGate {
   return (g[GATE] ??= new PasswordCheckGate(passwordCheckBound()));
 }
 
-/** Where the request's lease ticket travels from proxy.ts to the route (the proxy drops any a client sent). */
+/** Where the request's lease ticket travels from the door to the route (the door drops any a client sent). */
 export const PASSWORD_CHECK_TICKET_HEADER = 'x-password-check-ticket';
 
-function held(): AsyncLocalStorage<true> {
+/**
+ * What one sign-in request's transport and its check share (server/auth/http.ts, the sign-in
+ * form's action): whether the request already holds its password-check slot (claimed from the
+ * door's lease), and the refusal the check decided, if any — so the transport answers 429 from
+ * what happened, never from anything the client sent (a `code=` in its callback URL).
+ */
+export type SignInScope = { holdsSlot: boolean; refusal?: { code: 'busy' | 'paused'; retryAfterSeconds: number } };
+
+function scopes(): AsyncLocalStorage<SignInScope> {
   const g = globalThis as Slots;
-  return (g[HELD] ??= new AsyncLocalStorage<true>());
+  return (g[SCOPE] ??= new AsyncLocalStorage<SignInScope>());
 }
 
-/** Runs `fn` as a request that already holds a password-check slot (claimed from its lease): the check inside takes no other. */
-export function withPasswordCheckSlot<T>(fn: () => Promise<T>): Promise<T> {
-  return held().run(true, fn);
+/**
+ * Runs one sign-in request's handling: claims the slot the door leased for it under `ticket`
+ * (if still held), runs `fn` with it, and releases it after.
+ * @returns `fn`'s result and the scope, with the refusal the check noted.
+ */
+export async function runSignInRequest<T>(ticket: string | null, fn: () => Promise<T>): Promise<{ result: T; scope: SignInScope }> {
+  const slot = ticket ? passwordCheckGate().claim(ticket) : null;
+  const scope: SignInScope = { holdsSlot: slot !== null };
+  try {
+    return { result: await scopes().run(scope, fn), scope };
+  } finally {
+    slot?.();
+  }
 }
 
-/** Whether the current request already holds its slot (see withPasswordCheckSlot). */
-export function holdsPasswordCheckSlot(): boolean {
-  return held().getStore() === true;
+/** The current sign-in request's scope, or undefined outside one (tests, other callers). */
+export function currentSignInScope(): SignInScope | undefined {
+  return scopes().getStore();
 }

@@ -150,8 +150,8 @@ export async function admitSignInAttempt(
 /**
  * A failed password check (docs/product.md §9.3): its count stays, and every subject with a
  * lockout that has now reached its limit is locked out for the lockout period. Each lockout of a
- * known account — its email names a user, or it is one of the user's known devices — writes one
- * `sign_in.lockout` audit event in the same transaction; a lockout of an unknown email or of an
+ * known account — its email names a user, or it is one of the user's known devices while none of
+ * its other devices is locked — writes one `sign_in.lockout` audit event in the same transaction; a lockout of an unknown email or of an
  * address writes none, so guesses at bogus emails cannot grow the append-only trail. The actor is
  * the system (`sign-in-throttle`, acting as the platform org): no one authenticated, so no user or
  * org may be named as having acted — the account is the event's subject, in `details`. Being
@@ -174,6 +174,14 @@ export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt): P
       if (s.scope !== 'account' && s.scope !== 'device') continue;
       const [user] = await tx.select({ id: users.id }).from(users).where(eq(users.email, attempt.email));
       if (!user) continue;
+      // One device lockout per account at a time is recorded: an account holder minting devices
+      // and failing on each must not grow the append-only trail at will.
+      if (s.scope === 'device') {
+        const [other] = await tx.execute(sql`
+          select 1 from sign_in_throttles t join known_devices d on t.subject = 'device:' || d.id
+          where d.user_id = ${user.id} and t.subject <> ${s.key} and t.locked_until > now() limit 1`);
+        if (other) continue;
+      }
       const ctx: Ctx = { ...systemCtx(tx, 'sign-in-throttle', r.now), via: 'console' };
       await writeAuditEvent(tx, ctx, {
         action: 'sign_in.lockout',

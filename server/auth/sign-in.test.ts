@@ -220,7 +220,11 @@ describe('known devices (a third party cannot lock the account’s own browsers 
     expect(events).toHaveLength(before + 1);
     expect(events.at(-1)!.details).toEqual({ scope: 'device', email: 'bob@x.example', userId: 'u_bob', deviceId: device, failures: 3, windowMinutes: 15, lockedUntil: expect.any(String) });
     // The account's own counter never moved: another browser signs in (and becomes known).
-    expect(await attempt('bob@x.example', PASSWORD)).toMatchObject({ outcome: 'signed_in' });
+    const second = await knownDeviceOf('bob@x.example');
+    // Its own lockout, while the first device's lasts, is not recorded again: devices are free to mint.
+    for (let i = 0; i < 3; i++) await attempt('bob@x.example', 'wrong', null, db(), [second]);
+    expect(await attempt('bob@x.example', PASSWORD, null, db(), [second])).toMatchObject({ outcome: 'locked_out' });
+    expect(await lockouts()).toHaveLength(before + 1);
   });
 
   it('a device counts only for its own account, and not once revoked ("sign out everywhere")', async () => {
@@ -278,6 +282,17 @@ describe('the CPU guard (bounded password checks)', () => {
     held();
     expect(await waiting).toMatchObject({ outcome: 'signed_in' });
     expect(gate.busy).toBe(false);
+  });
+
+  it('known devices wait one per account: a second device of the same account is refused while the first waits', async () => {
+    const gate = new PasswordCheckGate(1);
+    const [d1, d2] = [await knownDeviceOf('cat@x.example'), await knownDeviceOf('cat@x.example')];
+    const held = gate.tryEnter()!;
+    const first = signInWithPassword({ db: db(), gate, input: { email: 'cat@x.example', password: PASSWORD, address: null, deviceIds: [d1] } });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(await signInWithPassword({ db: db(), gate, input: { email: 'cat@x.example', password: PASSWORD, address: null, deviceIds: [d2] } })).toEqual({ outcome: 'busy', retryAfterSeconds: 1 });
+    held();
+    expect(await first).toMatchObject({ outcome: 'signed_in' });
   });
 
   it('the gate: at most `bound` at once, waiters first when a slot frees, one wait per key, bounded waiters, timeouts', async () => {

@@ -4,7 +4,7 @@ import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { findKnownDevice, rememberDevice } from './known-devices';
 import { verifyPassword } from './password';
-import { holdsPasswordCheckSlot, passwordCheckGate, type PasswordCheckGate } from './password-checks';
+import { currentSignInScope, passwordCheckGate, type PasswordCheckGate, type SignInScope } from './password-checks';
 import { admitSignInAttempt, recordSignInFailure, recordSignInSuccess } from './sign-in-throttle';
 
 export const SignInInput = z.object({ email: z.string().trim().toLowerCase().email().max(254), password: z.string().min(1).max(1024) });
@@ -19,6 +19,12 @@ export type SignInOutcome =
   | { outcome: 'locked_out'; retryAfterMinutes: number }
   | { outcome: 'paused'; retryAfterSeconds: number }
   | { outcome: 'busy'; retryAfterSeconds: number };
+
+/** A refusal before the password check, noted in the request's scope for its transport to answer 429 (server/auth/http.ts). */
+function refuse<T extends { outcome: 'busy' | 'paused'; retryAfterSeconds: number }>(scope: SignInScope | undefined, r: T): T {
+  if (scope) scope.refusal = { code: r.outcome, retryAfterSeconds: r.retryAfterSeconds };
+  return r;
+}
 
 /** How long a browser the account knows waits for a password-check slot before it too is told to retry. */
 const KNOWN_DEVICE_WAIT_MS = 5_000;
@@ -50,14 +56,16 @@ export async function signInWithPassword({
   gate?: PasswordCheckGate;
 }): Promise<SignInOutcome> {
   const known = await findKnownDevice(db, input.email, input.deviceIds);
-  // A request whose slot the proxy leased holds it already (released by the route when it is done).
-  const release = holdsPasswordCheckSlot() ? () => {} : known ? await gate.enter(known, KNOWN_DEVICE_WAIT_MS) : gate.tryEnter();
-  if (!release) return { outcome: 'busy', retryAfterSeconds: 1 };
+  const scope = currentSignInScope();
+  // A request whose slot the door leased holds it already (released by its transport when done).
+  // Known devices wait one per account, so many devices of one account cannot queue ahead of others.
+  const release = scope?.holdsSlot ? () => {} : known ? await gate.enter(input.email, KNOWN_DEVICE_WAIT_MS) : gate.tryEnter();
+  if (!release) return refuse(scope, { outcome: 'busy', retryAfterSeconds: 1 });
   try {
     const admission = await admitSignInAttempt(db, { email: input.email, address: input.address, deviceId: known });
     if (!admission.admitted) {
       return admission.refusedBy === 'site'
-        ? { outcome: 'paused', retryAfterSeconds: admission.retryAfterSeconds }
+        ? refuse(scope, { outcome: 'paused', retryAfterSeconds: admission.retryAfterSeconds })
         : { outcome: 'locked_out', retryAfterMinutes: Math.ceil(admission.retryAfterSeconds / 60) };
     }
     const [user] = await db.select().from(users).where(eq(users.email, input.email));
