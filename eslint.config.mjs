@@ -2,6 +2,23 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 
+// Import patterns the boundary rules below share. ESLint keeps one `no-restricted-imports` per
+// file (a later block replaces an earlier one's options), so each block lists all of its own.
+
+/** The transports' shared HTTP kit lives in server/http/, not in the REST adapter (issue 19). */
+const httpKitFromRest = {
+  group: ['**/rest/body', '**/rest/problem', '@/server/rest/body', '@/server/rest/problem'],
+  message: 'The capped body reader, media types and problem+json are the HTTP kit every transport shares: import them from server/http/.',
+};
+/** server/ knows no page, component or transport of app/. */
+const serverNeverApp = { group: ['@/app', '@/app/*', '**/app/*', '@/components', '@/components/*'], message: 'server/ never imports app/ or components/: a verb never knows which transport called it.' };
+/** Pages and components hold no rule (server/policy.ts) and never load the proxy. */
+const noProxy = { regex: '^(@/|(\\.\\./)+|\\./)proxy$', message: 'Nothing of the console imports proxy.ts: the header names it shares live in server/http/page-headers.ts.' };
+const noPolicy = {
+  group: ['@/server/policy', '**/server/policy'],
+  message: 'Pages hold no rule: what a page needs comes from a verb’s answer (e.g. `actions`) or a neutral module (e.g. server/reservations/roles.ts), never server/policy.ts.',
+};
+
 export default tseslint.config(
   { ignores: ['node_modules/', '.next/', '.data/', 'db/migrations/', 'next-env.d.ts', 'test-results/', 'playwright-report/'] },
   js.configs.recommended,
@@ -14,6 +31,11 @@ export default tseslint.config(
     },
   },
   {
+    // Everywhere, before the blocks per layer (which repeat it): nothing imports the kit from REST.
+    files: ['**/*.ts', '**/*.tsx', '**/*.mjs'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [httpKitFromRest] }] },
+  },
+  {
     files: ['components/**/*.tsx', 'app/**/*.tsx'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'error' },
@@ -22,7 +44,7 @@ export default tseslint.config(
     // Arrows point one way (docs/architecture.md): app → server → db. db/ is the bottom layer.
     files: ['db/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/server', '@/server/*', '**/server/*', '@/app', '@/app/*', '@/components', '@/components/*'], message: 'db/ imports nothing from server/, app/ or components/: hand it what it needs (see db/seed.ts SeedCredentials).' }] }],
+      'no-restricted-imports': ['error', { patterns: [httpKitFromRest, { group: ['@/server', '@/server/*', '**/server/*', '@/app', '@/app/*', '@/components', '@/components/*'], message: 'db/ imports nothing from server/, app/ or components/: hand it what it needs (see db/seed.ts SeedCredentials).' }] }],
     },
   },
   {
@@ -30,7 +52,62 @@ export default tseslint.config(
     files: ['server/**/*.ts'],
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/app', '@/app/*', '**/app/*', '@/components', '@/components/*'], message: 'server/ never imports app/ or components/: a verb never knows which transport called it.' }] }],
+      'no-restricted-imports': ['error', { patterns: [httpKitFromRest, serverNeverApp] }],
+    },
+  },
+  {
+    // The policy states rules over shapes it declares itself: it imports no entity view (a view
+    // is built from the policy's answers, so the arrow would point back up).
+    files: ['server/policy.ts', 'server/policy/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            httpKitFromRest,
+            serverNeverApp,
+            { group: ['**/view', '@/server/*/view'], message: 'server/policy.ts imports no entity view: declare the shape a rule judges, or import it from a neutral module (e.g. server/reservations/status.ts).' },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The HTTP kit is below every transport: REST, tRPC, Auth.js's handler and the proxy import
+    // it, and it imports none of them (its generator reads the route table, as a script).
+    files: ['server/http/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/http/generate-methods.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            httpKitFromRest,
+            serverNeverApp,
+            {
+              group: ['**/rest/*', '@/server/rest/*', '**/trpc/*', '@/server/trpc/*', '**/auth/*', '@/server/auth/*', '@/proxy', '**/proxy'],
+              message: 'server/http/ is the kit the transports share: it imports no transport (REST, tRPC, Auth.js, the proxy) and no route table.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  {
+    // The proxy runs in front of every request, pages included: its 405s come from the generated
+    // method map (server/http/methods.generated.ts), never the route table, which loads every verb.
+    files: ['proxy.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            httpKitFromRest,
+            { group: ['@/server/rest', '@/server/rest/*', '**/server/rest/*', './server/rest/*'], message: 'proxy.ts imports no REST adapter or route table (it would load every verb): use server/http/ (allowAt, the generated method map).' },
+          ],
+        },
+      ],
     },
   },
   {
@@ -57,11 +134,12 @@ export default tseslint.config(
     },
   },
   {
-    // Arrows point one way (docs/architecture.md): pages and routes never touch db/ …
+    // Arrows point one way (docs/architecture.md): pages and routes never touch db/, hold no
+    // rule (server/policy.ts) and never load the proxy …
     files: ['app/**/*.ts', 'app/**/*.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [{ group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb.' }] }],
+      'no-restricted-imports': ['error', { patterns: [httpKitFromRest, { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb.' }, noPolicy, noProxy] }],
     },
   },
   {
@@ -74,6 +152,8 @@ export default tseslint.config(
         'error',
         {
           patterns: [
+            httpKitFromRest,
+            noProxy,
             { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb through tRPC.' },
             { group: ['@/app', '@/app/*', '**/app/*'], message: 'components/ never import app/: pass what they need as props.' },
             { regex: '^@/server/(?!trpc/(root|query-client|shared)$)', message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.' },

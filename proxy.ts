@@ -2,17 +2,20 @@ import { NextResponse, type NextRequest } from 'next/server';
 import { isSameOrigin } from '@/server/auth/csrf';
 import { contentSecurityPolicy, newNonce } from '@/server/content-security-policy';
 import { DomainError } from '@/server/errors';
-import { MAX_BODY_BYTES, readCappedBody } from '@/server/rest/body';
-import { allowAt } from '@/server/rest/routes';
-
-/** The header that tells the console layout which page a signed-out visitor asked for. */
-export const PATHNAME_HEADER = 'x-console-path';
-
-/** The request header that carries this response's CSP nonce (Next's convention). */
-export const NONCE_HEADER = 'x-nonce';
+import { allowAt } from '@/server/http/allow-at';
+import { MAX_BODY_BYTES, readCappedBody } from '@/server/http/body';
+import { httpMethods } from '@/server/http/methods';
+import { NONCE_HEADER, PATHNAME_HEADER } from '@/server/http/page-headers';
+import { problemResponse } from '@/server/http/problem';
 
 /** The methods a Next route file can export; any other never reaches one. */
-const ROUTE_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+const ROUTE_METHODS = new Set<string>(httpMethods);
+
+/**
+ * The proxy's problem+json: the kit's (server/http/problem.ts), with the `cache-control` the
+ * proxy has always sent (`no-store` alone; issue 19 kept its answers byte for byte).
+ */
+const problem = (e: DomainError, extra: Record<string, string> = {}) => problemResponse(e, { 'cache-control': 'no-store', ...extra });
 
 const HOST = /^[A-Za-z0-9.-]+(:\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](:\d{1,5})?$/;
 
@@ -48,14 +51,15 @@ export async function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const api = pathname === '/v1' || pathname.startsWith('/v1/') || pathname.startsWith('/api/');
   const refuse = (e: DomainError, extra: Record<string, string> = {}) =>
-    api ? NextResponse.json(e.toProblem(), { status: e.httpStatus, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store', ...extra } }) : new NextResponse(e.detail, { status: e.httpStatus, headers: { 'content-type': 'text/plain; charset=utf-8', ...extra } });
+    api ? problem(e, extra) : new NextResponse(e.detail, { status: e.httpStatus, headers: { 'content-type': 'text/plain; charset=utf-8', ...extra } });
   try {
     decodeURIComponent(pathname);
   } catch {
     return refuse(new DomainError('not_found', api ? 'No API route exists at this path; see /v1/openapi.json.' : 'Not found.'));
   }
   if (api && !ROUTE_METHODS.has(req.method)) {
-    // Next answers a method no route file can export with an empty 400; say what is allowed.
+    // Next answers a method no route file can export with an empty 400; say what is allowed
+    // (from the generated method map: the route table would load every verb here).
     const allow = pathname.startsWith('/api/') ? 'GET, POST' : allowAt(pathname);
     if (allow) return refuse(new DomainError('method_not_allowed', `This path answers ${allow} only, not ${req.method}.`), { allow });
     return refuse(new DomainError('not_found', 'No API route exists at this path; see /v1/openapi.json.'));
@@ -68,7 +72,7 @@ export async function proxy(req: NextRequest) {
     // Next answers a cross-origin server action with a bare 500 ("Invalid Server Actions
     // request."); it is the caller who is refused, so say so, as problem+json.
     const e = new DomainError('forbidden', 'A console form or action may only be submitted from this site’s own pages; this request came from another site.');
-    return NextResponse.json(e.toProblem(), { status: e.httpStatus, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store' } });
+    return problem(e);
   }
   headers.set(PATHNAME_HEADER, pathname + search);
   const nonce = newNonce();

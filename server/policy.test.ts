@@ -9,6 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
 import {
+  actionRules,
   auditEventVisibleTo,
   auditVisibleSeqs,
   listsReservation,
@@ -18,18 +19,21 @@ import {
   nodeRelation,
   offeredNodeActions,
   offeredReservationActions,
+  offeredVmActions,
   relationTo,
   reservationActions,
   reservationListedFor,
-  reservationRoles,
   reservationVisibleTo,
   vmVisibleTo,
   type ReservationAction,
+  type RuleKind,
 } from './policy';
+import { reservationStatuses } from './reservations/status';
 import { cancelReservation } from './reservations/cancel';
 import { reaffirm } from './reservations/reaffirm';
 import { reclaim } from './reservations/reclaim';
 import { release } from './reservations/release';
+import { reservationRoles } from './reservations/roles';
 import { updateReservation } from './reservations/update';
 import { holdsNow, reservationStatus } from './reservations/view';
 import { useFreshScene } from './testing/fresh-scene';
@@ -133,6 +137,64 @@ describe('offered actions are exactly what the verbs accept', () => {
     expect(offeredNodeActions(nodeRelation(p(ORG.platform), { ownerOrgId: ORG.owner }))).toEqual(['createReservation', 'registerNode', 'changeTopology']);
     expect(offeredNodeActions(nodeRelation(p(ORG.owner), { ownerOrgId: ORG.owner }))).toEqual(['createReservation']);
     expect(offeredNodeActions(nodeRelation(p(ORG.managing), { ownerOrgId: ORG.owner }))).toEqual([]);
+  });
+});
+
+/** The rules of action tables that are not writes, as `table.rule`: reads belong under Visibility. */
+function readsIn(tables: Readonly<Record<string, Readonly<Record<string, { kind: RuleKind }>>>>): string[] {
+  return Object.entries(tables).flatMap(([table, rules]) => Object.entries(rules).flatMap(([name, rule]) => (rule.kind === 'write' ? [] : [`${table}.${name}`])));
+}
+
+/** Every relation a principal can have to a reservation (and so to its node). */
+const everyRelation = [false, true].flatMap((operator) =>
+  [false, true].flatMap((owner) => [false, true].flatMap((managing) => [false, true].map((audience) => ({ operator, owner, managing, audience })))),
+);
+
+describe('actions are writes: a read is never offered as a button (docs/architecture.md "The policy module")', () => {
+  it('every rule of every action table is a write', () => {
+    expect(Object.keys(actionRules)).toEqual(['reservation', 'node', 'vm']);
+    expect(readsIn(actionRules), 'a read rule in an action table: state it under Visibility in server/policy.ts').toEqual([]);
+  });
+
+  it('every action offered to any principal, in any status, is a write', () => {
+    const offered = new Set<string>();
+    for (const rel of everyRelation) {
+      for (const status of reservationStatuses) for (const a of offeredReservationActions(rel, { id: 'r', status })) offered.add(`reservation.${a}`);
+      for (const a of offeredNodeActions(rel)) offered.add(`node.${a}`);
+    }
+    for (const orgId of principals) {
+      const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
+      for (const status of ['running', 'terminated']) for (const a of offeredVmActions(p, { orgId: ORG.tenantA, status })) offered.add(`vm.${a}`);
+    }
+    expect([...offered].sort()).toEqual(['node.changeTopology', 'node.createReservation', 'node.registerNode', 'reservation.cancel', 'reservation.edit', 'reservation.reaffirm', 'reservation.reclaim', 'reservation.release', 'vm.terminate']);
+    const kindOf = (key: string) => {
+      const [table, name] = key.split('.') as [keyof typeof actionRules, string];
+      return (actionRules[table] as Record<string, { kind: RuleKind }>)[name]!.kind;
+    };
+    expect([...offered].filter((k) => kindOf(k) !== 'write')).toEqual([]);
+  });
+
+  it('refuses a read rule put in an action table: the check names it, and no offered list offers it', () => {
+    const read = { kind: 'read' as const, who: () => true, forbidden: () => 'never', when: () => null };
+    const tables = actionRules as unknown as Record<string, Record<string, unknown>>;
+    const listed = reservationActions as unknown as string[];
+    tables.reservation!.peek = read;
+    tables.node!.peek = { ...read, forbidden: 'never' };
+    tables.vm!.peek = { ...read, forbidden: 'never' };
+    listed.push('peek');
+    try {
+      expect(readsIn(actionRules)).toEqual(['reservation.peek', 'node.peek', 'vm.peek']);
+      const all = { operator: true, owner: true, managing: true, audience: true };
+      expect(offeredReservationActions(all, { id: 'r', status: 'needs-review' })).not.toContain('peek');
+      expect(offeredNodeActions(all)).not.toContain('peek');
+      expect(offeredVmActions({ orgId: ORG.platform, actor: { kind: 'apiKey', apiKeyId: 'k' }, via: 'api' }, { orgId: ORG.tenantA, status: 'running' })).not.toContain('peek');
+    } finally {
+      listed.pop();
+      delete tables.reservation!.peek;
+      delete tables.node!.peek;
+      delete tables.vm!.peek;
+    }
+    expect(readsIn(actionRules)).toEqual([]);
   });
 });
 

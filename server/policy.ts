@@ -3,19 +3,25 @@
  * may see. Verbs assert these rules; read verbs report the same rules as `actions`, so the
  * console offers exactly what the API would accept. Nothing else states a permission or builds
  * visibility SQL (a lint rule in eslint.config.mjs keeps the acting org's id out of queries
- * written anywhere else).
+ * written anywhere else), and the module imports no entity view (lint as well): what it judges
+ * it declares by shape.
  *
  * 1. Relations — how the acting org stands to a node and a reservation (§2's columns).
- * 2. Actions — one rule per action: who (relation), and for reservations when (status).
- * 3. Visibility — one statement per rule: SQL for lists, and a JS predicate where a computed
- *    view needs it, tested equal (server/policy.test.ts).
+ * 2. Actions — what a principal may DO: writes only, one rule each in a typed table per object
+ *    (`reservationRules`, `nodeRules`, `vmRules`): who (relation), and for reservations when
+ *    (status). These, and only these, may be offered as console buttons (`offered*Actions`).
+ * 3. Visibility — what a principal may SEE: every read's rule. SQL for lists, a JS predicate
+ *    where a computed view needs it (tested equal, server/policy.test.ts), and the reads only
+ *    some principals may make at all (`assertMay*`, 403). Nothing here is ever offered.
+ * A new read needs a rule in 3, never an entry in 2 (docs/architecture.md "Add a verb").
  */
 import type { DbOrTx } from '@/db/client';
 import { apiKeys, auditEvents, nodes, notifications, reservations, vms } from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
-import type { ReservationRow, ReservationStatus } from './reservations/view';
+import type { ReservationRole } from './reservations/roles';
+import type { ReservationStatus } from './reservations/status';
 
 // 1. Relations ------------------------------------------------------------------------
 
@@ -25,12 +31,20 @@ export type NodeRelation = { operator: boolean; owner: boolean };
 /** How the acting org stands to a reservation (docs/product.md §2's columns). */
 export type ReservationRelation = NodeRelation & { managing: boolean; audience: boolean };
 
-/** @param node absent for actions on no node yet (registering one). */
+/**
+ * How the acting org stands to a node (docs/product.md §2's columns).
+ * @param node absent for actions on no node yet (registering one).
+ */
 export function nodeRelation(principal: Principal, node: { ownerOrgId: string } | null): NodeRelation {
   return { operator: isOperator(principal), owner: node?.ownerOrgId === principal.orgId };
 }
 
-export function relationTo(principal: Principal, node: { ownerOrgId: string }, r: Pick<ReservationRow, 'allowedOrgIds' | 'managingOrgIds'>): ReservationRelation {
+/**
+ * How the acting org stands to a reservation on `node` (docs/product.md §2's columns): its
+ * relation to the node, and whether the reservation names it as a managing org or in its audience.
+ * @param r the reservation's org lists (a row, or anything of that shape).
+ */
+export function relationTo(principal: Principal, node: { ownerOrgId: string }, r: { allowedOrgIds: readonly string[]; managingOrgIds: readonly string[] }): ReservationRelation {
   return {
     ...nodeRelation(principal, node),
     managing: r.managingOrgIds.includes(principal.orgId),
@@ -38,7 +52,15 @@ export function relationTo(principal: Principal, node: { ownerOrgId: string }, r
   };
 }
 
-// 2. Actions --------------------------------------------------------------------------
+// 2. Actions: what a principal may do (writes; the only rules offered as buttons) ------
+
+/**
+ * What a rule governs (docs/architecture.md "The policy module"): a `write` changes something and
+ * may be offered as a console button; a `read` decides what a principal may see. Every rule of an
+ * action table is a write — a read's rule belongs under Visibility (3), and server/policy.test.ts
+ * fails on a read in an action table; the `offered*Actions` never offer one either.
+ */
+export type RuleKind = 'read' | 'write';
 
 const operatorOrOwner = (rel: NodeRelation) => rel.operator || rel.owner;
 /** Release and reclaim: "being in the audience does not confer" them (§2). */
@@ -49,6 +71,7 @@ const ended = (status: ReservationStatus) => status === 'cancelled' || status ==
 export type ReservationState = { id: string; status: ReservationStatus };
 
 type ReservationRule = {
+  kind: RuleKind;
   who: (rel: ReservationRelation) => boolean;
   forbidden: (r: ReservationState) => string;
   /** The 409 for a reservation whose status does not allow the action, else null. */
@@ -72,26 +95,30 @@ function activeOnly(needsReview: string, notActive: string) {
 
 /** Every action on a reservation, one rule each (docs/product.md §2, §5, §5.1–§5.4). */
 export const reservationRules = {
-  edit: { who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may edit this reservation.', when: notEnded('it can no longer be edited') },
-  cancel: { who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may cancel this reservation.', when: notEnded('it cannot be cancelled again') },
+  edit: { kind: 'write', who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may edit this reservation.', when: notEnded('it can no longer be edited') },
+  cancel: { kind: 'write', who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may cancel this reservation.', when: notEnded('it cannot be cancelled again') },
   release: {
+    kind: 'write',
     who: marketManager,
     forbidden: () => 'Only a platform operator, the node owner or a managing org may release units; being in the audience does not confer it.',
     when: activeOnly('an operator must re-affirm it before units can be released', 'only active reservations can release units'),
   },
   reclaim: {
+    kind: 'write',
     who: marketManager,
     forbidden: () => 'Only a platform operator, the node owner or a managing org may reclaim units; being in the audience does not confer it.',
     // Pending, active and needs-review may be reclaimed: it only narrows exposure (§5.1 step 2).
     when: (r) => (ended(r.status) ? new DomainError('reservation_not_reclaimable', `Reservation "${r.id}" is ${r.status}; only pending, active or needs-review reservations can be reclaimed.`, { reservationStatus: r.status }) : null),
   },
   reaffirm: {
+    kind: 'write',
     who: (rel) => rel.operator,
     forbidden: () => 'Only a platform operator may re-affirm reservations.',
     when: notEnded('there is nothing to re-affirm'),
     offeredWhen: (r) => r.status === 'needs-review',
   },
   placeReservedVm: {
+    kind: 'write',
     who: (rel) => rel.audience,
     forbidden: (r) => `Only orgs in the audience (allowedOrgIds) of reservation "${r.id}" may place reserved-tier VMs on it.`,
     when: activeOnly('an operator must re-affirm it first', 'reserved-tier VMs need an active reservation'),
@@ -115,41 +142,112 @@ export function assertReservationAction(action: ReservationRuleName, rel: Reserv
   if (refused) throw refused;
 }
 
-/** Whether the verb would accept the action as far as who and status go. */
+/**
+ * Whether the verb would accept the action as far as who and status go (docs/product.md §2, §5),
+ * without throwing: `assertReservationAction` as a boolean.
+ */
 export function canReservationAction(action: ReservationRuleName, rel: ReservationRelation, r: ReservationState): boolean {
   const rule: ReservationRule = reservationRules[action];
   return rule.who(rel) && rule.when(r) === null;
 }
 
-/** The actions the console offers on a reservation: those the verbs accept, and worth offering. */
+/**
+ * The actions the console offers on a reservation (docs/product.md §6): writes the verbs accept
+ * (`canReservationAction`), and worth offering (`offeredWhen`).
+ */
 export function offeredReservationActions(rel: ReservationRelation, r: ReservationState): ReservationAction[] {
   return reservationActions.filter((a) => {
     const rule: ReservationRule = reservationRules[a];
-    return canReservationAction(a, rel, r) && (rule.offeredWhen?.(r) ?? true);
+    return rule.kind === 'write' && canReservationAction(a, rel, r) && (rule.offeredWhen?.(r) ?? true);
   });
 }
 
-/** Actions on a node, or (registerNode) on the fleet: who only. */
+type NodeRule = { kind: RuleKind; who: (rel: NodeRelation) => boolean; forbidden: string };
+
+/** Actions on a node, or (registerNode) on the fleet: who only (docs/product.md §2). */
 export const nodeRules = {
-  createReservation: { who: operatorOrOwner, forbidden: 'Only a platform operator or the node owner may create reservations on this node.' },
-  registerNode: { who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may register nodes.' },
-  changeTopology: { who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may change a node’s topology.' },
-} as const satisfies Record<string, { who: (rel: NodeRelation) => boolean; forbidden: string }>;
+  createReservation: { kind: 'write', who: operatorOrOwner, forbidden: 'Only a platform operator or the node owner may create reservations on this node.' },
+  registerNode: { kind: 'write', who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may register nodes.' },
+  changeTopology: { kind: 'write', who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may change a node’s topology.' },
+} as const satisfies Record<string, NodeRule>;
 export type NodeAction = keyof typeof nodeRules;
 
-/** @throws DomainError forbidden */
+/**
+ * Asserts one action on a node, or on the fleet (docs/product.md §2).
+ * @throws DomainError forbidden
+ */
 export function assertNodeAction(action: NodeAction, rel: NodeRelation): void {
   if (!nodeRules[action].who(rel)) throw new DomainError('forbidden', nodeRules[action].forbidden);
 }
 
-/** The node actions the console offers the principal. */
+/** The node actions the console offers the principal (docs/product.md §6): the writes its relation allows. */
 export function offeredNodeActions(rel: NodeRelation): NodeAction[] {
-  return (Object.keys(nodeRules) as NodeAction[]).filter((a) => nodeRules[a].who(rel));
+  return (Object.keys(nodeRules) as NodeAction[]).filter((a) => {
+    const rule: NodeRule = nodeRules[a];
+    return rule.kind === 'write' && rule.who(rel);
+  });
+}
+
+/** The VM a rule is judged against: whose it is, and whether it still runs. */
+export type VmState = { orgId: string; status: string };
+
+type VmRule = {
+  kind: RuleKind;
+  who: (principal: Principal, vm: Pick<VmState, 'orgId'>) => boolean;
+  forbidden: string;
+  /** Offered by the console only then (beyond `who`). */
+  offeredWhen?: (vm: VmState) => boolean;
+};
+
+/** Actions on a VM (docs/product.md §2, §5.3). */
+export const vmRules = {
+  // Its own org, or the operator; owners and managers evict through reclaim (§2). Terminating an
+  // ended VM changes nothing, so the console offers it on a running one only.
+  terminate: {
+    kind: 'write',
+    who: (principal, vm) => isOperator(principal) || vm.orgId === principal.orgId,
+    forbidden: 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.',
+    offeredWhen: (vm) => vm.status === 'running',
+  },
+} as const satisfies Record<string, VmRule>;
+
+/** What the console may offer on a VM. */
+export type VmAction = keyof typeof vmRules;
+
+/** Terminating a VM: its own org, or the operator; owners and managers evict through reclaim (docs/product.md §2). */
+export function canTerminateVm(principal: Principal, vm: { orgId: string }): boolean {
+  return vmRules.terminate.who(principal, vm);
 }
 
 /**
+ * What the console offers on a VM (docs/product.md §6): terminating it, where the API allows it
+ * (a running VM of the org, any running one for the operator).
+ */
+export function offeredVmActions(principal: Principal, vm: VmState): VmAction[] {
+  return (Object.keys(vmRules) as VmAction[]).filter((a) => {
+    const rule: VmRule = vmRules[a];
+    return rule.kind === 'write' && (rule.offeredWhen?.(vm) ?? true) && rule.who(principal, vm);
+  });
+}
+
+/**
+ * Asserts that the principal may terminate the VM (docs/product.md §2).
+ * @throws DomainError forbidden
+ */
+export function assertCanTerminateVm(principal: Principal, vm: { orgId: string }): void {
+  if (!canTerminateVm(principal, vm)) throw new DomainError('forbidden', vmRules.terminate.forbidden);
+}
+
+/** Every action table, by the object it acts on: server/policy.test.ts checks each holds writes only. */
+export const actionRules = { reservation: reservationRules, node: nodeRules, vm: vmRules } as const satisfies Record<string, Record<string, { kind: RuleKind }>>;
+
+// 3. Visibility: what a principal may see (every read's rule; never offered) ----------
+
+// Reads only some principals may make at all (403 for the others).
+
+/**
  * The org picker (`GET /v1/orgs`) is for those who may create reservations: the operator and
- * orgs that own a node. Org names are not every tenant's business.
+ * orgs that own a node (docs/product.md §2). Org names are not every tenant's business.
  * @throws DomainError forbidden
  */
 export async function assertMayPickOrgs(ctx: Principal & { db: DbOrTx }): Promise<void> {
@@ -161,51 +259,31 @@ export async function assertMayPickOrgs(ctx: Principal & { db: DbOrTx }): Promis
 /**
  * Locked sign-ins (docs/product.md §9.3 "Unlock"): only the operator sees which accounts are locked
  * and lifts a lock — who is under attack is the platform's business, and a lock exists to stop
- * everyone else.
+ * everyone else. One rule for both, like API keys' visibility below: there is nothing a principal
+ * may see of a lock but not lift.
  * @throws DomainError forbidden
  */
 export function assertMaySeeSignInLocks(principal: Principal): void {
   if (!isOperator(principal)) throw new DomainError('forbidden', 'Only a platform operator may see and lift sign-in locks.');
 }
 
-/** Terminating a VM: its own org, or the operator; owners and managers evict through reclaim (§2). */
-export function canTerminateVm(principal: Principal, vm: { orgId: string }): boolean {
-  return isOperator(principal) || vm.orgId === principal.orgId;
-}
+// What each principal sees of the rows it may read: SQL for lists, JS where a computed view needs it.
 
-/** What the console offers on a VM: terminating it, where the API allows it (a running VM of the org, any for the operator). */
-export type VmAction = 'terminate';
-export function offeredVmActions(principal: Principal, vm: { orgId: string; status: string }): VmAction[] {
-  return vm.status === 'running' && canTerminateVm(principal, vm) ? ['terminate'] : [];
-}
-
-/** @throws DomainError forbidden */
-export function assertCanTerminateVm(principal: Principal, vm: { orgId: string }): void {
-  if (!canTerminateVm(principal, vm)) throw new DomainError('forbidden', 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.');
-}
-
-// 3. Visibility -----------------------------------------------------------------------
-
-/** A reservation shows to the operator, the node owner, its managing orgs and its audience. */
+/** A reservation shows to the operator, the node owner, its managing orgs and its audience (docs/product.md §2). */
 export function maySeeReservation(rel: ReservationRelation): boolean {
   return rel.operator || rel.owner || rel.managing || rel.audience;
 }
 
-/** The same rule as SQL over `reservations` on one node: undefined when the caller sees them all. */
+/** The same rule (`maySeeReservation`) as SQL over `reservations` on one node: undefined when the caller sees them all. */
 export function reservationVisibleTo(principal: Principal, node: { ownerOrgId: string }): SQL | undefined {
   if (isOperator(principal) || node.ownerOrgId === principal.orgId) return undefined;
   return or(arrayContains(reservations.allowedOrgIds, [principal.orgId]), arrayContains(reservations.managingOrgIds, [principal.orgId]));
 }
 
 /**
- * How a cross-node reservation list relates the acting org to each reservation (docs/product.md §5
- * `GET /v1/reservations?role`): `any` every reservation it may see; `audience` those whose
- * allowedOrgIds hold it (its capacity); `managing` those whose managingOrgIds hold it.
+ * Whether a reservation the acting org stands to as `rel` is listed for `role` (JS form of
+ * `reservationListedFor`; the roles are server/reservations/roles.ts, docs/product.md §5).
  */
-export const reservationRoles = ['any', 'audience', 'managing'] as const;
-export type ReservationRole = (typeof reservationRoles)[number];
-
-/** Whether a reservation the acting org stands to as `rel` is listed for `role` (JS form of `reservationListedFor`). */
 export function listsReservation(rel: ReservationRelation, role: ReservationRole): boolean {
   if (role === 'audience') return rel.audience;
   if (role === 'managing') return rel.managing;

@@ -2,10 +2,10 @@ import { signOutAction, signOutEverywhereAction, switchOrgAction } from '@/app/a
 import { OrgSwitcher } from '@/components/org-switcher';
 import { ActingOrgProvider } from '@/components/acting-org';
 import { AutoRefresh } from '@/components/live/auto-refresh';
-import { PATHNAME_HEADER } from '@/proxy';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { isOperator } from '@/server/context';
+import { PATHNAME_HEADER } from '@/server/http/page-headers';
 import { headers } from 'next/headers';
 import Link from 'next/link';
 import { redirect } from 'next/navigation';

@@ -1,7 +1,7 @@
 import { NextRequest } from 'next/server';
 import { DomainError } from '../errors';
-import { readCappedBody } from '../rest/body';
-import { problemResponse } from '../rest/problem';
+import { readCappedBody } from '../http/body';
+import { problemResponse } from '../http/problem';
 import { handlers } from './config';
 import { getConsoleSession } from './console-principal';
 import { PASSWORD_CHECK_TICKET_HEADER, runSignInRequest } from './password-checks';

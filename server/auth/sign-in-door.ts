@@ -1,5 +1,6 @@
 import http from 'node:http';
 import { DomainError } from '../errors';
+import { problemHeaders } from '../http/problem';
 import { securityHeaders } from '../security-headers';
 import { KNOWN_DEVICE_COOKIE, knownDeviceSecret, parseKnownDeviceCookie } from './known-device-cookie';
 import { PASSWORD_CHECK_TICKET_HEADER, passwordCheckGate } from './password-checks';
@@ -31,8 +32,8 @@ export function signInRefusal(code: 'busy' | 'paused', retryAfterSeconds: number
     code === 'busy'
       ? `Too many sign-ins are being checked right now; retry in ${retryAfterSeconds} s.`
       : `Sign-in is paused for browsers this site does not know, after many failed sign-ins; retry in ${retryAfterSeconds} s.`;
-  const body = JSON.stringify(new DomainError('rate_limited', detail).toProblem());
-  return { body, headers: { 'content-type': 'application/problem+json', 'cache-control': 'no-store, no-transform', 'retry-after': String(retryAfterSeconds) } };
+  const err = new DomainError('rate_limited', detail, {}, { retryAfterSeconds });
+  return { body: JSON.stringify(err.toProblem()), headers: problemHeaders(err) };
 }
 
 /** The named cookie's value in a `Cookie` header, or undefined. */

@@ -2,7 +2,7 @@ import { getDb } from '@/db/client';
 import { sql } from 'drizzle-orm';
 import { authenticateApiKey } from '../api-keys/authenticate';
 import { DomainError } from '../errors';
-import { jsonResponse, problemResponse } from '../rest/problem';
+import { jsonResponse, problemResponse } from '../http/problem';
 
 /**
  * The benchmark's floor (docs/performance.md): what one request costs when it authenticates the

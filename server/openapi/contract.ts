@@ -42,5 +42,6 @@ export function projectContract(doc: oas31.OpenAPIObject): ContractProjection {
 if (process.argv.includes('--write')) {
   const { writeFileSync } = await import('node:fs');
   const { buildOpenApiDocument } = await import('./document');
-  writeFileSync(new URL('./contract.snapshot.json', import.meta.url), JSON.stringify(projectContract(buildOpenApiDocument()), null, 1) + '\n');
+  const { restRoutes } = await import('../rest/routes');
+  writeFileSync(new URL('./contract.snapshot.json', import.meta.url), JSON.stringify(projectContract(buildOpenApiDocument(restRoutes)), null, 1) + '\n');
 }

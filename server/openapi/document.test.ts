@@ -70,7 +70,7 @@ beforeAll(async () => {
 afterAll(async () => tdb?.close());
 
 describe('GET /v1/openapi.json', () => {
-  const doc = buildOpenApiDocument();
+  const doc = buildOpenApiDocument(restRoutes);
 
   it('is a valid OpenAPI 3.1 document', async () => {
     expect(doc.openapi).toBe('3.1.0');

@@ -1,13 +1,15 @@
 /**
  * The OpenAPI 3.1 document of the public REST API (docs/product.md §5), rendered by zod-openapi
  * from the route table (server/rest/routes.ts): the zod schemas the routes validate requests
- * with (field descriptions in their `.meta()`) and the response schemas of ./schemas.
+ * with (field descriptions in their `.meta()`) and the response schemas of ./schemas. The table
+ * is handed in, not imported: the table serves this document (`GET /v1/openapi.json`), and a
+ * module it loads must not import it back (server/import-cycles.test.ts).
  */
 import { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorTable, type ErrorCode } from '../errors';
 import { IdempotencyKey } from '../rest/route';
-import { restRoutes, type RouteSpec } from '../rest/routes';
+import type { RouteSpec } from '../rest/route-spec';
 import { Problem } from './schemas';
 
 type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -172,11 +174,13 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
  * Builds the OpenAPI 3.1 document of every /v1 route from the zod schemas the routes
  * validate with and the response schemas of ./schemas (docs/product.md §5: "An OpenAPI 3.1 document of
  * every route is served at /v1/openapi.json").
+ * @param routes the route table (`restRoutes` of server/rest/routes.ts).
  * @returns a plain JSON-serialisable OpenAPI object; build it once and cache it.
+ * @throws Error when the table declares one method of a path twice.
  */
-export function buildOpenApiDocument(): oas31.OpenAPIObject {
+export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
-  for (const r of restRoutes) {
+  for (const r of routes) {
     const item = (paths[r.path] ??= {});
     const method = r.method.toLowerCase() as Lowercase<RouteSpec['method']>;
     if (item[method]) throw new Error(`Duplicate route ${r.method} ${r.path}`);
@@ -218,9 +222,15 @@ export function buildOpenApiDocument(): oas31.OpenAPIObject {
   return doc;
 }
 
-let cached: oas31.OpenAPIObject | undefined;
+const cached = new WeakMap<readonly RouteSpec[], oas31.OpenAPIObject>();
 
-/** The document `GET /v1/openapi.json` serves: built on first use, once per process (it depends only on code). */
-export function getOpenApiDocument(): oas31.OpenAPIObject {
-  return (cached ??= buildOpenApiDocument());
+/**
+ * The document `GET /v1/openapi.json` serves (docs/product.md §5): built on first use, once per
+ * process (it depends only on code).
+ * @param routes the route table, as for `buildOpenApiDocument`.
+ */
+export function getOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAPIObject {
+  let doc = cached.get(routes);
+  if (!doc) cached.set(routes, (doc = buildOpenApiDocument(routes)));
+  return doc;
 }

@@ -19,7 +19,8 @@ import { errorTable, type Problem as ProblemType } from '../errors';
 import { unitStates, type UnitView } from '../nodes/unit-states';
 import type { NodeView } from '../nodes/view';
 import type { NotificationView } from '../notifications/view';
-import { type ReclaimResult, type ReservationStatus, reservationStatuses, type Reservation as ReservationType } from '../reservations/view';
+import { reservationStatuses, type ReservationStatus } from '../reservations/status';
+import type { ReclaimResult, Reservation as ReservationType } from '../reservations/view';
 import type { VmView } from '../vms/view';
 
 // docs/product.md §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.

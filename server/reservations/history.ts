@@ -6,7 +6,8 @@ import type { Ctx } from '../context';
 import { readNode } from '../nodes/internal';
 import { findVisibleReservation } from './internal';
 import type { GetReservationInput } from './schemas';
-import { reservationStatus, type ReservationRow, type ReservationStatus } from './view';
+import type { ReservationStatus } from './status';
+import { reservationStatus, type ReservationRow } from './view';
 
 /** The reservation's own audit events the history reads at most (its latest). */
 export const HISTORY_EVENT_LIMIT = 500;

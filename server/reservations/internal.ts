@@ -8,7 +8,8 @@ import { sortByCodePoint, sortUnitIds } from '../ids';
 import { lockNode, type LockMode, type NodeRow } from '../nodes/internal';
 import { compositeKey } from '../pagination';
 import { assertReservationAction, maySeeReservation, maySeeRunningVm, relationTo, type ReservationRelation, type ReservationRuleName } from '../policy';
-import { reservationStatus, type ReservationRow, type ReservationStatus, type ReservationUnitState } from './view';
+import type { ReservationStatus } from './status';
+import { reservationStatus, type ReservationRow, type ReservationUnitState } from './view';
 
 function reservationStatement(lock: LockMode) {
   return preparedStatement((db) => {

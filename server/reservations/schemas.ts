@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { Id, distinctIds, freeText } from '../ids';
 import { ExpectedTopologyGen } from '../nodes/schemas';
 import { Limit, LimitNumber } from '../pagination';
-import { reservationRoles } from '../policy';
 import { Timestamp } from '../timestamp';
+import { reservationRoles } from './roles';
 
 /** Body of cancel: `{ reason? }` (docs/product.md §5); re-affirm's adds `expectedTopologyGen`. */
 export const ReasonBody = z.object({ reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }) }).strict();

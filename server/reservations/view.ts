@@ -1,9 +1,6 @@
 import type { reservations } from '@/db/schema';
 import { sortByCodePoint, sortUnitIds } from '../ids';
-
-export const reservationStatuses = ['pending', 'active', 'expired', 'cancelled', 'needs-review'] as const;
-
-export type ReservationStatus = (typeof reservationStatuses)[number];
+import type { ReservationStatus } from './status';
 
 export type ReservationRow = typeof reservations.$inferSelect;
 

@@ -15,8 +15,9 @@
  */
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
-import { MAX_BODY_BYTES } from './body';
-import { restRoutes, type RouteSpec } from './routes';
+import { MAX_BODY_BYTES } from '../http/body';
+import type { RouteSpec } from './route-spec';
+import { restRoutes } from './routes';
 import { expectationFor, hostilePathValues, hostileStrings, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
 import { issueKeys } from '../testing/rest';
 import { useHostileScene } from '../testing/hostile-scene';

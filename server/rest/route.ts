@@ -3,15 +3,14 @@ import { z } from 'zod';
 import { apiKeyRateLimited, authenticateApiKey } from '../api-keys/authenticate';
 import type { Ctx } from '../context';
 import { DomainError, toServiceUnavailable } from '../errors';
-import { assertJsonMediaType, readCappedBody } from './body';
+import { readCappedBody } from '../http/body';
+import { assertJsonMediaType } from '../http/media-type';
+import { allowHeader, httpMethods, type DeclaredMethod, type HttpMethod } from '../http/methods';
+import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, serviceUnavailableResponse } from '../http/problem';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
-import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, serviceUnavailableResponse } from './problem';
 
 
-const httpMethods = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'] as const;
-type HttpMethod = (typeof httpMethods)[number];
-type RouteMethod = Exclude<HttpMethod, 'HEAD' | 'OPTIONS'>;
 const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
 
 const EmptyQuery = z.object({}).strict();
@@ -175,11 +174,6 @@ function storedToResponse(r: StoredResponse, extra: Record<string, string> = {})
   return new Response(r.body, { status: r.status, headers });
 }
 
-/** The `Allow` of a route declaring `declared`: those, HEAD where GET is, and OPTIONS. */
-export function allowHeader(declared: readonly string[]): string {
-  return [...declared, ...(declared.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-}
-
 /**
  * Builds every HTTP method export of a Next route file under /v1: the declared methods run
  * through the shared pipeline (auth, validation, idempotency, error mapping); the rest answer
@@ -187,8 +181,8 @@ export function allowHeader(declared: readonly string[]): string {
  * Usage: `export const { GET, POST, … } = restRoute({ POST: handler({ … }) })`.
  */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's schemas are checked by handler()
-export function restRoute(methods: Partial<Record<RouteMethod, RestHandler<any, any, any>>>): Record<HttpMethod, NextHandler> {
-  const declared = Object.keys(methods) as RouteMethod[];
+export function restRoute(methods: Partial<Record<DeclaredMethod, RestHandler<any, any, any>>>): Record<HttpMethod, NextHandler> {
+  const declared = Object.keys(methods) as DeclaredMethod[];
   const allow = allowHeader(declared);
   const out = {} as Record<HttpMethod, NextHandler>;
   for (const m of httpMethods) {

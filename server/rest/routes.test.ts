@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { allowAt, restRoutes } from './routes';
+import { restRoutes } from './routes';
 
 describe('the route table', () => {
   it('tags every route with the console page or action that offers it, or api-only with a reason', () => {
@@ -16,15 +16,5 @@ describe('the route table', () => {
     expect(new Set(keys).size).toBe(keys.length);
     const ids = restRoutes.map((r) => r.operationId);
     expect(new Set(ids).size).toBe(ids.length);
-  });
-});
-
-describe('allowAt (the proxy’s 405 for methods no route file can export)', () => {
-  it('answers the Allow of the table path a concrete path matches, and null for none', () => {
-    expect(allowAt('/v1/nodes')).toBe('GET, POST, HEAD, OPTIONS');
-    expect(allowAt('/v1/nodes/n1/reservations/r1/reclaim/')).toBe('POST, OPTIONS');
-    expect(allowAt('/v1/openapi.json')).toBe('GET, HEAD, OPTIONS');
-    expect(allowAt('/v1/openapi-json')).toBeNull();
-    expect(allowAt('/v1/nodes/n1/x')).toBeNull();
   });
 });

@@ -1,11 +1,14 @@
 /**
  * The REST API, one entry per operation (docs/product.md §5 routes table). Everything else is
  * derived from this table: each `app/v1/**\/route.ts` is one line selecting its path
- * (`routeHandlers`), the OpenAPI document renders it (server/openapi/document.ts), and the
- * authorization matrix (server/authorization-matrix.test.ts) has one row of expectations per
+ * (`routeHandlers`), the OpenAPI document renders it (server/openapi/document.ts, handed the
+ * table), the proxy's 405s come from the method map generated from it
+ * (server/http/methods.generated.ts, so the proxy never loads this module and its verbs), and
+ * the authorization matrix (server/authorization-matrix.test.ts) has one row of expectations per
  * `operationId` and fails when an entry has no route file or no row.
  *
- * Adding a route: one entry here, one route file, one matrix row (docs/architecture.md).
+ * Adding a route: one entry here, one route file, one matrix row, the regenerated method map
+ * and contract snapshot (docs/architecture.md).
  */
 import type { z } from 'zod';
 import { createApiKey } from '../api-keys/create';
@@ -42,30 +45,8 @@ import { placeVm } from '../vms/place';
 import { ListVmsQuery, PlaceVmInput, TerminateVmBody } from '../vms/schemas';
 import { terminateVm } from '../vms/terminate';
 import { ApiKeyPath, NodePath, NotificationPath, ReservationPath, VmPath } from './paths';
-import { allowHeader, restRoute, type NextHandler, type RestHandler } from './route';
-
-export type RouteMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-
-/** One operation of the REST API. */
-export type RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> = RestHandler<P, Q, B> & {
-  method: RouteMethod;
-  /** OpenAPI path template; its route file is `app/v1/…/route.ts` with `{x}` as `[x]`. */
-  path: `/v1${string}`;
-  operationId: string;
-  tag: 'Nodes' | 'Reservations' | 'VMs' | 'Audit' | 'Orgs' | 'API keys' | 'Meta';
-  summary: string;
-  description?: string;
-  /** The success answer's schema (server/openapi/schemas.ts), checked against the verb's type there. */
-  response: z.ZodType;
-  responseDescription: string;
-  /** Domain errors of the verb beyond those the pipeline adds to every route (400, 401, 413, 415, 429). */
-  errors: ErrorCode[];
-  /**
-   * Where the console offers this route to a person (a page, or a page's action), or
-   * `api-only: <why>`. docs/product.md §6: everything the API does for a person, the console does.
-   */
-  console: string;
-};
+import { restRoute, type NextHandler } from './route';
+import type { RouteSpec } from './route-spec';
 
 /** Declares one entry; exists for type inference of each entry's schemas in `handle`. */
 function route<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodUndefined>(r: RouteSpec<P, Q, B>): RouteSpec {
@@ -453,9 +434,9 @@ export const restRoutes: readonly RouteSpec[] = [
     responseDescription: 'The OpenAPI document of every route.',
     errors: [],
     auth: 'none',
-    // Loaded on first use: the document renders this very table. It depends only on code, so
-    // it is built once per process.
-    handle: async () => (await import('../openapi/document')).getOpenApiDocument(),
+    // Loaded on first use, and handed this very table to render (the document imports no route
+    // table: server/import-cycles.test.ts). It depends only on code, so it is built once per process.
+    handle: async () => (await import('../openapi/document')).getOpenApiDocument(restRoutes),
   }),
 ];
 
@@ -469,15 +450,4 @@ export function routeHandlers(path: RouteSpec['path']): Record<'GET' | 'HEAD' | 
   const entries = restRoutes.filter((r) => r.path === path);
   if (entries.length === 0) throw new Error(`No route-table entry for ${path} (server/rest/routes.ts)`);
   return restRoute(Object.fromEntries(entries.map((r) => [r.method, r])));
-}
-
-/**
- * The `Allow` of the route-table path that `pathname` (decoded, as the proxy sees it) matches,
- * or null when it matches none: for methods Next refuses before any route file runs (PROPFIND,
- * MKCOL …, once a bare 400), so that they too are 405 problem+json with `Allow` (docs/product.md §5).
- */
-export function allowAt(pathname: string): string | null {
-  const path = pathname.replace(/\/+$/, '');
-  const entries = restRoutes.filter((r) => new RegExp(`^${r.path.replace(/[.]/g, '\\.').replace(/\{\w+\}/g, '[^/]+')}$`).test(path));
-  return entries.length > 0 ? allowHeader(entries.map((r) => r.method)) : null;
 }

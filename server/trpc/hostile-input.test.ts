@@ -19,7 +19,7 @@ import superjson from 'superjson';
 import type { z } from 'zod';
 import { describe, expect, it, vi } from 'vitest';
 import type { ConsoleSession } from '../auth/sessions';
-import { MAX_BODY_BYTES } from '../rest/body';
+import { MAX_BODY_BYTES } from '../http/body';
 import { expectationFor, hostilePathValues, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
 import { useHostileScene } from '../testing/hostile-scene';
 import { ORG } from '../testing/scene';

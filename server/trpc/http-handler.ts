@@ -1,7 +1,8 @@
 import { fetchRequestHandler } from '@trpc/server/adapters/fetch';
 import { DomainError } from '../errors';
-import { assertJsonMediaType, readCappedBody } from '../rest/body';
-import { problemResponse } from '../rest/problem';
+import { readCappedBody } from '../http/body';
+import { assertJsonMediaType } from '../http/media-type';
+import { problemResponse } from '../http/problem';
 import { createHttpContext } from './http-context';
 import { appRouter } from './root';
 import { MAX_BATCH_SIZE } from './shared';

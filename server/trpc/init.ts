@@ -9,7 +9,7 @@ import { ZodError, z } from 'zod';
 import type { Ctx, Principal } from '../context';
 import { DomainError, errorTable, toServiceUnavailable, type ErrorCode, type Problem } from '../errors';
 import { createRequestReads, type RequestReads } from '../request-reads';
-import { internalError, invalidRequest } from '../rest/problem';
+import { internalError, invalidRequest } from '../http/problem';
 
 // 1. Context ---------------------------------------------------------------------------
 

@@ -9,7 +9,7 @@ import { DomainError, type ErrorCode } from '../errors';
 import { createRequestReads } from '../request-reads';
 import { TRPCError } from '@trpc/server';
 import { getHTTPStatusCodeFromError } from '@trpc/server/http';
-import { internalError } from '../rest/problem';
+import { internalError } from '../http/problem';
 import { problemOfTrpcError, type TrpcContext } from './init';
 import { makeQueryClient } from './query-client';
 import { appRouter } from './root';

@@ -1,6 +1,6 @@
 import { CapacityList } from '@/components/reservation/capacity-list';
 import { CAPACITY_DEFAULT_ROLE, capacityQueryInput, readFilters, type SearchParams } from '@/components/queries';
-import { reservationRoles } from '@/server/policy';
+import { reservationRoles } from '@/server/reservations/roles';
 import { prefetch, prefetched, trpc } from '@/server/trpc/server';
 
 export const metadata = { title: 'My capacity · GPU Reservations' };

@@ -1,7 +1,15 @@
+/**
+ * The API's answers as HTTP, built one way for every entry point (docs/product.md §5 Errors):
+ * REST, tRPC, Auth.js's endpoints, the proxy and the bench floor answer a `DomainError` as the
+ * same problem+json — status from the one error table (server/errors.ts), the same headers (the
+ * proxy sets its own `cache-control`) — and a 500 or 503 that says nothing of internals. Nothing
+ * here knows a route or a procedure.
+ */
 import type { z } from 'zod';
 import { DomainError, type Problem } from '../errors';
+import { JSON_MEDIA_TYPE, PROBLEM_MEDIA_TYPE } from './media-type';
 
-const JSON_HEADERS = { 'content-type': 'application/json', 'cache-control': 'no-store' };
+const JSON_HEADERS = { 'content-type': JSON_MEDIA_TYPE, 'cache-control': 'no-store' };
 
 /** A JSON response with the API's headers. `body` is serialised as is. */
 export function jsonResponse(status: number, body: string, extra: Record<string, string> = {}): Response {
@@ -9,22 +17,30 @@ export function jsonResponse(status: number, body: string, extra: Record<string,
 }
 
 /**
- * The problem+json response for a domain error (docs/product.md §5 Errors). `no-transform`: Next
- * gzips every body of unknown length, and a gzip stream for a 300-byte problem costs more CPU
- * than the refusal it carries — a flood of refused requests (429, docs/product.md §9.3) must stay
- * cheap to answer.
+ * The headers of a domain error's problem+json answer (docs/product.md §5 Errors): its media
+ * type, `WWW-Authenticate` for a 401, `Retry-After` where the error says when to come back (429,
+ * 503). `no-transform`: Next gzips every body of unknown length, and a gzip stream for a 300-byte
+ * problem costs more CPU than the refusal it carries — a flood of refused requests (429,
+ * docs/product.md §9.3) must stay cheap to answer.
+ * @param extra headers added last (e.g. `Allow` on a 405); they win over the defaults.
+ */
+export function problemHeaders(err: DomainError, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    'content-type': PROBLEM_MEDIA_TYPE,
+    'cache-control': 'no-store, no-transform',
+    ...(err.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer realm="gpu-reservations"' } : {}),
+    ...(err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {}),
+    ...extra,
+  };
+}
+
+/**
+ * The problem+json response for a domain error (docs/product.md §5 Errors): the error's status,
+ * its problem body and `problemHeaders`.
+ * @param extra headers added last (e.g. `Allow` on a 405).
  */
 export function problemResponse(err: DomainError, extra: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(err.toProblem()), {
-    status: err.httpStatus,
-    headers: {
-      'content-type': 'application/problem+json',
-      'cache-control': 'no-store, no-transform',
-      ...(err.code === 'unauthenticated' ? { 'www-authenticate': 'Bearer realm="gpu-reservations"' } : {}),
-      ...(err.retryAfterSeconds !== undefined ? { 'retry-after': String(err.retryAfterSeconds) } : {}),
-      ...extra,
-    },
-  });
+  return new Response(JSON.stringify(err.toProblem()), { status: err.httpStatus, headers: problemHeaders(err, extra) });
 }
 
 /** The problem of a 500: says nothing of internals (docs/product.md §5), on both transports. */

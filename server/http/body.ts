@@ -1,18 +1,10 @@
-import { DomainError } from '../errors';
-
 /**
- * docs/product.md §5 Requests: a body is `application/json` in UTF-8, without Content-Encoding
- * (else 415) — on REST and tRPC alike.
- * @throws DomainError unsupported_media_type
+ * The capped body reader every HTTP entry point shares (docs/product.md §5 Requests): REST
+ * (server/rest/route.ts), tRPC (server/trpc/http-handler.ts), Auth.js's endpoints
+ * (server/auth/http.ts) and the proxy (proxy.ts) read a body through it, so that no request can
+ * make a process hold more of one than the cap — whichever door it came through.
  */
-export function assertJsonMediaType(headers: Headers): void {
-  const [type = '', ...params] = (headers.get('content-type') ?? '').split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replaceAll('"', '');
-  const encoding = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
-  if (type !== 'application/json' || (charset && charset !== 'utf-8' && charset !== 'utf8') || encoding !== 'identity') {
-    throw new DomainError('unsupported_media_type', 'Send the request body as application/json in UTF-8, without Content-Encoding.');
-  }
-}
+import { DomainError } from '../errors';
 
 /** docs/product.md §5 Requests: bodies are at most 64 KiB — on REST and tRPC alike. */
 export const MAX_BODY_BYTES = 64 * 1024;
