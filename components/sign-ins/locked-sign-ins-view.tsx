@@ -13,7 +13,7 @@ import { DataTable, type Column } from '../ui/data-table';
 
 const unlock = (client: ConsoleClient, input: { userId: string }) => client.signIns.unlock.mutate(input);
 
-const scopeText = { account: 'Browsers it does not know', device: 'One of its known browsers' } as const;
+const scopeText = { account: 'Unknown browsers', device: 'One known browser' } as const;
 
 /**
  * Locked sign-ins (docs/product.md §9.3 "Unlock"), the operator's page: each known account whose
@@ -28,7 +28,8 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
   const [done, setDone] = useState<string | null>(null);
   const columns: readonly Column<LockedSignIn>[] = [
     { key: 'email', header: 'Account', cell: (r) => <span className="font-medium">{r.email}</span> },
-    { key: 'name', header: 'Name', className: 'py-2 pr-4 text-slate-600', cell: (r) => r.name },
+    // The name is the first to go on a narrow screen: the email names the account already.
+    { key: 'name', header: 'Name', className: 'hidden py-2 pr-4 text-slate-600 sm:table-cell', headerClassName: 'hidden py-2 pr-4 font-medium sm:table-cell', cell: (r) => r.name },
     { key: 'scope', header: 'Locked for', className: 'py-2 pr-4 text-slate-600', cell: (r) => scopeText[r.scope] },
     { key: 'failures', header: 'Failures', className: 'py-2 pr-4 tabular-nums', cell: (r) => r.failures },
     { key: 'until', header: 'Until', className: 'py-2 pr-4 text-slate-600', cell: (r) => formatDateTime(r.lockedUntil) },

@@ -232,7 +232,7 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   const operator = await signInThroughForm(browser, 'olivia@platform.example');
   await operator.page.getByRole('link', { name: 'Locked sign-ins' }).click();
   const row = operator.page.locator('[data-locked-sign-in]').filter({ hasText: email });
-  await expect(row).toContainText('Browsers it does not know');
+  await expect(row).toContainText('Unknown browsers');
   await expect(row).toContainText('10');
   await operator.page.getByRole('button', { name: `Unlock ${email}` }).click();
   await expect(operator.page.getByRole('status')).toHaveText(`Unlocked ${email}: it may sign in from any browser again.`);
