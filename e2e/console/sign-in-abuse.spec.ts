@@ -9,7 +9,7 @@
  * - a third party's ten failures lock Ana's account for unknown browsers only: Ana's browser
  *   signs in; the operator sees the lock and lifts it, audited as `sign_in.unlock`.
  */
-import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser } from '@playwright/test';
+import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from '../../scripts/stress/fleet';
@@ -189,13 +189,19 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
   expect((await fresh()).status).toBe(302);
 });
 
+/** Fills the sign-in form on `page` with the demo password and submits it. */
+async function submitSignIn(page: Page, email: string) {
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(DEMO_PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** A new browser (no cookies) on this file's server, its sign-in form submitted for `email`. */
 async function signInThroughForm(browser: Browser, email: string) {
   const context = await browser.newContext({ baseURL: base });
   const page = await context.newPage();
   await page.goto('/sign-in');
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, email);
   return { context, page };
 }
 
@@ -219,9 +225,7 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   expect(await lockouts('org_nimbus')).toEqual([]);
 
   // Ana's own browser is not subject to the account's lockout.
-  await anas.page.getByLabel('Email').fill(email);
-  await anas.page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await anas.page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(anas.page, email);
   await expect(anas.page.getByTestId('acting-org')).toContainText('Nimbus');
 
   // A browser the account does not know still is.
@@ -243,9 +247,7 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   expect(items).toEqual([expect.objectContaining({ actorOrgId: 'org_platform', via: 'console', details: expect.objectContaining({ email, unlocked: ['account'], failures: 10 }) })]);
 
   // The stranger's browser may sign in now.
-  await stranger.page.getByLabel('Email').fill(email);
-  await stranger.page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await stranger.page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(stranger.page, email);
   await expect(stranger.page.getByTestId('acting-org')).toContainText('Nimbus');
 
   // Nobody but the operator sees the page's data.
@@ -265,16 +267,12 @@ test('"Sign out everywhere" forgets the account’s browsers: before it, Tom’s
   for (let i = 0; i < 10; i++) await postSignIn(attacker, await csrf(attacker), email, `guess-${i}`);
   await attacker.dispose();
   // The control: a known browser is not subject to the account's lockout.
-  await toms.page.getByLabel('Email').fill(email);
-  await toms.page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await toms.page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(toms.page, email);
   await expect(toms.page.getByTestId('acting-org')).toBeVisible();
   // Sign out everywhere: from now on the browser is a stranger to the account.
   await toms.page.getByRole('button', { name: 'Sign out everywhere' }).click();
   await expect(toms.page.getByLabel('Email')).toBeVisible();
-  await toms.page.getByLabel('Email').fill(email);
-  await toms.page.getByLabel('Password').fill(DEMO_PASSWORD);
-  await toms.page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(toms.page, email);
   await expect(toms.page.locator('form p[role=alert]')).toHaveText('Too many failed sign-ins; try again in 15 minutes.');
   await toms.context.close();
 });
