@@ -81,6 +81,7 @@ const row = (operator: Outcome, owner: Outcome, managing: Outcome, audience: Out
  * outcome per column. Lists are "always 200" and assert their filtering in `checks` below:
  * a list answers 200 and hides what the matching single-resource row would answer 404.
  */
+// A table whose columns line up under the header comment; prettier would undo the alignment.
 // prettier-ignore
 const expectations = {
   //                                                      operator owner managing audience other anonymous
@@ -499,6 +500,7 @@ const placeSpot = { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' };
 const releaseBody = { unitIds: ['gpu-5'], reason: 'matrix' };
 const reclaimBody = { unitIds: ['gpu-0'], reason: 'matrix' };
 
+// One route per line, so the coverage reads as a table; prettier would break each row over several lines.
 // prettier-ignore
 const routes: MatrixRow[] = [
   // REST ──────────────────────────────────────────────────────────────────────────────

@@ -78,6 +78,7 @@ test.afterAll(async () => {
 });
 
 const node = 'acme-h100-01';
+// A corpus of paths, several to a line: one per line would spread it over 40 lines.
 // prettier-ignore
 const notFound: string[] = [
   '/v1/nodes/%2e%2e', '/v1/nodes/..', '/v1/..%2f..%2fetc/passwd', '/v1/nodes/a%2Fb', `/v1/nodes/${node}%2Freservations`, '/v1/nodes/%00', `/v1/nodes/${node}%00`,
@@ -93,6 +94,7 @@ test('path tricks under /v1 are 404 problem+json', async () => {
 });
 
 test('dot segments (encoded too, as WHATWG URLs read them) and trailing slashes name the path they normalise to', async () => {
+  // Pairs of [path, where it normalises to], several to a line, read as a table.
   // prettier-ignore
   const normalised: [string, string][] = [
     [`/v1/nodes/${node}/..`, '/v1/nodes'], ['/v1/nodes/./', '/v1/nodes'], [`/v1/nodes/${node}/`, `/v1/nodes/${node}`], ['/v1/nodes/', '/v1/nodes'],
@@ -163,6 +165,7 @@ test('a real session cookie is not used by a cross-site tRPC call', async () => 
   expect((await api.get(list, { headers: { 'sec-fetch-site': 'same-origin' } })).status(), 'the cookie works same-origin').toBe(200);
   const terminate = '/api/trpc/vms.terminate';
   const input = JSON.stringify({ json: { vmId: 'vm-orbit-eval-01' } });
+  // A corpus of header sets, several to a line, read as one list.
   // prettier-ignore
   const crossSite: Record<string, string>[] = [
     { 'sec-fetch-site': 'cross-site' }, { 'sec-fetch-site': 'same-site' }, { origin: 'https://evil.example' }, { origin: 'null' },

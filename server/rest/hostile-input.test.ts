@@ -39,6 +39,7 @@ const units = [
 const missingReservation = { nodeId: 'n1', id: 'r-missing' };
 
 /** One per route-table operationId (a test below fails when a route has none). */
+// One operation per line, read as a table; prettier would break the long rows.
 // prettier-ignore
 const bases: Record<string, Base> = {
   listNodes: { as: 'owner', query: { limit: '10' }, status: 200 },

@@ -41,6 +41,7 @@ const r1 = { nodeId: 'n1', reservationId: 'r1' };
 const missing = { nodeId: 'n1', reservationId: 'r-missing' };
 
 /** One per procedure (a test below fails when a procedure has none). */
+// One procedure per line, read as a table; prettier would break the long rows.
 // prettier-ignore
 const bases: Record<string, Base> = {
   'nodes.get': { as: 'owner', input: { nodeId: 'n1' }, status: 200 },
