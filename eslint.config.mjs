@@ -11,12 +11,19 @@ const httpKitFromRest = {
   message: 'The capped body reader, media types and problem+json are the HTTP kit every transport shares: import them from server/http/.',
 };
 /** server/ knows no page, component or transport of app/. */
-const serverNeverApp = { group: ['@/app', '@/app/*', '**/app/*', '@/components', '@/components/*'], message: 'server/ never imports app/ or components/: a verb never knows which transport called it.' };
+const serverNeverApp = {
+  group: ['@/app', '@/app/*', '**/app/*', '@/components', '@/components/*'],
+  message: 'server/ never imports app/ or components/: a verb never knows which transport called it.',
+};
 /** Pages and components hold no rule (server/policy.ts) and never load the proxy. */
-const noProxy = { regex: '^(@/|(\\.\\./)+|\\./)proxy$', message: 'Nothing of the console imports proxy.ts: the header names it shares live in server/http/page-headers.ts.' };
+const noProxy = {
+  regex: '^(@/|(\\.\\./)+|\\./)proxy$',
+  message: 'Nothing of the console imports proxy.ts: the header names it shares live in server/http/page-headers.ts.',
+};
 const noPolicy = {
   group: ['@/server/policy', '**/server/policy'],
-  message: 'Pages hold no rule: what a page needs comes from a verb’s answer (e.g. `actions`) or a neutral module (e.g. server/reservations/roles.ts), never server/policy.ts.',
+  message:
+    'Pages hold no rule: what a page needs comes from a verb’s answer (e.g. `actions`) or a neutral module (e.g. server/reservations/roles.ts), never server/policy.ts.',
 };
 
 export default tseslint.config(
@@ -44,7 +51,18 @@ export default tseslint.config(
     // Arrows point one way (docs/architecture.md): app → server → db. db/ is the bottom layer.
     files: ['db/**/*.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [httpKitFromRest, { group: ['@/server', '@/server/*', '**/server/*', '@/app', '@/app/*', '@/components', '@/components/*'], message: 'db/ imports nothing from server/, app/ or components/: hand it what it needs (see db/seed.ts SeedCredentials).' }] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            httpKitFromRest,
+            {
+              group: ['@/server', '@/server/*', '**/server/*', '@/app', '@/app/*', '@/components', '@/components/*'],
+              message: 'db/ imports nothing from server/, app/ or components/: hand it what it needs (see db/seed.ts SeedCredentials).',
+            },
+          ],
+        },
+      ],
     },
   },
   {
@@ -67,7 +85,11 @@ export default tseslint.config(
           patterns: [
             httpKitFromRest,
             serverNeverApp,
-            { group: ['**/view', '@/server/*/view'], message: 'server/policy.ts imports no entity view: declare the shape a rule judges, or import it from a neutral module (e.g. server/reservations/status.ts).' },
+            {
+              group: ['**/view', '@/server/*/view'],
+              message:
+                'server/policy.ts imports no entity view: declare the shape a rule judges, or import it from a neutral module (e.g. server/reservations/status.ts).',
+            },
           ],
         },
       ],
@@ -104,7 +126,10 @@ export default tseslint.config(
         {
           patterns: [
             httpKitFromRest,
-            { group: ['@/server/rest', '@/server/rest/*', '**/server/rest/*', './server/rest/*'], message: 'proxy.ts imports no REST adapter or route table (it would load every verb): use server/http/ (allowAt, the generated method map).' },
+            {
+              group: ['@/server/rest', '@/server/rest/*', '**/server/rest/*', './server/rest/*'],
+              message: 'proxy.ts imports no REST adapter or route table (it would load every verb): use server/http/ (allowAt, the generated method map).',
+            },
           ],
         },
       ],
@@ -123,11 +148,12 @@ export default tseslint.config(
           message: 'Visibility SQL lives in server/policy.ts: add or reuse a rule there.',
         },
         {
-          selector: "CallExpression[callee.name=/^(eq|ne|inArray|notInArray)$/] > MemberExpression[property.name='orgId'][object.name=/^(ctx|lctx|principal)$/]",
+          selector:
+            "CallExpression[callee.name=/^(eq|ne|inArray|notInArray)$/] > MemberExpression[property.name='orgId'][object.name=/^(ctx|lctx|principal)$/]",
           message: 'Visibility SQL lives in server/policy.ts: add or reuse a rule there.',
         },
         {
-          selector: "ImportSpecifier[imported.name=/^(arrayContains|arrayOverlaps|arrayContained)$/]",
+          selector: 'ImportSpecifier[imported.name=/^(arrayContains|arrayOverlaps|arrayContained)$/]',
           message: 'Org-id array tests are visibility rules: they live in server/policy.ts.',
         },
       ],
@@ -139,7 +165,12 @@ export default tseslint.config(
     files: ['app/**/*.ts', 'app/**/*.tsx'],
     ignores: ['**/*.test.ts', '**/*.test.tsx'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [httpKitFromRest, { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb.' }, noPolicy, noProxy] }],
+      'no-restricted-imports': [
+        'error',
+        {
+          patterns: [httpKitFromRest, { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb.' }, noPolicy, noProxy],
+        },
+      ],
     },
   },
   {
@@ -156,7 +187,10 @@ export default tseslint.config(
             noProxy,
             { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb through tRPC.' },
             { group: ['@/app', '@/app/*', '**/app/*'], message: 'components/ never import app/: pass what they need as props.' },
-            { regex: '^@/server/(?!trpc/(root|query-client|shared)$)', message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.' },
+            {
+              regex: '^@/server/(?!trpc/(root|query-client|shared)$)',
+              message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.',
+            },
           ],
         },
       ],

@@ -9,6 +9,8 @@ export async function register(): Promise<void> {
   const needed = threadPoolSizeFor(passwordCheckBound());
   // libuv sized its pool before any of this ran: only whoever starts the process can set it (docs/product.md §9.3).
   if (Number(process.env.UV_THREADPOOL_SIZE ?? 4) < needed) {
-    console.warn(`[auth] UV_THREADPOOL_SIZE is ${process.env.UV_THREADPOOL_SIZE ?? 'unset (4)'}: start the server with at least ${needed}, so password checks never starve file, DNS and compression work.`);
+    console.warn(
+      `[auth] UV_THREADPOOL_SIZE is ${process.env.UV_THREADPOOL_SIZE ?? 'unset (4)'}: start the server with at least ${needed}, so password checks never starve file, DNS and compression work.`,
+    );
   }
 }

@@ -33,7 +33,15 @@ export default defineConfig({
           executablePath: browser.executablePath,
           // Playwright's `env` replaces the browser's whole environment, so it starts from ours.
           ...(browser.env ? { env: { ...process.env, ...browser.env } } : {}),
-          args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic'],
+          args: [
+            '--no-sandbox',
+            '--disable-gpu',
+            '--disable-background-networking',
+            '--disable-component-update',
+            '--disable-sync',
+            '--no-first-run',
+            '--disable-quic',
+          ],
         },
       },
     },

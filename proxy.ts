@@ -115,6 +115,12 @@ async function exceedsBodyCap(req: NextRequest): Promise<boolean> {
 export const config = {
   matcher: [
     '/((?!api/|_next/static|_next/image|icon\\.svg|favicon\\.ico).*)',
-    { source: '/api/:path*', missing: [{ type: 'header', key: 'content-length' }, { type: 'header', key: 'transfer-encoding' }] },
+    {
+      source: '/api/:path*',
+      missing: [
+        { type: 'header', key: 'content-length' },
+        { type: 'header', key: 'transfer-encoding' },
+      ],
+    },
   ],
 };

@@ -39,19 +39,17 @@ const columns: readonly Column<FleetNode>[] = [
   { key: 'owner', header: 'Owner', headerClassName: 'px-4 py-2 font-medium', className: 'px-4 py-2 font-mono text-xs', cell: (n) => n.ownerOrgId },
   { key: 'units', header: 'Units', headerClassName: 'px-4 py-2 font-medium', className: 'px-4 py-2', cell: (n) => n.units.length },
   { key: 'grid', header: 'Grid', headerClassName: 'px-4 py-2 font-medium', className: 'px-4 py-2', cell: (n) => <MiniGrid units={n.units} /> },
-  ...states.map(
-    ([s, style]): Column<FleetNode> => ({
-      key: s,
-      headerClassName: 'px-2 py-2 text-center font-medium',
-      header: (
-        <span title={style.label} className={`inline-flex h-5 w-7 items-center justify-center rounded border font-mono text-[10px] font-bold ${style.cell}`}>
-          {style.glyph}
-        </span>
-      ),
-      className: 'px-2 py-2 text-center tabular-nums',
-      cell: (n) => <span className={n.counts[s] ? '' : 'text-slate-300'}>{n.counts[s]}</span>,
-    }),
-  ),
+  ...states.map(([s, style]): Column<FleetNode> => ({
+    key: s,
+    headerClassName: 'px-2 py-2 text-center font-medium',
+    header: (
+      <span title={style.label} className={`inline-flex h-5 w-7 items-center justify-center rounded border font-mono text-[10px] font-bold ${style.cell}`}>
+        {style.glyph}
+      </span>
+    ),
+    className: 'px-2 py-2 text-center tabular-nums',
+    cell: (n) => <span className={n.counts[s] ? '' : 'text-slate-300'}>{n.counts[s]}</span>,
+  })),
 ];
 
 /**
@@ -60,7 +58,12 @@ const columns: readonly Column<FleetNode>[] = [
  * filter and the pages navigate (a reload or a shared link shows the same page), and the table
  * refreshes by re-rendering the page every REFRESH_MS.
  */
-export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list']>; fleetActions: Fetched<RouterOutputs['nodes']['fleetActions']>; owner: string; cursor: string | undefined }) {
+export function FleetTable(props: {
+  nodes: Fetched<RouterOutputs['nodes']['list']>;
+  fleetActions: Fetched<RouterOutputs['nodes']['fleetActions']>;
+  owner: string;
+  cursor: string | undefined;
+}) {
   const { owner, cursor } = props;
   // A failed refresh keeps this page of the fleet, with the error above it.
   const nodes = useLastGood(props.nodes, `${owner}|${cursor ?? ''}`);
@@ -80,7 +83,11 @@ export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list'
             <p className="text-sm text-slate-600">Every node, with its GPU units by state.</p>
           </div>
           {fleetActions.data?.includes('registerNode') && (
-            <button type="button" onClick={() => setRegistering(true)} className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700">
+            <button
+              type="button"
+              onClick={() => setRegistering(true)}
+              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700"
+            >
               Register node…
             </button>
           )}
@@ -97,7 +104,13 @@ export function FleetTable(props: { nodes: Fetched<RouterOutputs['nodes']['list'
         >
           <label className="text-sm text-slate-700">
             Owner org
-            <input name="owner" key={owner} defaultValue={owner} placeholder="e.g. org_acme" className="mt-1 block w-48 rounded-md border border-slate-300 px-3 py-1.5 text-sm" />
+            <input
+              name="owner"
+              key={owner}
+              defaultValue={owner}
+              placeholder="e.g. org_acme"
+              className="mt-1 block w-48 rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+            />
           </label>
           <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
             Filter

@@ -31,7 +31,12 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
         {value.map((orgId) => (
           <span key={orgId} className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-900">
             {names[orgId] ?? orgId} <span className="font-mono text-indigo-700/70">{orgId}</span>
-            <button type="button" aria-label={`Remove ${names[orgId] ?? orgId}`} onClick={() => onChange(value.filter((v) => v !== orgId))} className="rounded px-1 hover:bg-indigo-100">
+            <button
+              type="button"
+              aria-label={`Remove ${names[orgId] ?? orgId}`}
+              onClick={() => onChange(value.filter((v) => v !== orgId))}
+              className="rounded px-1 hover:bg-indigo-100"
+            >
               ×
             </button>
           </span>

@@ -7,7 +7,15 @@ import { useRef } from 'react';
  * Picks the acting org among the user's orgs; `action` (a server action, passed in by the
  * console layout so that components/ never imports app/) remembers it and returns to `back`.
  */
-export function OrgSwitcher({ orgs, actingOrgId, action }: { orgs: { id: string; name: string }[]; actingOrgId: string; action: (formData: FormData) => Promise<void> }) {
+export function OrgSwitcher({
+  orgs,
+  actingOrgId,
+  action,
+}: {
+  orgs: { id: string; name: string }[];
+  actingOrgId: string;
+  action: (formData: FormData) => Promise<void>;
+}) {
   const form = useRef<HTMLFormElement>(null);
   const pathname = usePathname();
   return (
@@ -16,7 +24,13 @@ export function OrgSwitcher({ orgs, actingOrgId, action }: { orgs: { id: string;
       <label className="sr-only" htmlFor="org-switcher">
         Switch org
       </label>
-      <select id="org-switcher" name="orgId" defaultValue={actingOrgId} onChange={() => form.current?.requestSubmit()} className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm">
+      <select
+        id="org-switcher"
+        name="orgId"
+        defaultValue={actingOrgId}
+        onChange={() => form.current?.requestSubmit()}
+        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+      >
         {orgs.map((o) => (
           <option key={o.id} value={o.id}>
             {o.name}

@@ -56,7 +56,14 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
               The spot VMs on these units changed since your preview. Review the new set below and confirm again.
             </p>
           )}
-          <VmList title="Spot VMs that will be terminated" ids={p.terminate} vmById={vmById} empty="No spot VM runs on these units." tone="terminate" testId="preview-terminate" />
+          <VmList
+            title="Spot VMs that will be terminated"
+            ids={p.terminate}
+            vmById={vmById}
+            empty="No spot VM runs on these units."
+            tone="terminate"
+            testId="preview-terminate"
+          />
           <VmList title="VMs left running (not spot)" ids={p.skip} vmById={vmById} empty="None." tone="skip" testId="preview-skip" />
         </>
       )}
@@ -73,7 +80,14 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
     >
       <label className="block text-sm font-medium text-slate-700">
         Reason <span className="font-normal text-slate-500">(recorded in the audit trail)</span>
-        <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500" placeholder="e.g. the audience needs the capacity back" />
+        <textarea
+          value={reason}
+          onChange={(e) => setReason(e.target.value)}
+          maxLength={1000}
+          rows={2}
+          className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+          placeholder="e.g. the audience needs the capacity back"
+        />
       </label>
     </PreviewDialog>
   );

@@ -43,8 +43,18 @@ function useTerms(initial: Terms): [Terms, (patch: Partial<Terms>) => void] {
 function TermsFields({ terms, set, error, children }: { terms: Terms; set: (patch: Partial<Terms>) => void; error: unknown; children?: ReactNode }) {
   return (
     <>
-      <OrgPicker label="Audience (may place workloads)" value={terms.allowed} onChange={(allowed) => set({ allowed })} errors={fieldErrors(error, 'allowedOrgIds')} />
-      <OrgPicker label="Managing orgs (may release and reclaim)" value={terms.managing} onChange={(managing) => set({ managing })} errors={fieldErrors(error, 'managingOrgIds')} />
+      <OrgPicker
+        label="Audience (may place workloads)"
+        value={terms.allowed}
+        onChange={(allowed) => set({ allowed })}
+        errors={fieldErrors(error, 'allowedOrgIds')}
+      />
+      <OrgPicker
+        label="Managing orgs (may release and reclaim)"
+        value={terms.managing}
+        onChange={(managing) => set({ managing })}
+        errors={fieldErrors(error, 'managingOrgIds')}
+      />
       {children}
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <label className="flex items-center gap-1">
@@ -161,7 +171,14 @@ export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nod
 export function EditReservationDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
   const update = useMutation(trpc.reservations.update.mutationOptions());
-  const [terms, set] = useTerms({ allowed: r.allowedOrgIds, managing: r.managingOrgIds, openEnded: !r.endsAt, endsAt: r.endsAt ? toLocalInput(r.endsAt) : '', contractRef: r.contractRef ?? '', reason: '' });
+  const [terms, set] = useTerms({
+    allowed: r.allowedOrgIds,
+    managing: r.managingOrgIds,
+    openEnded: !r.endsAt,
+    endsAt: r.endsAt ? toLocalInput(r.endsAt) : '',
+    contractRef: r.contractRef ?? '',
+    reason: '',
+  });
   const [keep, setKeep] = useState<string[]>(r.reservedUnitIds);
 
   return (
@@ -190,7 +207,12 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
             <div className="mt-1 flex flex-wrap gap-2">
               {r.reservedUnitIds.map((u) => (
                 <label key={u} className="flex items-center gap-1 font-mono text-xs">
-                  <input type="checkbox" checked={keep.includes(u)} onChange={(e) => setKeep(e.target.checked ? r.reservedUnitIds.filter((x) => x === u || keep.includes(x)) : keep.filter((x) => x !== u))} /> {u}
+                  <input
+                    type="checkbox"
+                    checked={keep.includes(u)}
+                    onChange={(e) => setKeep(e.target.checked ? r.reservedUnitIds.filter((x) => x === u || keep.includes(x)) : keep.filter((x) => x !== u))}
+                  />{' '}
+                  {u}
                 </label>
               ))}
             </div>
@@ -226,9 +248,18 @@ export function CancelReservationDialog({ reservation: r, onClose }: { reservati
           <div data-testid="cancel-consequences" className="space-y-1 text-sm">
             <p>
               {plural(r.reservedUnitIds.length, 'unit')} stop being held by this reservation: <span className="font-mono">{r.reservedUnitIds.join(', ')}</span>
-              {r.releasedUnitIds.length > 0 && <> (of which on the spot market: <span className="font-mono">{r.releasedUnitIds.join(', ')}</span>)</>}.
+              {r.releasedUnitIds.length > 0 && (
+                <>
+                  {' '}
+                  (of which on the spot market: <span className="font-mono">{r.releasedUnitIds.join(', ')}</span>)
+                </>
+              )}
+              .
             </p>
-            <p>Running VMs on them keep running. The reservation stays on record as cancelled ({formatDateTime(r.startsAt)} → {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}).</p>
+            <p>
+              Running VMs on them keep running. The reservation stays on record as cancelled ({formatDateTime(r.startsAt)} →{' '}
+              {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}).
+            </p>
           </div>
           <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
             <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />

@@ -15,8 +15,18 @@ import { Field, FormDialog, inputClass } from './ui/form-dialog';
  */
 
 type UnitDraft = { id: string; model: string; memoryGiB: string; nvlinkDomain: string };
-const toDraft = (u: { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string }): UnitDraft => ({ id: u.id, model: u.model ?? '', memoryGiB: u.memoryGiB?.toString() ?? '', nvlinkDomain: u.nvlinkDomain ?? '' });
-const fromDraft = (u: UnitDraft) => ({ id: u.id.trim(), ...(u.model.trim() ? { model: u.model.trim() } : {}), ...(u.memoryGiB.trim() ? { memoryGiB: Number(u.memoryGiB) } : {}), ...(u.nvlinkDomain.trim() ? { nvlinkDomain: u.nvlinkDomain.trim() } : {}) });
+const toDraft = (u: { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string }): UnitDraft => ({
+  id: u.id,
+  model: u.model ?? '',
+  memoryGiB: u.memoryGiB?.toString() ?? '',
+  nvlinkDomain: u.nvlinkDomain ?? '',
+});
+const fromDraft = (u: UnitDraft) => ({
+  id: u.id.trim(),
+  ...(u.model.trim() ? { model: u.model.trim() } : {}),
+  ...(u.memoryGiB.trim() ? { memoryGiB: Number(u.memoryGiB) } : {}),
+  ...(u.nvlinkDomain.trim() ? { nvlinkDomain: u.nvlinkDomain.trim() } : {}),
+});
 
 /** The unit list editor both dialogs share: one row per unit, add and remove. */
 function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange: (u: UnitDraft[]) => void; error: unknown }) {
@@ -38,20 +48,54 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
         <tbody>
           {units.map((u, i) => (
             <tr key={i}>
-              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} id`} value={u.id} onChange={(e) => set(i, { id: e.target.value })} className={`${inputClass} font-mono`} /></td>
-              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} model`} value={u.model} onChange={(e) => set(i, { model: e.target.value })} className={inputClass} /></td>
-              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} memory in GiB`} inputMode="numeric" value={u.memoryGiB} onChange={(e) => set(i, { memoryGiB: e.target.value })} className={inputClass} /></td>
-              <td className="py-0.5 pr-2"><input aria-label={`Unit ${i + 1} NVLink domain`} value={u.nvlinkDomain} onChange={(e) => set(i, { nvlinkDomain: e.target.value })} className={inputClass} /></td>
-              <td className="py-0.5"><button type="button" aria-label={`Remove unit ${u.id || i + 1}`} onClick={() => onChange(units.filter((_, j) => j !== i))} className="rounded px-2 py-1 hover:bg-slate-100">×</button></td>
+              <td className="py-0.5 pr-2">
+                <input aria-label={`Unit ${i + 1} id`} value={u.id} onChange={(e) => set(i, { id: e.target.value })} className={`${inputClass} font-mono`} />
+              </td>
+              <td className="py-0.5 pr-2">
+                <input aria-label={`Unit ${i + 1} model`} value={u.model} onChange={(e) => set(i, { model: e.target.value })} className={inputClass} />
+              </td>
+              <td className="py-0.5 pr-2">
+                <input
+                  aria-label={`Unit ${i + 1} memory in GiB`}
+                  inputMode="numeric"
+                  value={u.memoryGiB}
+                  onChange={(e) => set(i, { memoryGiB: e.target.value })}
+                  className={inputClass}
+                />
+              </td>
+              <td className="py-0.5 pr-2">
+                <input
+                  aria-label={`Unit ${i + 1} NVLink domain`}
+                  value={u.nvlinkDomain}
+                  onChange={(e) => set(i, { nvlinkDomain: e.target.value })}
+                  className={inputClass}
+                />
+              </td>
+              <td className="py-0.5">
+                <button
+                  type="button"
+                  aria-label={`Remove unit ${u.id || i + 1}`}
+                  onClick={() => onChange(units.filter((_, j) => j !== i))}
+                  className="rounded px-2 py-1 hover:bg-slate-100"
+                >
+                  ×
+                </button>
+              </td>
             </tr>
           ))}
         </tbody>
       </table>
-      <button type="button" onClick={() => onChange([...units, { ...(units.at(-1) ?? { model: '', memoryGiB: '', nvlinkDomain: '' }), id: `gpu-${units.length}` }])} className="mt-2 rounded-md border border-slate-300 bg-white px-3 py-1 text-xs hover:bg-slate-50">
+      <button
+        type="button"
+        onClick={() => onChange([...units, { ...(units.at(-1) ?? { model: '', memoryGiB: '', nvlinkDomain: '' }), id: `gpu-${units.length}` }])}
+        className="mt-2 rounded-md border border-slate-300 bg-white px-3 py-1 text-xs hover:bg-slate-50"
+      >
         Add unit
       </button>
       {errs.map((m) => (
-        <span key={m} className="mt-1 block text-xs text-red-700">{m}</span>
+        <span key={m} className="mt-1 block text-xs text-red-700">
+          {m}
+        </span>
       ))}
     </fieldset>
   );
@@ -64,7 +108,9 @@ export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
   const [id, setId] = useState('');
   const [name, setName] = useState('');
   const [owner, setOwner] = useState<string[]>([]);
-  const [units, setUnits] = useState<UnitDraft[]>(Array.from({ length: 8 }, (_, i) => ({ id: `gpu-${i}`, model: 'H100-SXM5', memoryGiB: '80', nvlinkDomain: `nvl-${Math.floor(i / 4)}` })));
+  const [units, setUnits] = useState<UnitDraft[]>(
+    Array.from({ length: 8 }, (_, i) => ({ id: `gpu-${i}`, model: 'H100-SXM5', memoryGiB: '80', nvlinkDomain: `nvl-${Math.floor(i / 4)}` })),
+  );
   return (
     <FormDialog
       title="Register a node"
@@ -93,7 +139,12 @@ export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
 
 type TopologyUnit = { id: string; model?: string; memoryGiB?: number; nvlinkDomain?: string };
 /** A unit's topology fields alone, in one key order (the diff compares them as JSON). */
-const asUnit = (u: TopologyUnit): TopologyUnit => ({ id: u.id, ...(u.model !== undefined ? { model: u.model } : {}), ...(u.memoryGiB !== undefined ? { memoryGiB: u.memoryGiB } : {}), ...(u.nvlinkDomain !== undefined ? { nvlinkDomain: u.nvlinkDomain } : {}) });
+const asUnit = (u: TopologyUnit): TopologyUnit => ({
+  id: u.id,
+  ...(u.model !== undefined ? { model: u.model } : {}),
+  ...(u.memoryGiB !== undefined ? { memoryGiB: u.memoryGiB } : {}),
+  ...(u.nvlinkDomain !== undefined ? { nvlinkDomain: u.nvlinkDomain } : {}),
+});
 /** The 409 of a stale `expectedTopologyGen` (docs/product.md §5.4): the node moved on since the dialog showed it. */
 const topologyMovedOn = (e: unknown) => problemOf(e)?.code === 'topology_changed';
 
@@ -111,7 +162,11 @@ export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () 
   const history = useQuery({ ...trpc.nodes.topologyHistory.queryOptions({ nodeId: node.id }), enabled: false });
   const [units, setUnits] = useState<UnitDraft[]>(node.units.map(toDraft));
   // The generation the edit is based on: the page's when opened, the node's latest after a 409.
-  const [base, setBase] = useState<{ gen: number; units: TopologyUnit[]; changed: boolean }>({ gen: node.topologyGen, units: node.units.map(asUnit), changed: false });
+  const [base, setBase] = useState<{ gen: number; units: TopologyUnit[]; changed: boolean }>({
+    gen: node.topologyGen,
+    units: node.units.map(asUnit),
+    changed: false,
+  });
   const diff = diffTopology(base.units, units.map(fromDraft).map(asUnit));
   return (
     <FormDialog
@@ -134,11 +189,19 @@ export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () 
         <>
           {base.changed && (
             <p role="alert" data-testid="topology-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-              Someone changed this node’s topology while you edited it: it is at generation {base.gen} now. Below is how your list differs from that one; save again to replace it, or cancel.
+              Someone changed this node’s topology while you edited it: it is at generation {base.gen} now. Below is how your list differs from that one; save
+              again to replace it, or cancel.
             </p>
           )}
           <UnitsEditor units={units} onChange={setUnits} error={error} />
-          <DiffTable diff={diff} beforeLabel={`Generation ${base.gen}`} afterLabel="Your list" held={new Set()} empty={`Your list is generation ${base.gen} as it is: saving changes nothing.`} testId="topology-changes" />
+          <DiffTable
+            diff={diff}
+            beforeLabel={`Generation ${base.gen}`}
+            afterLabel="Your list"
+            held={new Set()}
+            empty={`Your list is generation ${base.gen} as it is: saving changes nothing.`}
+            testId="topology-changes"
+          />
         </>
       )}
     </FormDialog>
@@ -179,7 +242,10 @@ function DiffTable(props: { diff: UnitDiff[] | null; beforeLabel: string; afterL
       <tbody className="divide-y divide-slate-100">
         {(diff ?? []).map((d) => (
           <tr key={d.id} data-unit-diff={d.id} className={held.has(d.id) ? 'font-semibold' : ''}>
-            <td className="py-1 pr-2 font-mono">{d.id}{held.has(d.id) ? ' (reserved)' : ''}</td>
+            <td className="py-1 pr-2 font-mono">
+              {d.id}
+              {held.has(d.id) ? ' (reserved)' : ''}
+            </td>
             <td className="py-1 pr-2">{d.change}</td>
             <td className="py-1 pr-2">{describe(d.before)}</td>
             <td className="py-1">{describe(d.after)}</td>
@@ -187,7 +253,9 @@ function DiffTable(props: { diff: UnitDiff[] | null; beforeLabel: string; afterL
         ))}
         {diff && diff.length === 0 && (
           <tr>
-            <td colSpan={4} className="py-2 text-slate-500">{empty}</td>
+            <td colSpan={4} className="py-2 text-slate-500">
+              {empty}
+            </td>
           </tr>
         )}
       </tbody>
@@ -228,7 +296,12 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
       onClose={onClose}
       onSubmit={async () => {
         if (mustShrink) {
-          await shrink.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reservedUnitIds: r.reservedUnitIds.filter((u) => !missing.includes(u)), reason: `Units ${missing.join(', ')} left the topology` });
+          await shrink.mutateAsync({
+            nodeId: r.nodeId,
+            reservationId: r.id,
+            reservedUnitIds: r.reservedUnitIds.filter((u) => !missing.includes(u)),
+            reason: `Units ${missing.join(', ')} left the topology`,
+          });
           // FormDialog refreshes on success only; the shrink succeeded, so refresh here.
           await refreshPage();
           // Stay open: re-affirming is the next step, now possible.
@@ -247,13 +320,22 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
         <>
           {changed && (
             <p role="alert" data-testid="topology-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-              The node’s topology changed again while you reviewed it: it is at generation {gens.at(-1)?.gen} now. Review the new differences below, then re-affirm again.
+              The node’s topology changed again while you reviewed it: it is at generation {gens.at(-1)?.gen} now. Review the new differences below, then
+              re-affirm again.
             </p>
           )}
-          <DiffTable diff={history.data ? diff : null} beforeLabel={`Generation ${r.topologyGen}`} afterLabel="Now" held={held} empty="No unit differs." testId="topology-diff" />
+          <DiffTable
+            diff={history.data ? diff : null}
+            beforeLabel={`Generation ${r.topologyGen}`}
+            afterLabel="Now"
+            held={held}
+            empty="No unit differs."
+            testId="topology-diff"
+          />
           {mustShrink && (
             <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-              Units {missing.join(', ')} are no longer on the node, so the reservation cannot be re-affirmed as it is (409 unit_missing). Remove them from it first; then re-affirm.
+              Units {missing.join(', ')} are no longer on the node, so the reservation cannot be re-affirmed as it is (409 unit_missing). Remove them from it
+              first; then re-affirm.
             </p>
           )}
           {!mustShrink && (

@@ -30,7 +30,10 @@ export function VmDetail({ vm }: { vm: Fetched<VmView> }) {
     <div className="space-y-4">
       <div className="flex items-center gap-3">
         <h1 className="font-mono text-2xl font-semibold">{v.id}</h1>
-        <span data-testid="vm-status" className={`rounded px-2 py-0.5 text-xs font-medium ${v.status === 'running' ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}>
+        <span
+          data-testid="vm-status"
+          className={`rounded px-2 py-0.5 text-xs font-medium ${v.status === 'running' ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
+        >
           {v.status}
         </span>
       </div>

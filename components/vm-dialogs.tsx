@@ -17,7 +17,8 @@ export function TerminateVmDialog({ vm, onClose }: { vm: VmView; onClose: () => 
     <FormDialog tone="danger" title={`Terminate ${vm.id}`} submitLabel="Terminate VM" onClose={onClose} onSubmit={() => terminate.mutateAsync({ vmId: vm.id })}>
       {() => (
         <p className="text-sm">
-          The {vm.tier} VM on <span className="font-mono">{vm.unitIds.join(', ')}</span>, running since {formatDateTime(vm.startedAt)}, ends now and frees its units. This cannot be undone.
+          The {vm.tier} VM on <span className="font-mono">{vm.unitIds.join(', ')}</span>, running since {formatDateTime(vm.startedAt)}, ends now and frees its
+          units. This cannot be undone.
         </p>
       )}
     </FormDialog>

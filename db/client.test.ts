@@ -22,12 +22,21 @@ async function namedStatementsAfterQueries(): Promise<{ named: number; timeZone:
   tdb = await createTestDatabase();
   const { db, client } = createDb(tdb.url, { max: 1 });
   try {
-    for (const id of ['a', 'b', 'c']) await db.select().from(nodes).where(sql`${nodes.id} = ${id}`);
+    for (const id of ['a', 'b', 'c'])
+      await db
+        .select()
+        .from(nodes)
+        .where(sql`${nodes.id} = ${id}`);
     await db.transaction(async (tx) => {
-      await tx.select().from(nodes).where(sql`${nodes.ownerOrgId} = ${'org'}`);
+      await tx
+        .select()
+        .from(nodes)
+        .where(sql`${nodes.ownerOrgId} = ${'org'}`);
       await tx.execute(sql`select ${1}::int as one`);
     });
-    const [row] = await db.execute<{ named: number; tz: string }>(sql`select (select count(*)::int from pg_prepared_statements) as named, current_setting('TimeZone') as tz`);
+    const [row] = await db.execute<{ named: number; tz: string }>(
+      sql`select (select count(*)::int from pg_prepared_statements) as named, current_setting('TimeZone') as tz`,
+    );
     return { named: row!.named, timeZone: row!.tz };
   } finally {
     await client.end();

@@ -74,7 +74,13 @@ function ensureBinariesReachable(): void {
  * @param opts.settings extra server settings, `name=value` each (the benchmark loads pg_stat_statements).
  * @returns the connection URL and a stop function.
  */
-export async function startEmbeddedPostgres(opts: { dir: string; port?: number; persistent: boolean; fast?: boolean; settings?: readonly string[] }): Promise<EmbeddedServer> {
+export async function startEmbeddedPostgres(opts: {
+  dir: string;
+  port?: number;
+  persistent: boolean;
+  fast?: boolean;
+  settings?: readonly string[];
+}): Promise<EmbeddedServer> {
   const port = opts.port ?? (await findFreePort());
   const password = 'postgres';
   ensureBinariesReachable();
@@ -91,8 +97,10 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
     createPostgresUser: process.getuid?.() === 0,
     initdbFlags: ['--encoding=UTF8', '--locale=C'],
     postgresFlags: [
-      '-c', 'listen_addresses=127.0.0.1',
-      '-c', 'max_connections=200',
+      '-c',
+      'listen_addresses=127.0.0.1',
+      '-c',
+      'max_connections=200',
       ...(opts.fast ? ['-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'] : []),
       ...(opts.settings ?? []).flatMap((s) => ['-c', s]),
     ],
@@ -111,7 +119,8 @@ export async function startEmbeddedPostgres(opts: { dir: string; port?: number; 
       if (opts.persistent) return;
       fs.rmSync(opts.dir, { recursive: true, force: true });
       // A throwaway server also leaves no empty folder behind (see makeTempDataDir).
-      if (path.basename(opts.dir) === 'pg' && path.dirname(opts.dir).startsWith(os.tmpdir())) fs.rmSync(path.dirname(opts.dir), { recursive: true, force: true });
+      if (path.basename(opts.dir) === 'pg' && path.dirname(opts.dir).startsWith(os.tmpdir()))
+        fs.rmSync(path.dirname(opts.dir), { recursive: true, force: true });
     },
     halt: () => pg.stop(),
     resume: () => pg.start(),

@@ -4,7 +4,20 @@
  * verbs only reach over time (expired, needs-review).
  */
 import type { DbOrTx } from './client';
-import { memberships, nodeTopologies, nodeUnits, nodes, orgs, reservationUnits, reservations, users, vmUnits, vms, type TopologyUnit, type VmTier } from './schema';
+import {
+  memberships,
+  nodeTopologies,
+  nodeUnits,
+  nodes,
+  orgs,
+  reservationUnits,
+  reservations,
+  users,
+  vmUnits,
+  vms,
+  type TopologyUnit,
+  type VmTier,
+} from './schema';
 
 export async function insertOrg(db: DbOrTx, o: { id: string; name?: string }) {
   await db.insert(orgs).values({ id: o.id, name: o.name ?? o.id });
@@ -35,7 +48,14 @@ export async function insertNode(
   const at = n.createdAt ?? new Date();
   await db.insert(nodes).values({ id: n.id, name: n.name ?? n.id, ownerOrgId: n.ownerOrgId, topologyGen: gen, createdAt: at, updatedAt: at });
   await db.insert(nodeUnits).values(
-    units.map((u, position) => ({ nodeId: n.id, unitId: u.id, position, model: u.model ?? null, memoryGiB: u.memoryGiB ?? null, nvlinkDomain: u.nvlinkDomain ?? null })),
+    units.map((u, position) => ({
+      nodeId: n.id,
+      unitId: u.id,
+      position,
+      model: u.model ?? null,
+      memoryGiB: u.memoryGiB ?? null,
+      nvlinkDomain: u.nvlinkDomain ?? null,
+    })),
   );
   await db.insert(nodeTopologies).values(Array.from({ length: gen }, (_, i) => ({ nodeId: n.id, gen: i + 1, units, createdAt: at })));
   return n.id;

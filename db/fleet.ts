@@ -205,7 +205,10 @@ const FLEET_TABLES = ['nodes', 'node_units', 'node_topologies', 'reservations', 
  *   foreign keys last.
  */
 async function dropConstraintsAndIndexes(tx: Tx, tables: readonly string[]): Promise<string[]> {
-  const list = sql.join(tables.map((t) => sql`${t}::regclass`), sql`, `);
+  const list = sql.join(
+    tables.map((t) => sql`${t}::regclass`),
+    sql`, `,
+  );
   const constraints = await tx.execute<{ tbl: string; name: string; def: string; contype: string }>(sql`
     select c.conrelid::regclass::text as tbl, quote_ident(c.conname) as name, pg_get_constraintdef(c.oid) as def, c.contype::text as contype
     from pg_constraint c

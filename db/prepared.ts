@@ -34,7 +34,9 @@ function sessionOf(db: DbOrTx): DrizzleInternals {
  * statement per connection by its text, so the name given to `.prepare()` only documents it.
  * Keep the SQL text fixed: lists go in as one array value (`= any(…)`), never `in (…)`.
  */
-export function preparedStatement<Q extends Executable>(build: (db: DbOrTx) => Q): (db: DbOrTx, values: Parameters<Q['execute']>[0]) => ReturnType<Q['execute']> {
+export function preparedStatement<Q extends Executable>(
+  build: (db: DbOrTx) => Q,
+): (db: DbOrTx, values: Parameters<Q['execute']>[0]) => ReturnType<Q['execute']> {
   let built: Q | undefined;
   return (db, values) => {
     built ??= build(db);

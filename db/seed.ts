@@ -28,7 +28,13 @@ export const DEMO_USERS = [
   { id: 'user_mark', email: 'mark@helix.example', name: 'Mark Manager', orgIds: ['org_helix'], role: 'managing org of the Nimbus reservations' },
   { id: 'user_ana', email: 'ana@nimbus.example', name: 'Ana Audience', orgIds: ['org_nimbus'], role: 'audience (may not reclaim)' },
   { id: 'user_tom', email: 'tom@orbit.example', name: 'Tom Tenant', orgIds: ['org_orbit'], role: 'spot tenant' },
-  { id: 'user_sam', email: 'sam@helix.example', name: 'Sam Switcher', orgIds: ['org_helix', 'org_nimbus', 'org_zephyr'], role: 'member of three orgs (org switcher)' },
+  {
+    id: 'user_sam',
+    email: 'sam@helix.example',
+    name: 'Sam Switcher',
+    orgIds: ['org_helix', 'org_nimbus', 'org_zephyr'],
+    role: 'member of three orgs (org switcher)',
+  },
 ] as const;
 
 /** True when no org exists yet (the dev command seeds only then). */
@@ -84,8 +90,23 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
       topologyGen: 1,
       reason: 'Inference pool',
     });
-    await insertReservation(tx, { id: 'res-zephyr-01-pending', nodeId: 'acme-h100-01', unitIds: ['gpu-7'], allowedOrgIds: ['org_zephyr'], startsAt: at(3 * day), endsAt: at(10 * day), topologyGen: 2 });
-    await insertReservation(tx, { id: 'res-quark-01-expired', nodeId: 'acme-h100-01', unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], allowedOrgIds: ['org_quark'], startsAt: at(-40 * day), endsAt: at(-8 * day) });
+    await insertReservation(tx, {
+      id: 'res-zephyr-01-pending',
+      nodeId: 'acme-h100-01',
+      unitIds: ['gpu-7'],
+      allowedOrgIds: ['org_zephyr'],
+      startsAt: at(3 * day),
+      endsAt: at(10 * day),
+      topologyGen: 2,
+    });
+    await insertReservation(tx, {
+      id: 'res-quark-01-expired',
+      nodeId: 'acme-h100-01',
+      unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'],
+      allowedOrgIds: ['org_quark'],
+      startsAt: at(-40 * day),
+      endsAt: at(-8 * day),
+    });
     await insertReservation(tx, {
       id: 'res-orbit-01-cancelled',
       nodeId: 'acme-h100-01',
@@ -98,9 +119,25 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
       reason: 'Customer withdrew',
     });
     await insertVm(tx, { id: 'vm-orbit-train-01', nodeId: 'acme-h100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: at(-5) });
-    await insertVm(tx, { id: 'vm-nimbus-infer-01', nodeId: 'acme-h100-01', orgId: 'org_nimbus', tier: 'reserved', reservationId: 'res-nimbus-01', unitIds: ['gpu-3'], startedAt: at(-50) });
+    await insertVm(tx, {
+      id: 'vm-nimbus-infer-01',
+      nodeId: 'acme-h100-01',
+      orgId: 'org_nimbus',
+      tier: 'reserved',
+      reservationId: 'res-nimbus-01',
+      unitIds: ['gpu-3'],
+      startedAt: at(-50),
+    });
     await insertVm(tx, { id: 'vm-quark-batch-01', nodeId: 'acme-h100-01', orgId: 'org_quark', tier: 'on-demand', unitIds: ['gpu-5'], startedAt: at(-20) });
-    await insertVm(tx, { id: 'vm-orbit-old-01', nodeId: 'acme-h100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-2'], startedAt: at(-30), terminatedAt: at(-26) });
+    await insertVm(tx, {
+      id: 'vm-orbit-old-01',
+      nodeId: 'acme-h100-01',
+      orgId: 'org_orbit',
+      tier: 'spot',
+      unitIds: ['gpu-2'],
+      startedAt: at(-30),
+      terminatedAt: at(-26),
+    });
 
     // acme-h100-02: the reclaim showcase — 4 spot VMs on released units, one reserved VM.
     await insertNode(tx, { id: 'acme-h100-02', name: 'Acme H100 #02 (fra-1)', ownerOrgId: 'org_acme', createdAt: at(-60 * day) });
@@ -119,10 +156,24 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
     await insertVm(tx, { id: 'vm-quark-sweep-02', nodeId: 'acme-h100-02', orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-2'], startedAt: at(-7) });
     await insertVm(tx, { id: 'vm-orbit-eval-02', nodeId: 'acme-h100-02', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-3'], startedAt: at(-4) });
     await insertVm(tx, { id: 'vm-zephyr-render-02', nodeId: 'acme-h100-02', orgId: 'org_zephyr', tier: 'spot', unitIds: ['gpu-4'], startedAt: at(-2) });
-    await insertVm(tx, { id: 'vm-nimbus-infer-02', nodeId: 'acme-h100-02', orgId: 'org_nimbus', tier: 'reserved', reservationId: 'res-nimbus-02', unitIds: ['gpu-6'], startedAt: at(-30) });
+    await insertVm(tx, {
+      id: 'vm-nimbus-infer-02',
+      nodeId: 'acme-h100-02',
+      orgId: 'org_nimbus',
+      tier: 'reserved',
+      reservationId: 'res-nimbus-02',
+      unitIds: ['gpu-6'],
+      startedAt: at(-30),
+    });
 
     // Borealis: a reservation without managing orgs, and a pending one.
-    await insertNode(tx, { id: 'borealis-a100-01', name: 'Borealis A100 #01 (osl-2)', ownerOrgId: 'org_borealis', units: gpuUnits(8, 'A100-SXM4'), createdAt: at(-90 * day) });
+    await insertNode(tx, {
+      id: 'borealis-a100-01',
+      name: 'Borealis A100 #01 (osl-2)',
+      ownerOrgId: 'org_borealis',
+      units: gpuUnits(8, 'A100-SXM4'),
+      createdAt: at(-90 * day),
+    });
     await insertReservation(tx, {
       id: 'res-zephyr-11',
       nodeId: 'borealis-a100-01',
@@ -132,21 +183,64 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
       startsAt: at(-2 * day),
       endsAt: at(12 * day),
     });
-    await insertVm(tx, { id: 'vm-orbit-train-11', nodeId: 'borealis-a100-01', orgId: 'org_orbit', tier: 'spot', unitIds: ['gpu-2', 'gpu-3'], startedAt: at(-6) });
-    await insertVm(tx, { id: 'vm-zephyr-render-11', nodeId: 'borealis-a100-01', orgId: 'org_zephyr', tier: 'reserved', reservationId: 'res-zephyr-11', unitIds: ['gpu-0'], startedAt: at(-40) });
+    await insertVm(tx, {
+      id: 'vm-orbit-train-11',
+      nodeId: 'borealis-a100-01',
+      orgId: 'org_orbit',
+      tier: 'spot',
+      unitIds: ['gpu-2', 'gpu-3'],
+      startedAt: at(-6),
+    });
+    await insertVm(tx, {
+      id: 'vm-zephyr-render-11',
+      nodeId: 'borealis-a100-01',
+      orgId: 'org_zephyr',
+      tier: 'reserved',
+      reservationId: 'res-zephyr-11',
+      unitIds: ['gpu-0'],
+      startedAt: at(-40),
+    });
     await insertVm(tx, { id: 'vm-quark-spot-11', nodeId: 'borealis-a100-01', orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-6'], startedAt: at(-1) });
-    await insertNode(tx, { id: 'borealis-a100-02', name: 'Borealis A100 #02 (osl-2)', ownerOrgId: 'org_borealis', units: gpuUnits(8, 'A100-SXM4'), createdAt: at(-90 * day) });
-    await insertReservation(tx, { id: 'res-nimbus-12', nodeId: 'borealis-a100-02', unitIds: gpuUnits().map((u) => u.id), allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'], startsAt: at(2 * day) });
+    await insertNode(tx, {
+      id: 'borealis-a100-02',
+      name: 'Borealis A100 #02 (osl-2)',
+      ownerOrgId: 'org_borealis',
+      units: gpuUnits(8, 'A100-SXM4'),
+      createdAt: at(-90 * day),
+    });
+    await insertReservation(tx, {
+      id: 'res-nimbus-12',
+      nodeId: 'borealis-a100-02',
+      unitIds: gpuUnits().map((u) => u.id),
+      allowedOrgIds: ['org_nimbus'],
+      managingOrgIds: ['org_helix'],
+      startsAt: at(2 * day),
+    });
 
     // A wider fleet for the fleet page: a mix of idle, reserved and busy nodes.
     for (let i = 3; i <= 14; i++) {
       const id = `acme-h100-${String(i).padStart(2, '0')}`;
-      await insertNode(tx, { id, name: `Acme H100 #${String(i).padStart(2, '0')} (${i % 2 ? 'fra-1' : 'ams-3'})`, ownerOrgId: 'org_acme', createdAt: at(-30 * day) });
+      await insertNode(tx, {
+        id,
+        name: `Acme H100 #${String(i).padStart(2, '0')} (${i % 2 ? 'fra-1' : 'ams-3'})`,
+        ownerOrgId: 'org_acme',
+        createdAt: at(-30 * day),
+      });
       if (i % 3 === 0) {
-        await insertReservation(tx, { id: `res-nimbus-fleet-${i}`, nodeId: id, unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], releasedUnitIds: i % 2 ? ['gpu-2', 'gpu-3'] : [], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'], startsAt: at(-day), endsAt: at(20 * day) });
+        await insertReservation(tx, {
+          id: `res-nimbus-fleet-${i}`,
+          nodeId: id,
+          unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'],
+          releasedUnitIds: i % 2 ? ['gpu-2', 'gpu-3'] : [],
+          allowedOrgIds: ['org_nimbus'],
+          managingOrgIds: ['org_helix'],
+          startsAt: at(-day),
+          endsAt: at(20 * day),
+        });
         if (i % 2) await insertVm(tx, { id: `vm-quark-spot-${i}`, nodeId: id, orgId: 'org_quark', tier: 'spot', unitIds: ['gpu-3'], startedAt: at(-3) });
       }
-      if (i % 4 === 1) await insertVm(tx, { id: `vm-orbit-od-${i}`, nodeId: id, orgId: 'org_orbit', tier: 'on-demand', unitIds: ['gpu-6', 'gpu-7'], startedAt: at(-12) });
+      if (i % 4 === 1)
+        await insertVm(tx, { id: `vm-orbit-od-${i}`, nodeId: id, orgId: 'org_orbit', tier: 'on-demand', unitIds: ['gpu-6', 'gpu-7'], startedAt: at(-12) });
     }
 
     const keys: Record<string, string> = {};

@@ -26,7 +26,18 @@ import { JS_BUDGET_KB, measurePages, type RouteJs } from './bench/js-size';
 import { runLoad, type LoadResult } from './bench/load';
 import { f1, f2, renderChecks, renderRows, summarise, type Check, type Row, type Sample } from './bench/report';
 import { OPERATOR_EMAIL, OWNER_EMAIL, readNode, scenarioKey, scenarios as allScenarios, type RoundContext, type Scenario } from './bench/scenarios';
-import { FIRST_APP_PORT, countStatements, createFleet, resetStatements, startCluster, startInstance, stopInstance, type Cluster, type Fleet, type Instance } from './bench/stage';
+import {
+  FIRST_APP_PORT,
+  countStatements,
+  createFleet,
+  resetStatements,
+  startCluster,
+  startInstance,
+  stopInstance,
+  type Cluster,
+  type Fleet,
+  type Instance,
+} from './bench/stage';
 import { buildApp, hasProductionBuild } from './stress/fleet';
 
 const { values } = parseArgs({
@@ -41,7 +52,10 @@ const { values } = parseArgs({
     only: { type: 'string' },
   },
 });
-const only = values.only?.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+const only = values.only
+  ?.split(',')
+  .map((s) => s.trim().toLowerCase())
+  .filter(Boolean);
 const scenarios = only ? allScenarios.filter((s) => s.kind === 'floor' || only.some((o) => scenarioKey(s).toLowerCase().includes(o))) : allScenarios;
 const smoke = values.smoke;
 const opts = {
@@ -80,7 +94,13 @@ let fleetInfo = '';
 /** Round 1's statements of every scenario and fleet, per query text: where each request's statements go. */
 const statementDetail: string[] = [];
 
-async function measure(c: Cluster, stage: Stage, scenario: Scenario, ctx: RoundContext, round: number): Promise<{ result: LoadResult; single?: LoadResult; statements: number }> {
+async function measure(
+  c: Cluster,
+  stage: Stage,
+  scenario: Scenario,
+  ctx: RoundContext,
+  round: number,
+): Promise<{ result: LoadResult; single?: LoadResult; statements: number }> {
   const request = (i: number) => scenario.request(ctx, i);
   const expect = 200;
   await resetStatements(c);
@@ -92,7 +112,8 @@ async function measure(c: Cluster, stage: Stage, scenario: Scenario, ctx: RoundC
   const statements = counted.total / Math.max(1, result.requests);
   if (round === 1) {
     statementDetail.push(`## ${scenarioKey(scenario)}, ${stage.fleet.nodes} nodes: ${statements.toFixed(1)} statements/request\n`);
-    for (const q of counted.queries) statementDetail.push(`- ${(q.calls / Math.max(1, result.requests)).toFixed(2)} × \`${q.query.replace(/\s+/g, ' ').slice(0, 400)}\``);
+    for (const q of counted.queries)
+      statementDetail.push(`- ${(q.calls / Math.max(1, result.requests)).toFixed(2)} × \`${q.query.replace(/\s+/g, ' ').slice(0, 400)}\``);
     statementDetail.push('');
   }
   const single = scenario.single && !smoke ? await runLoad(stage.instance.base, { concurrency: 1, seconds: opts.seconds / 2, expect, request }) : undefined;
@@ -115,7 +136,9 @@ try {
   log(`PostgreSQL ${cluster.version} on ${cluster.pg.url.replace(/:[^:@/]*@/, ':…@')}`);
   for (const nodes of [opts.small, opts.large]) {
     const fleet = await createFleet(cluster, nodes);
-    log(`fleet of ${nodes} nodes: ${fleet.counts.vms.toLocaleString('en')} VMs, ${fleet.counts.auditEvents.toLocaleString('en')} audit events, generated in ${fleet.generatedSeconds.toFixed(1)} s`);
+    log(
+      `fleet of ${nodes} nodes: ${fleet.counts.vms.toLocaleString('en')} VMs, ${fleet.counts.auditEvents.toLocaleString('en')} audit events, generated in ${fleet.generatedSeconds.toFixed(1)} s`,
+    );
     fleetInfo += `- ${nodes.toLocaleString('en')}-node fleet: ${fleet.counts.nodes.toLocaleString('en')} nodes (the demo seed's included), ${fleet.counts.units.toLocaleString('en')} units, ${fleet.counts.reservations.toLocaleString('en')} reservations, ${fleet.counts.vms.toLocaleString('en')} VMs (${fleet.counts.runningVms.toLocaleString('en')} running), ${fleet.counts.auditEvents.toLocaleString('en')} audit events, ${fleet.counts.notifications.toLocaleString('en')} notifications; generated in ${fleet.generatedSeconds.toFixed(1)} s\n`;
     const instance = await startInstance(FIRST_APP_PORT + stages.length, fleet.url, [OPERATOR_EMAIL, OWNER_EMAIL]);
     instances.push(instance);
@@ -130,10 +153,21 @@ try {
     await buildFixtures(stage.fleet.db, 'warm', 40);
     const ctx = contextOf(stage, 'warm', 40);
     for (const scenario of scenarios) {
-      const r = await runLoad(stage.instance.base, { concurrency: 2, amount: scenario.kind === 'reclaim' ? 40 : smoke ? 2 : 8, expect: 200, request: (i) => scenario.request(ctx, i) });
-      if (Object.keys(r.unexpected).length) throw new Error(`warm-up: ${scenarioKey(scenario)} at ${stage.fleet.nodes} nodes answered ${JSON.stringify(r.unexpected)}: ${r.sample}`);
+      const r = await runLoad(stage.instance.base, {
+        concurrency: 2,
+        amount: scenario.kind === 'reclaim' ? 40 : smoke ? 2 : 8,
+        expect: 200,
+        request: (i) => scenario.request(ctx, i),
+      });
+      if (Object.keys(r.unexpected).length)
+        throw new Error(`warm-up: ${scenarioKey(scenario)} at ${stage.fleet.nodes} nodes answered ${JSON.stringify(r.unexpected)}: ${r.sample}`);
     }
-    const floor = await runLoad(stage.instance.base, { concurrency: opts.concurrency, seconds: Math.min(1, opts.seconds), expect: 200, request: (i) => scenarios[0]!.request(ctx, i) });
+    const floor = await runLoad(stage.instance.base, {
+      concurrency: opts.concurrency,
+      seconds: Math.min(1, opts.seconds),
+      expect: 200,
+      request: (i) => scenarios[0]!.request(ctx, i),
+    });
     stage.estimate = floor.rps;
     await dropFixtures(stage.fleet.db);
   }
@@ -176,7 +210,11 @@ try {
       ];
       for (const p of pages) {
         try {
-          consoleTimes.push({ nodes: stage.fleet.nodes, page: p.page, ...(await timeNavigation(browser, stage.instance.base, stage.instance.sessions[p.email]!, p.path, p.selector, smoke ? 1 : 10)) });
+          consoleTimes.push({
+            nodes: stage.fleet.nodes,
+            page: p.page,
+            ...(await timeNavigation(browser, stage.instance.base, stage.instance.sessions[p.email]!, p.path, p.selector, smoke ? 1 : 10)),
+          });
         } catch (e) {
           console.error(`${p.page} at ${stage.fleet.nodes} nodes: ${String(e)}`);
           consoleTimes.push({ nodes: stage.fleet.nodes, page: p.page, median: Number.NaN, all: [] });
@@ -199,10 +237,15 @@ try {
 
 // ── The report ────────────────────────────────────────────────────────────────────────────
 const rows: Row[] = [];
-for (const scenario of scenarios) for (const stage of stages) rows.push(summarise(scenarioKey(scenario), scenario.kind, stage.fleet.nodes, samples.get(`${scenarioKey(scenario)}@${stage.fleet.nodes}`) ?? []));
+for (const scenario of scenarios)
+  for (const stage of stages)
+    rows.push(summarise(scenarioKey(scenario), scenario.kind, stage.fleet.nodes, samples.get(`${scenarioKey(scenario)}@${stage.fleet.nodes}`) ?? []));
 const row = (key: string, nodes: number) => rows.find((r) => r.key === key && r.nodes === nodes)!;
 if (only) {
-  const table = `# Benchmark run, ${new Date().toISOString()} (--only ${values.only})\n\n${opts.rounds} round(s), ${opts.seconds} s per scenario and fleet, concurrency ${opts.concurrency}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end.\n\n${renderRows(rows)}\n`;
+  const table = `# Benchmark run, ${new Date().toISOString()} (--only ${values.only})\n\n${opts.rounds} round(s), ${opts.seconds} s per scenario and fleet, concurrency ${opts.concurrency}; load average ${os
+    .loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' ')} at the end.\n\n${renderRows(rows)}\n`;
   console.log(`\n${table}`);
   fs.mkdirSync(path.join('.data', 'bench'), { recursive: true });
   fs.writeFileSync(path.join('.data', 'bench', 'only.md'), table);
@@ -215,8 +258,18 @@ const smokeChecks: Check[] = [];
 const reclaimKey = scenarioKey(scenarios.find((s) => s.kind === 'reclaim')!);
 const dryKey = scenarioKey(scenarios.find((s) => s.kind === 'dry-run')!);
 for (const nodes of [small, large]) {
-  checks.push({ what: `reclaim throughput ÷ floor, ${nodes} nodes`, figure: f2(row(reclaimKey, nodes).ratio[0]), target: '≥ 0.70', ok: row(reclaimKey, nodes).ratio[0] >= 0.7 });
-  checks.push({ what: `dry-run throughput ÷ floor, ${nodes} nodes`, figure: f2(row(dryKey, nodes).ratio[0]), target: '≥ 0.90', ok: row(dryKey, nodes).ratio[0] >= 0.9 });
+  checks.push({
+    what: `reclaim throughput ÷ floor, ${nodes} nodes`,
+    figure: f2(row(reclaimKey, nodes).ratio[0]),
+    target: '≥ 0.70',
+    ok: row(reclaimKey, nodes).ratio[0] >= 0.7,
+  });
+  checks.push({
+    what: `dry-run throughput ÷ floor, ${nodes} nodes`,
+    figure: f2(row(dryKey, nodes).ratio[0]),
+    target: '≥ 0.90',
+    ok: row(dryKey, nodes).ratio[0] >= 0.9,
+  });
 }
 const reclaimGrowth = row(reclaimKey, large).p50 / row(reclaimKey, small).p50;
 checks.push({ what: `reclaim p50, ${large} nodes ÷ ${small} nodes`, figure: f2(reclaimGrowth), target: '≤ 1.10', ok: reclaimGrowth <= 1.1 });
@@ -229,7 +282,8 @@ for (const scenario of scenarios.filter((s) => !smoke && s.kind === 'read' && s.
   checks.push({ what: `${key}: p50 (c=1) ${large} ÷ ${small} nodes`, figure: f2(growth), target: '≤ 1.2 (flat)', ok: growth <= 1.2 });
   // Issue 10's absolute bar is the audit list's ("p50 ≤ 20 ms at concurrency 1 for every
   // principal"); every list is held to flat.
-  if (scenario.name.startsWith('GET /v1/audit')) checks.push({ what: `${key}: p50 (c=1) at ${large} nodes`, figure: `${f1(b.p50c1!)} ms`, target: '≤ 20 ms', ok: b.p50c1! <= 20 });
+  if (scenario.name.startsWith('GET /v1/audit'))
+    checks.push({ what: `${key}: p50 (c=1) at ${large} nodes`, figure: `${f1(b.p50c1!)} ms`, target: '≤ 20 ms', ok: b.p50c1! <= 20 });
 }
 // Statements per request: the same at both fleet sizes, for every scenario, and the same for a
 // page of 50 VMs as for 500 (no N+1). Half a statement of slack: a once-a-minute write (an API
@@ -239,29 +293,70 @@ for (const scenario of scenarios) {
   const key = scenarioKey(scenario);
   const a = row(key, small).statements;
   const b = row(key, large).statements;
-  smokeChecks.push({ what: `${key}: statements/request, ${small} vs ${large} nodes`, figure: `${f1(a)} vs ${f1(b)}`, target: 'equal', ok: Math.abs(a - b) <= SLACK });
+  smokeChecks.push({
+    what: `${key}: statements/request, ${small} vs ${large} nodes`,
+    figure: `${f1(a)} vs ${f1(b)}`,
+    target: 'equal',
+    ok: Math.abs(a - b) <= SLACK,
+  });
 }
 for (const nodes of [small, large]) {
   const a = row('GET /v1/vms?limit=50 · operator', nodes).statements;
   const b = row('GET /v1/vms?limit=500 · operator', nodes).statements;
-  smokeChecks.push({ what: `GET /v1/vms statements/request, limit 50 vs 500, ${nodes} nodes`, figure: `${f1(a)} vs ${f1(b)}`, target: 'equal (no N+1)', ok: Math.abs(a - b) <= SLACK });
+  smokeChecks.push({
+    what: `GET /v1/vms statements/request, limit 50 vs 500, ${nodes} nodes`,
+    figure: `${f1(a)} vs ${f1(b)}`,
+    target: 'equal (no N+1)',
+    ok: Math.abs(a - b) <= SLACK,
+  });
 }
 for (const page of js) {
-  checks.push({ what: `first-load JS of ${page.route} (gzip, ${page.chunks} chunks)`, figure: `${f1(page.gzipKb)} kB`, target: `≤ ${JS_BUDGET_KB} kB`, ok: page.gzipKb <= JS_BUDGET_KB });
-  smokeChecks.push({ what: `first-load JS of ${page.route} within the budget`, figure: `${f1(page.gzipKb)} kB`, target: `≤ ${JS_BUDGET_KB} kB`, ok: page.gzipKb <= JS_BUDGET_KB });
+  checks.push({
+    what: `first-load JS of ${page.route} (gzip, ${page.chunks} chunks)`,
+    figure: `${f1(page.gzipKb)} kB`,
+    target: `≤ ${JS_BUDGET_KB} kB`,
+    ok: page.gzipKb <= JS_BUDGET_KB,
+  });
+  smokeChecks.push({
+    what: `first-load JS of ${page.route} within the budget`,
+    figure: `${f1(page.gzipKb)} kB`,
+    target: `≤ ${JS_BUDGET_KB} kB`,
+    ok: page.gzipKb <= JS_BUDGET_KB,
+  });
 }
 for (const r of rows) {
   const clean = r.requests > 0 && Object.keys(r.unexpected).length === 0;
-  smokeChecks.push({ what: `${r.key} at ${r.nodes} nodes ran cleanly`, figure: clean ? `${r.requests} requests, all 200` : `${r.requests} requests, ${JSON.stringify(r.unexpected)}: ${r.sample ?? ''}`, target: 'every answer 200', ok: clean });
+  smokeChecks.push({
+    what: `${r.key} at ${r.nodes} nodes ran cleanly`,
+    figure: clean ? `${r.requests} requests, all 200` : `${r.requests} requests, ${JSON.stringify(r.unexpected)}: ${r.sample ?? ''}`,
+    target: 'every answer 200',
+    ok: clean,
+  });
 }
 for (const t of consoleTimes) {
-  checks.push({ what: `${t.page}, ${t.nodes} nodes (warm, median of ${t.all.length})`, figure: `${t.median.toFixed(0)} ms`, target: '≤ 300 ms', ok: t.median <= 300 });
+  checks.push({
+    what: `${t.page}, ${t.nodes} nodes (warm, median of ${t.all.length})`,
+    figure: `${t.median.toFixed(0)} ms`,
+    target: '≤ 300 ms',
+    ok: t.median <= 300,
+  });
   smokeChecks.push({ what: `${t.page}, ${t.nodes} nodes: measured`, figure: `${t.all.length} samples`, target: 'the selector shows', ok: t.all.length > 0 });
 }
 
-const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} at the end (shared machine: figures are noisy)`;
-const jsTable = ['| page | chunks | raw kB | gzip kB | budget |', '|---|---:|---:|---:|---|', ...js.map((p: RouteJs) => `| ${p.route} | ${p.chunks} | ${f1(p.rawKb)} | ${f1(p.gzipKb)} | ${p.gzipKb <= JS_BUDGET_KB ? '✓' : '✗'} ≤ ${JS_BUDGET_KB} |`)].join('\n');
-const consoleTable = ['| page | nodes | median ms | samples ms |', '|---|---:|---:|---|', ...consoleTimes.map((t) => `| ${t.page} | ${t.nodes.toLocaleString('en')} | ${t.median.toFixed(0)} | ${t.all.map((x) => x.toFixed(0)).join(' ')} |`)].join('\n');
+const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${os
+  .loadavg()
+  .map((l) => l.toFixed(1))
+  .join(' ')} at the end (shared machine: figures are noisy)`;
+const jsTable = [
+  '| page | chunks | raw kB | gzip kB | budget |',
+  '|---|---:|---:|---:|---|',
+  ...js.map((p: RouteJs) => `| ${p.route} | ${p.chunks} | ${f1(p.rawKb)} | ${f1(p.gzipKb)} | ${p.gzipKb <= JS_BUDGET_KB ? '✓' : '✗'} ≤ ${JS_BUDGET_KB} |`),
+].join('\n');
+const consoleTable = [
+  '| page | nodes | median ms | samples ms |',
+  '|---|---:|---:|---|',
+  ...consoleTimes.map((t) => `| ${t.page} | ${t.nodes.toLocaleString('en')} | ${t.median.toFixed(0)} | ${t.all.map((x) => x.toFixed(0)).join(' ')} |`),
+].join('\n');
 const allChecks = [...checks, ...smokeChecks.filter((c) => !c.what.endsWith('ran cleanly') || !c.ok)];
 const report = `# Benchmark run, ${new Date().toISOString()}${smoke ? ' (smoke)' : ''}
 
@@ -293,6 +388,8 @@ log(`written to ${out} and ${detail}`);
 
 const failed = smoke ? smokeChecks.filter((c) => !c.ok) : smokeChecks.filter((c) => c.what.endsWith('ran cleanly') && !c.ok);
 if (failed.length) {
-  console.error(`\n${failed.length} ${smoke ? 'smoke assertion(s)' : 'scenario(s) with unexpected answers'} failed:\n${failed.map((c) => `  ✗ ${c.what}: ${c.figure} (want ${c.target})`).join('\n')}`);
+  console.error(
+    `\n${failed.length} ${smoke ? 'smoke assertion(s)' : 'scenario(s) with unexpected answers'} failed:\n${failed.map((c) => `  ✗ ${c.what}: ${c.figure} (want ${c.target})`).join('\n')}`,
+  );
   process.exit(1);
 }

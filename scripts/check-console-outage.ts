@@ -50,11 +50,15 @@ try {
   });
   const body = await call.text();
   console.log(`database down: tRPC nodes.get answered ${call.status}, Retry-After ${call.headers.get('retry-after')}`);
-  if (call.status !== 503 || !call.headers.get('retry-after') || !body.includes('"service_unavailable"')) failures.push(`tRPC answered ${call.status} ${body.slice(0, 200)}`);
+  if (call.status !== 503 || !call.headers.get('retry-after') || !body.includes('"service_unavailable"'))
+    failures.push(`tRPC answered ${call.status} ${body.slice(0, 200)}`);
   await database.pg.resume();
   // The outage page left open comes back by itself (app/error.tsx retries every 5 s).
   const healed = performance.now();
-  const selfHealed = await page.getByRole('group', { name: 'GPU units' }).innerText({ timeout: 15_000 }).catch(() => undefined);
+  const selfHealed = await page
+    .getByRole('group', { name: 'GPU units' })
+    .innerText({ timeout: 15_000 })
+    .catch(() => undefined);
   console.log(`database back: the open outage page showed the grid again by itself after ${(performance.now() - healed).toFixed(0)} ms`);
   if (selfHealed === undefined) failures.push('the outage page did not come back by itself within 15 s of the database');
   const back = await open('grid');

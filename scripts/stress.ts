@@ -27,7 +27,18 @@ import { parseArgs } from 'node:util';
 import { DEMO_PASSWORD, DEMO_USERS } from '../db/seed';
 import { checkInvariants, type Violation } from '../server/testing/invariants';
 import { verifyAcks, type Ack } from './stress/acks';
-import { buildApp, hasProductionBuild, killInstance, restartInstance, seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from './stress/fleet';
+import {
+  buildApp,
+  hasProductionBuild,
+  killInstance,
+  restartInstance,
+  seedFleet,
+  startDatabase,
+  startInstances,
+  stopInstances,
+  type Database,
+  type Instance,
+} from './stress/fleet';
 import { rest, signIn, type Session } from './stress/http';
 import { PLATFORM, refreshNode, retryUnanswered, runClient, World, type StormContext } from './stress/mix';
 import { Faults } from './stress/faults';
@@ -69,7 +80,9 @@ const killOne = args.faults || args['kill-instance'];
 const outage = args.faults || args['db-outage'];
 const outageSeconds = positive('outage-seconds', args['outage-seconds']);
 if (outage && seconds < outageSeconds / 0.65 + 5) {
-  console.error(`--db-outage stops PostgreSQL at 35 % of the run for ${outageSeconds} s and needs time after it: pass --seconds ${Math.ceil(outageSeconds / 0.65 + 5)} or more.`);
+  console.error(
+    `--db-outage stops PostgreSQL at 35 % of the run for ${outageSeconds} s and needs time after it: pass --seconds ${Math.ceil(outageSeconds / 0.65 + 5)} or more.`,
+  );
   process.exit(2);
 }
 if (killOne && instanceCount < 2) {
@@ -77,7 +90,9 @@ if (killOne && instanceCount < 2) {
   process.exit(2);
 }
 if (args.pgbouncer && !findPgBouncer()) {
-  console.error('--pgbouncer needs PgBouncer, and none is installed (looked at PGBOUNCER_PATH, on PATH and in /usr/sbin): install the `pgbouncer` package (Debian/Ubuntu: apt-get install pgbouncer), or run the storm without --pgbouncer.');
+  console.error(
+    '--pgbouncer needs PgBouncer, and none is installed (looked at PGBOUNCER_PATH, on PATH and in /usr/sbin): install the `pgbouncer` package (Debian/Ubuntu: apt-get install pgbouncer), or run the storm without --pgbouncer.',
+  );
   process.exit(2);
 }
 
@@ -147,14 +162,20 @@ async function instanceDatabase(pgUrl: string): Promise<{ url: string; env: Reco
   const { createDb } = await import('../db/client');
   const probe = createDb(bouncer.url, { max: 6 });
   try {
-    const zones = await Promise.all(Array.from({ length: 12 }, () => probe.client`select current_setting('TimeZone') as tz, count(*)::int as named from pg_prepared_statements`));
+    const zones = await Promise.all(
+      Array.from({ length: 12 }, () => probe.client`select current_setting('TimeZone') as tz, count(*)::int as named from pg_prepared_statements`),
+    );
     const bad = zones.map((r) => r[0]!).filter((r) => r.tz !== 'UTC' || r.named !== 0);
     if (bad.length > 0) throw new Error(`through PgBouncer a session read ${JSON.stringify(bad)}: TimeZone must be UTC and no named statement prepared`);
   } finally {
     await probe.client.end();
     delete process.env.DATABASE_PREPARED_STATEMENTS;
   }
-  return { url: bouncer.url, env: { DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_DIRECT_URL: pgUrl }, note: `through PgBouncer (transaction mode, ${bouncer.url.replace(/:[^:@/]+@/, ':…@')}, log ${bouncer.logFile})` };
+  return {
+    url: bouncer.url,
+    env: { DATABASE_PREPARED_STATEMENTS: 'off', DATABASE_DIRECT_URL: pgUrl },
+    note: `through PgBouncer (transaction mode, ${bouncer.url.replace(/:[^:@/]+@/, ':…@')}, log ${bouncer.logFile})`,
+  };
 }
 process.on('SIGINT', () => void cleanup().then(() => process.exit(130)));
 process.on('SIGTERM', () => void cleanup().then(() => process.exit(143)));
@@ -175,7 +196,10 @@ try {
   const laps = [lap('PostgreSQL')];
   // The instances need the database only once requests come, so they boot while the seed runs.
   const target = await instanceDatabase(database.pg.url);
-  const [{ keys, seededAt }] = await Promise.all([seedFleet(database.db), startInstances(instanceCount, target.url, instances, target.env, args.port === undefined ? undefined : positive('port', args.port))]);
+  const [{ keys, seededAt }] = await Promise.all([
+    seedFleet(database.db),
+    startInstances(instanceCount, target.url, instances, target.env, args.port === undefined ? undefined : positive('port', args.port)),
+  ]);
   laps.push(lap('seed and instances'));
   const bases = instances.map((i) => i.base);
   await addStormNodes(bases[0]!, keys);
@@ -190,7 +214,11 @@ try {
   );
   laps.push(lap('sign-ins'));
   const seededUpdatedAt = new Map(
-    [...(await database.db.execute<{ node_id: string; id: string; updated_at: string }>(sql`select node_id, id, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from reservations`))].map((r) => [`${r.node_id}\u0000${r.id}`, r.updated_at]),
+    [
+      ...(await database.db.execute<{ node_id: string; id: string; updated_at: string }>(
+        sql`select node_id, id, to_char(updated_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as updated_at from reservations`,
+      )),
+    ].map((r) => [`${r.node_id}\u0000${r.id}`, r.updated_at]),
   );
 
   const faults = killOne || outage ? new Faults() : undefined;
@@ -209,7 +237,9 @@ try {
   for (const nodeId of NODES) await refreshNode(ctx, bases[0]!, nodeId, false);
   console.log(
     `storm: ${seconds} s, ${clients} clients, ${instanceCount} instances (ports ${instances.map((i) => i.port).join(', ')}) ${target.note}, at most ${maxRequests} requests, seed ${seed}; set up in ${((performance.now() - setupStarted) / 1000).toFixed(1)} s (${laps.join(', ')})` +
-      (faults ? `; faults: ${[killOne && 'kill -9 of one instance at 15 %', outage && `PostgreSQL stopped for ${outageSeconds} s at 35 %`].filter(Boolean).join(', ')}` : ''),
+      (faults
+        ? `; faults: ${[killOne && 'kill -9 of one instance at 15 %', outage && `PostgreSQL stopped for ${outageSeconds} s at 35 %`].filter(Boolean).join(', ')}`
+        : ''),
   );
 
   const started = performance.now();
@@ -279,7 +309,12 @@ try {
   await check();
   const violations = [...found.values()];
   const header = `storm results: ${seconds} s × ${clients} clients × ${instanceCount} instances, seed ${seed}; invariants checked ${checks} times (every ${CHECK_EVERY_MS / 1000} s and at the end)`;
-  passed = printReport(stats, { violations, lost, replayMismatches: ctx.replayMismatches, acks, ...(retried ? { extra: retried.lines, failures: retried.failures } : {}) }, header, elapsed);
+  passed = printReport(
+    stats,
+    { violations, lost, replayMismatches: ctx.replayMismatches, acks, ...(retried ? { extra: retried.lines, failures: retried.failures } : {}) },
+    header,
+    elapsed,
+  );
   if (stats.serverErrors > 0 || stats.noAnswer > 0) {
     for (const i of instances) {
       const log = i.stderr.join('').trim();

@@ -17,7 +17,19 @@
  */
 import type { Db } from '@/db/client';
 import { gpuUnits, insertNode, insertUser, insertVm } from '@/db/factories';
-import { apiKeys, auditEvents, nodeUnits, nodes, notifications, orgAuditActions, reservationUnits, reservations, signInThrottles, vmUnits, vms } from '@/db/schema';
+import {
+  apiKeys,
+  auditEvents,
+  nodeUnits,
+  nodes,
+  notifications,
+  orgAuditActions,
+  reservationUnits,
+  reservations,
+  signInThrottles,
+  vmUnits,
+  vms,
+} from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
 import { count, eq } from 'drizzle-orm';
@@ -181,7 +193,13 @@ async function makeScene(name: SceneName): Promise<Scene> {
 
   // A known account locked out by failed sign-ins (docs/product.md §9.3), for the operator to unlock.
   await insertUser(db, { id: 'user_locked', email: 'locked@x.example', name: 'Locked', passwordHash: 'x', orgIds: [ORG.other] });
-  await db.insert(signInThrottles).values({ subject: 'account:locked@x.example', attempts: 10, windowStartedAt: now, lockedUntil: new Date(now.getTime() + 15 * 60_000), expiresAt: new Date(now.getTime() + 15 * 60_000) });
+  await db.insert(signInThrottles).values({
+    subject: 'account:locked@x.example',
+    attempts: 10,
+    windowStartedAt: now,
+    lockedUntil: new Date(now.getTime() + 15 * 60_000),
+    expiresAt: new Date(now.getTime() + 15 * 60_000),
+  });
 
   if (name === 'needs-review') {
     await changeTopology({ ctx: ctxFor(db, ORG.platform, now), input: { nodeId: 'n1', units: topologyPlusOne } });
@@ -202,7 +220,9 @@ async function makeScene(name: SceneName): Promise<Scene> {
     await revokeApiKey({ ctx: ctxFor(db, ORG.other, now), input: { apiKeyId: spareKey('other') } });
     for (const [holder, orgId] of holders) {
       const details = { vmId: `vm-${holder}`, nodeId: 'n-own', unitIds: ['gpu-0'], terminationReason: 'reclaimed' as const, terminatedAt: now.toISOString() };
-      await db.insert(notifications).values({ id: ownNotification(holder), orgId, at: now, kind: 'vm.reclaimed', message: `vm-${holder} was reclaimed.`, details });
+      await db
+        .insert(notifications)
+        .values({ id: ownNotification(holder), orgId, at: now, kind: 'vm.reclaimed', message: `vm-${holder} was reclaimed.`, details });
     }
   }
   return { name, tdb, keys, revokedKey: revoked.secret };
@@ -349,7 +369,13 @@ const auditSeen: Record<SignedIn, string[]> = {
     `api_key.create/-/${ORG.platform}`,
     `api_key.revoke/-/${ORG.other}`,
   ],
-  owner: [`node.register/-/${ORG.platform}`, `reservation.update/r1/${ORG.owner}`, 'vm.place/r1/hidden', 'vm.place/-/hidden', `reservation.reclaim/r1/${ORG.managing}`],
+  owner: [
+    `node.register/-/${ORG.platform}`,
+    `reservation.update/r1/${ORG.owner}`,
+    'vm.place/r1/hidden',
+    'vm.place/-/hidden',
+    `reservation.reclaim/r1/${ORG.managing}`,
+  ],
   managing: [`reservation.update/r1/${ORG.owner}`, 'vm.place/r1/hidden', `reservation.reclaim/r1/${ORG.managing}`],
   audience: [`vm.place/r1/${ORG.audience}`],
   other: [`vm.place/-/${ORG.other}`, `api_key.revoke/-/${ORG.other}`],
@@ -389,7 +415,9 @@ function checkApiKeyList(body: unknown, kind: SignedIn) {
 
 const checks = {
   lockedSignIns: ((body) => {
-    expect((body as { items: { email: string; scope: string }[] }).items).toEqual([expect.objectContaining({ email: 'locked@x.example', scope: 'account', failures: 10 })]);
+    expect((body as { items: { email: string; scope: string }[] }).items).toEqual([
+      expect.objectContaining({ email: 'locked@x.example', scope: 'account', failures: 10 }),
+    ]);
   }) satisfies Check,
   unlocked: ((body) => {
     expect(body).toEqual({ userId: 'user_locked', email: 'locked@x.example', unlocked: ['account'] });
@@ -399,11 +427,15 @@ const checks = {
     const items = (body as { items: NodeView[] }).items;
     // Every signed-in principal sees every node (§2 "see node": yes ×5).
     expect(items.map((n) => n.id)).toEqual(['n-own', 'n1']);
-    checkN1(items.find((n) => n.id === 'n1'), kind);
+    checkN1(
+      items.find((n) => n.id === 'n1'),
+      kind,
+    );
   }) satisfies Check,
   reservation: ((body) => checkR1Fields(body as Reservation)) satisfies Check,
   // The policy's node actions (server/policy.ts nodeRules), as the console offers them.
-  nodeActions: ((body, kind) => expect(body).toEqual(kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [])) satisfies Check,
+  nodeActions: ((body, kind) =>
+    expect(body).toEqual(kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [])) satisfies Check,
   fleetActions: ((body, kind) => expect(body).toEqual(kind === 'operator' ? ['registerNode'] : [])) satisfies Check,
   // Ids and names only, and the orgs are all there (every org of the scene starts with org_).
   orgSearch: ((body) => {
@@ -454,7 +486,8 @@ type RouteModule = Record<'GET' | 'HEAD' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' |
 /** Every route file under app/v1, by its path (`../app/v1/nodes/[nodeId]/route.ts`). */
 const routeFiles = import.meta.glob<RouteModule>('../app/v1/**/route.ts', { eager: true });
 /** The route file that serves an OpenAPI path template of the route table. */
-const routeFileOf = (template: string) => `../app/v1/${template.replace(/^\/v1\/?/, '').replace(/\{(\w+)\}/g, '[$1]')}/route.ts`.replace('//route.ts', '/route.ts');
+const routeFileOf = (template: string) =>
+  `../app/v1/${template.replace(/^\/v1\/?/, '').replace(/\{(\w+)\}/g, '[$1]')}/route.ts`.replace('//route.ts', '/route.ts');
 const specOf = (operationId: string) => {
   const spec = restRoutes.find((r) => r.operationId === operationId);
   if (!spec) throw new Error(`No route-table entry "${operationId}"`);
@@ -462,7 +495,7 @@ const specOf = (operationId: string) => {
 };
 
 type PerKind<T> = T | ((kind: Kind) => T);
-const resolve = <T,>(v: PerKind<T>, kind: Kind): T => (typeof v === 'function' ? (v as (kind: Kind) => T)(kind) : v);
+const resolve = <T>(v: PerKind<T>, kind: Kind): T => (typeof v === 'function' ? (v as (kind: Kind) => T)(kind) : v);
 
 type Common = {
   action: Action;
@@ -601,14 +634,20 @@ async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
   process.env.DATABASE_URL = scene.tdb.url;
   const handler = routeFiles[routeFileOf(spec.path)]![spec.method];
   const res = await callRoute(handler, { method: spec.method, path: urlPath, params, key, body: r.body === undefined ? undefined : resolve(r.body, kind) });
-  const outcome = res.status >= 200 && res.status < 300 ? 'ok' : [401, 403, 404].includes(res.status) ? (res.status as Outcome) : `${res.status} ${String(res.json?.code)}: ${String(res.json?.detail)}`;
+  const outcome =
+    res.status >= 200 && res.status < 300
+      ? 'ok'
+      : [401, 403, 404].includes(res.status)
+        ? (res.status as Outcome)
+        : `${res.status} ${String(res.json?.code)}: ${String(res.json?.detail)}`;
   return { outcome, status: res.status, body: res.json, text: res.text, problemCode: res.json?.code, contentType: res.headers.get('content-type') };
 }
 
 const trpcOutcome: Partial<Record<TRPCError['code'], Outcome>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404 };
 
 async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene): Promise<Answer> {
-  const principal: Principal | null = kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console' };
+  const principal: Principal | null =
+    kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console' };
   // No `now`: the procedure reads PostgreSQL's clock, as the console's transport does.
   const caller = createCaller({ db: scene.tdb.db, principal });
   const fn = r.procedure.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (input: unknown) => Promise<unknown>;
@@ -687,8 +726,14 @@ describe('the matrix covers every route and procedure', () => {
     const rows = new Set(routes.flatMap((r) => (r.transport === 'rest' ? [r.operationId] : [])));
     // The OpenAPI document is public: no principal to tell apart.
     const entries = restRoutes.filter((r) => r.auth !== 'none').map((r) => r.operationId);
-    expect(entries.filter((id) => !rows.has(id)), 'route-table entries without a matrix row').toEqual([]);
-    expect([...rows].filter((id) => !entries.includes(id)), 'rows naming no route-table entry').toEqual([]);
+    expect(
+      entries.filter((id) => !rows.has(id)),
+      'route-table entries without a matrix row',
+    ).toEqual([]);
+    expect(
+      [...rows].filter((id) => !entries.includes(id)),
+      'rows naming no route-table entry',
+    ).toEqual([]);
   });
 
   it('has a route file for every route-table path, answering exactly its methods, and no route file outside the table', async () => {
@@ -697,28 +742,47 @@ describe('the matrix covers every route and procedure', () => {
       const mod = routeFiles[routeFileOf(template)];
       expect(mod, `${routeFileOf(template)} for ${template}`).toBeDefined();
       const res = await mod!.OPTIONS(new Request(`http://localhost${template}`, { method: 'OPTIONS' }), { params: Promise.resolve({}) });
-      const declared = (res.headers.get('allow') ?? '').split(',').map((m) => m.trim()).filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
+      const declared = (res.headers.get('allow') ?? '')
+        .split(',')
+        .map((m) => m.trim())
+        .filter((m) => m && m !== 'HEAD' && m !== 'OPTIONS');
       const tabled = restRoutes.filter((r) => r.path === template).map((r) => r.method);
       expect(declared.sort(), `Allow of ${template}`).toEqual([...tabled].sort());
     }
     // The bare /v1 and the catch-all answer 404 to everything.
     const files = Object.keys(routeFiles).filter((f) => f !== '../app/v1/route.ts' && !f.includes('[...'));
-    expect(files.filter((f) => !templates.some((t) => routeFileOf(t) === f)), 'route files without a table entry').toEqual([]);
+    expect(
+      files.filter((f) => !templates.some((t) => routeFileOf(t) === f)),
+      'route files without a table entry',
+    ).toEqual([]);
   });
 
   it('has a row for every tRPC procedure, and no row for a procedure that does not exist', () => {
     const procedures = Object.keys(appRouter._def.procedures).sort();
     const covered = new Set(routes.flatMap((r) => (r.transport === 'trpc' ? [r.procedure] : [])));
-    expect(procedures.filter((p) => !covered.has(p)), 'procedures without a matrix row').toEqual([]);
-    expect([...covered].filter((p) => !procedures.includes(p)), 'rows naming no procedure').toEqual([]);
+    expect(
+      procedures.filter((p) => !covered.has(p)),
+      'procedures without a matrix row',
+    ).toEqual([]);
+    expect(
+      [...covered].filter((p) => !procedures.includes(p)),
+      'rows naming no procedure',
+    ).toEqual([]);
   });
 
   it('exercises every action of the expectations table on both transports (console-only actions on tRPC alone)', () => {
     for (const transport of ['rest', 'trpc'] as const) {
       const used = new Set(routes.filter((r) => r.transport === transport).map((r) => r.action));
       const owed = (Object.keys(expectations) as Action[]).filter((a) => transport === 'trpc' || !consoleOnlyActions.includes(a));
-      expect(owed.filter((a) => !used.has(a)), `actions without a ${transport} row`).toEqual([]);
-      if (transport === 'rest') expect(consoleOnlyActions.filter((a) => used.has(a)), 'console-only actions with a REST row').toEqual([]);
+      expect(
+        owed.filter((a) => !used.has(a)),
+        `actions without a ${transport} row`,
+      ).toEqual([]);
+      if (transport === 'rest')
+        expect(
+          consoleOnlyActions.filter((a) => used.has(a)),
+          'console-only actions with a REST row',
+        ).toEqual([]);
     }
   });
 });

@@ -16,7 +16,11 @@ import { callRoute, issueKeys } from './testing/rest';
 import { useFreshScene } from './testing/fresh-scene';
 import { ctxFor, ORG, T0 } from './testing/scene';
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 
 const details = { vmId: 'vm-x', nodeId: 'n1', unitIds: ['gpu-0'], terminationReason: 'reclaimed' as const, terminatedAt: T0.toISOString() };
 
@@ -32,7 +36,20 @@ describe('cursors name only what the caller may see', () => {
   }
   async function event(id: string, orgId: string, subject: { nodeId?: string; reservationId?: string } = {}) {
     const action = subject.nodeId ? 'vm.place' : 'api_key.create';
-    await db().insert(auditEvents).values({ id, at: T0, action, actorOrgId: orgId, actorApiKeyId: `key_${orgId}`, via: 'api', nodeId: subject.nodeId ?? null, reservationId: subject.reservationId ?? null, unitIds: [], details: {} });
+    await db()
+      .insert(auditEvents)
+      .values({
+        id,
+        at: T0,
+        action,
+        actorOrgId: orgId,
+        actorApiKeyId: `key_${orgId}`,
+        via: 'api',
+        nodeId: subject.nodeId ?? null,
+        reservationId: subject.reservationId ?? null,
+        unitIds: [],
+        details: {},
+      });
   }
 
   it('notifications: another org’s id is 400 like an unknown one; the org’s own pages on', async () => {

@@ -119,9 +119,22 @@ export const SERVICE_UNAVAILABLE_RETRY_SECONDS = 2;
  * what PgBouncer answers when it cannot reach the server).
  */
 const UNREACHABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
-  'CONNECTION_CLOSED', 'CONNECTION_ENDED', 'CONNECTION_DESTROYED', 'CONNECT_TIMEOUT',
-  '57P01', '57P02', '57P03', '53300',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+  'CONNECTION_CLOSED',
+  'CONNECTION_ENDED',
+  'CONNECTION_DESTROYED',
+  'CONNECT_TIMEOUT',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
 ]);
 
 function isUnreachableCode(code: unknown): boolean {
@@ -137,7 +150,12 @@ export function toServiceUnavailable(e: unknown): DomainError | undefined {
   if (e instanceof DomainError) return e.code === 'service_unavailable' ? e : undefined;
   for (let cur: unknown = e, depth = 0; cur && typeof cur === 'object' && depth < 6; cur = (cur as { cause?: unknown }).cause, depth++) {
     if (isUnreachableCode((cur as { code?: unknown }).code)) {
-      return new DomainError('service_unavailable', 'The service cannot reach its database right now. Retry in a few seconds, with the same Idempotency-Key for a write, so that one which did complete is not done twice.', {}, { retryAfterSeconds: SERVICE_UNAVAILABLE_RETRY_SECONDS });
+      return new DomainError(
+        'service_unavailable',
+        'The service cannot reach its database right now. Retry in a few seconds, with the same Idempotency-Key for a write, so that one which did complete is not done twice.',
+        {},
+        { retryAfterSeconds: SERVICE_UNAVAILABLE_RETRY_SECONDS },
+      );
     }
   }
   return undefined;

@@ -90,7 +90,14 @@ async function killAtInsertInto(table: string, request: () => Promise<Reply>): P
 describe('a connection killed in the middle of a reclaim', () => {
   const path = '/v1/nodes/n1/reservations/r1/reclaim';
   const reclaim = (key: string) =>
-    callRoute(reclaimRoute, { method: 'POST', path, params: { nodeId: 'n1', id: 'r1' }, key: keys[ORG.owner], body: { unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], reason: 'fault test' }, headers: { 'idempotency-key': key } });
+    callRoute(reclaimRoute, {
+      method: 'POST',
+      path,
+      params: { nodeId: 'n1', id: 'r1' },
+      key: keys[ORG.owner],
+      body: { unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], reason: 'fault test' },
+      headers: { 'idempotency-key': key },
+    });
 
   it('answers 503, writes nothing, and the retry with the same key reclaims exactly once', async () => {
     const { db } = scene();
@@ -103,7 +110,10 @@ describe('a connection killed in the middle of a reclaim', () => {
     expect(await checkInvariants(db, { auditSince })).toEqual([]);
     const running = await db.select({ id: vms.id }).from(vms).where(eq(vms.status, 'running'));
     expect(running.map((v) => v.id).sort()).toEqual(['vm-od', 'vm-res', 'vm-spot-a', 'vm-spot-b']);
-    const released = await db.select({ unitId: reservationUnits.unitId }).from(reservationUnits).where(and(eq(reservationUnits.reservationId, 'r1'), eq(reservationUnits.released, true)));
+    const released = await db
+      .select({ unitId: reservationUnits.unitId })
+      .from(reservationUnits)
+      .where(and(eq(reservationUnits.reservationId, 'r1'), eq(reservationUnits.released, true)));
     expect(released.map((u) => u.unitId).sort()).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3']);
     expect(await db.select().from(auditEvents)).toHaveLength(0);
     expect(await db.select().from(notifications)).toHaveLength(0);
@@ -133,7 +143,13 @@ describe('a connection killed in the middle of a reclaim', () => {
 
 describe('a connection killed in the middle of a placement', () => {
   const place = (key: string) =>
-    callRoute(placeRoute, { method: 'POST', path: '/v1/vms', key: keys[ORG.tenantA], body: { nodeId: 'n1', unitIds: ['gpu-3', 'gpu-6'], tier: 'spot' }, headers: { 'idempotency-key': key } });
+    callRoute(placeRoute, {
+      method: 'POST',
+      path: '/v1/vms',
+      key: keys[ORG.tenantA],
+      body: { nodeId: 'n1', unitIds: ['gpu-3', 'gpu-6'], tier: 'spot' },
+      headers: { 'idempotency-key': key },
+    });
 
   it('answers 503, leaves no VM behind, and the retry with the same key places exactly one', async () => {
     const { db } = scene();
@@ -191,7 +207,7 @@ async function closedPort(): Promise<number> {
 }
 
 describe('the database unreachable', () => {
-  const withDatabaseUrl = async <T,>(url: string, run: () => Promise<T>): Promise<T> => {
+  const withDatabaseUrl = async <T>(url: string, run: () => Promise<T>): Promise<T> => {
     const saved = process.env.DATABASE_URL;
     process.env.DATABASE_URL = url;
     try {
@@ -204,7 +220,9 @@ describe('the database unreachable', () => {
   it('REST: a refused connection answers 503 at once', async () => {
     const port = await closedPort();
     const started = performance.now();
-    const res = await withDatabaseUrl(`postgres://postgres:postgres@127.0.0.1:${port}/gone`, () => callRoute(listNodesRoute, { path: '/v1/nodes', key: keys[ORG.owner] }));
+    const res = await withDatabaseUrl(`postgres://postgres:postgres@127.0.0.1:${port}/gone`, () =>
+      callRoute(listNodesRoute, { path: '/v1/nodes', key: keys[ORG.owner] }),
+    );
     expectUnavailable(res);
     expect(performance.now() - started).toBeLessThan(2_000);
   });
@@ -213,7 +231,9 @@ describe('the database unreachable', () => {
     const hung = await silentServer();
     try {
       const started = performance.now();
-      const res = await withDatabaseUrl(`postgres://postgres:postgres@127.0.0.1:${hung.port}/hung`, () => callRoute(listNodesRoute, { path: '/v1/nodes', key: keys[ORG.owner] }));
+      const res = await withDatabaseUrl(`postgres://postgres:postgres@127.0.0.1:${hung.port}/hung`, () =>
+        callRoute(listNodesRoute, { path: '/v1/nodes', key: keys[ORG.owner] }),
+      );
       expectUnavailable(res);
       expect(performance.now() - started).toBeLessThan(5_000);
     } finally {

@@ -61,7 +61,10 @@ const allowed: [file: string, specifier: string][] = [
 describe('the import boundaries (eslint.config.mjs)', () => {
   it.each(refused)('%s may not import %s', async (file, specifier, why) => {
     const messages = await refusals(file, importOf(specifier));
-    expect(messages.filter((m) => why.test(m)), `${file} → ${specifier}: ${messages.join(' | ')}`).toHaveLength(1);
+    expect(
+      messages.filter((m) => why.test(m)),
+      `${file} → ${specifier}: ${messages.join(' | ')}`,
+    ).toHaveLength(1);
   });
 
   it.each(allowed)('%s may import %s', async (file, specifier) => {

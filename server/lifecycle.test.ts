@@ -51,7 +51,8 @@ describe('placement (docs/product.md §5.3)', () => {
   });
 
   it('reserved goes on units the active reservation holds and has not released, for its audience', async () => {
-    const place = (orgId: string, unitIds: string[]) => code(placeVm({ ctx: ctxFor(db(), orgId), input: { nodeId: 'n1', unitIds, tier: 'reserved', reservationId: 'r1' } }));
+    const place = (orgId: string, unitIds: string[]) =>
+      code(placeVm({ ctx: ctxFor(db(), orgId), input: { nodeId: 'n1', unitIds, tier: 'reserved', reservationId: 'r1' } }));
     expect(await place(ORG.audience, ['gpu-5'])).toBe('ok');
     expect(await place(ORG.audience, ['gpu-3'])).toBe('unit_unavailable');
     expect(await place(ORG.audience, ['gpu-6'])).toBe('unit_unavailable');
@@ -61,7 +62,9 @@ describe('placement (docs/product.md §5.3)', () => {
   });
 
   it('a unit runs one VM: unit_occupied comes before unit_unavailable and names only visible VMs', async () => {
-    const err = await placeVm({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', unitIds: ['gpu-0', 'gpu-5'], tier: 'spot' } }).catch((e: DomainError) => e);
+    const err = await placeVm({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', unitIds: ['gpu-0', 'gpu-5'], tier: 'spot' } }).catch(
+      (e: DomainError) => e,
+    );
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).code).toBe('unit_occupied');
     expect((err as DomainError).extras).toMatchObject({ unitIds: ['gpu-0'], vmIds: [] });
@@ -71,9 +74,13 @@ describe('placement (docs/product.md §5.3)', () => {
 
   it('refuses a reserved VM on an inactive reservation and any VM on withheld units', async () => {
     await insertReservation(db(), { id: 'r-later', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(5) });
-    expect(await code(placeVm({ ctx: ctxFor(db(), ORG.audience), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'reserved', reservationId: 'r-later' } }))).toBe('reservation_not_active');
+    expect(
+      await code(placeVm({ ctx: ctxFor(db(), ORG.audience), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'reserved', reservationId: 'r-later' } })),
+    ).toBe('reservation_not_active');
     await changeTopology({ ctx: ctxFor(db(), ORG.platform), input: { nodeId: 'n1', units: gpuUnits(8, 'H200') } });
-    expect(await code(placeVm({ ctx: ctxFor(db(), ORG.audience), input: { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' } }))).toBe('reservation_needs_review');
+    expect(await code(placeVm({ ctx: ctxFor(db(), ORG.audience), input: { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' } }))).toBe(
+      'reservation_needs_review',
+    );
     expect(await code(placeVm({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } }))).toBe('unit_unavailable');
     expect(await code(placeVm({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', unitIds: ['gpu-99'], tier: 'spot' } }))).toBe('unknown_unit');
   });
@@ -81,7 +88,10 @@ describe('placement (docs/product.md §5.3)', () => {
 
 describe('reservation status follows the one clock (docs/product.md §4)', () => {
   it('pending → active → expired as time moves, with the grid to match', async () => {
-    const r = await createReservation({ ctx: ctxFor(db(), ORG.owner), input: { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2), endsAt: hours(4) } });
+    const r = await createReservation({
+      ctx: ctxFor(db(), ORG.owner),
+      input: { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2), endsAt: hours(4) },
+    });
     expect(r.status).toBe('pending');
     expect((await states())[6]).toBe('free');
     const at = async (h: number) => (await getReservation({ ctx: ctxFor(db(), ORG.owner, hours(h)), input: { nodeId: 'n1', reservationId: r.id } })).status;
@@ -97,9 +107,15 @@ describe('reservation status follows the one clock (docs/product.md §4)', () =>
     const res = await cancelReservation({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservationId: 'r1', reason: 'contract ended' } });
     expect(res).toMatchObject({ status: 'cancelled', releasedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], reason: 'contract ended' });
     expect(await states('n1', hours(1))).toEqual(['occupied', 'occupied', 'occupied', 'free', 'occupied', 'free', 'free', 'occupied']);
-    expect(await code(cancelReservation({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservationId: 'r1' } }))).toBe('reservation_not_active');
+    expect(await code(cancelReservation({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservationId: 'r1' } }))).toBe(
+      'reservation_not_active',
+    );
     // The units can be reserved again (cancelled rows leave the exclusion constraint).
-    expect(await code(createReservation({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservedUnitIds: ['gpu-3', 'gpu-5'], allowedOrgIds: [ORG.other] } }))).toBe('ok');
+    expect(
+      await code(
+        createReservation({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservedUnitIds: ['gpu-3', 'gpu-5'], allowedOrgIds: [ORG.other] } }),
+      ),
+    ).toBe('ok');
   });
 });
 
@@ -137,14 +153,29 @@ describe('create and edit (docs/product.md §5)', () => {
 
   it('edits audience, managers, endsAt and contractRef; shrinks but never grows units', async () => {
     const ctx = ctxFor(db(), ORG.owner, hours(1));
-    const edited = await updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', allowedOrgIds: [ORG.audience, ORG.other], managingOrgIds: [], endsAt: null, contractRef: null, reason: 'renewed' } });
+    const edited = await updateReservation({
+      ctx,
+      input: {
+        nodeId: 'n1',
+        reservationId: 'r1',
+        allowedOrgIds: [ORG.audience, ORG.other],
+        managingOrgIds: [],
+        endsAt: null,
+        contractRef: null,
+        reason: 'renewed',
+      },
+    });
     expect(edited).toMatchObject({ allowedOrgIds: [ORG.audience, ORG.other], managingOrgIds: [], reason: 'renewed' });
     expect(edited).not.toHaveProperty('endsAt');
     expect(edited).not.toHaveProperty('contractRef');
-    expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-6'] } }))).toBe('unit_not_in_reservation');
+    expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-6'] } }))).toBe(
+      'unit_not_in_reservation',
+    );
     expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', endsAt: hours(0.5) } }))).toBe('invalid_request');
     // gpu-4 runs the audience's reserved VM: it cannot leave.
-    expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'] } }))).toBe('unit_occupied');
+    expect(await code(updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'] } }))).toBe(
+      'unit_occupied',
+    );
     const shrunk = await updateReservation({ ctx, input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-1', 'gpu-2', 'gpu-4', 'gpu-5'] } });
     expect(shrunk).toMatchObject({ reservedUnitIds: ['gpu-1', 'gpu-2', 'gpu-4', 'gpu-5'], releasedUnitIds: ['gpu-1', 'gpu-2'] });
     // A patch that changes nothing writes nothing.
@@ -168,7 +199,8 @@ describe('release (docs/product.md §5.2)', () => {
   });
 
   it('refuses busy units, strays, the audience, and inactive reservations', async () => {
-    const rel = (orgId: string, unitIds: string[], now = T0) => code(release({ ctx: ctxFor(db(), orgId, now), input: { nodeId: 'n1', reservationId: 'r1', unitIds } }));
+    const rel = (orgId: string, unitIds: string[], now = T0) =>
+      code(release({ ctx: ctxFor(db(), orgId, now), input: { nodeId: 'n1', reservationId: 'r1', unitIds } }));
     expect(await rel(ORG.owner, ['gpu-4'])).toBe('unit_occupied');
     expect(await rel(ORG.owner, ['gpu-7'])).toBe('unit_not_in_reservation');
     expect(await rel(ORG.audience, ['gpu-5'])).toBe('forbidden');
@@ -199,7 +231,10 @@ describe('topology change → needs-review → shrink → re-affirm (docs/produc
     expect([(missing as DomainError).code, (missing as DomainError).extras.unitIds]).toEqual(['unit_missing', ['gpu-5']]);
 
     // The owner shrinks the reservation, then the operator re-affirms it.
-    await updateReservation({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4'] } });
+    await updateReservation({
+      ctx: ctxFor(db(), ORG.owner, hours(1)),
+      input: { nodeId: 'n1', reservationId: 'r1', reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4'] },
+    });
     const back = await reaffirm({ ctx: op, input: { nodeId: 'n1', reservationId: 'r1', reason: 'checked the new wiring' } });
     expect(back).toMatchObject({ status: 'active', topologyGen: 2, reason: 'checked the new wiring' });
     expect((await states('n1', hours(1))).slice(0, 5)).toEqual(['spot-occupied', 'spot-occupied', 'spot-occupied', 'released', 'reserved-occupied']);
@@ -213,8 +248,18 @@ describe('topology change → needs-review → shrink → re-affirm (docs/produc
     expect(await code(registerNode({ ctx: ctxFor(db(), ORG.owner), input: { id: 'n9', name: 'Nine', ownerOrgId: ORG.owner, units } }))).toBe('forbidden');
     expect(await code(registerNode({ ctx: ctxFor(db(), ORG.platform), input: { id: 'n9', name: 'Nine', ownerOrgId: 'org_nope', units } }))).toBe('unknown_org');
     const node = await registerNode({ ctx: ctxFor(db(), ORG.platform), input: { id: 'n9', name: 'Nine', ownerOrgId: ORG.owner, units } });
-    expect(node).toMatchObject({ id: 'n9', topologyGen: 1, counts: { free: 2 }, units: [{ id: 'gpu-0', state: 'free', model: 'B200', memoryGiB: 192 }, { id: 'gpu-1', state: 'free' }] });
-    expect(await code(registerNode({ ctx: ctxFor(db(), ORG.platform), input: { id: 'n9', name: 'Nine', ownerOrgId: ORG.owner, units } }))).toBe('already_exists');
+    expect(node).toMatchObject({
+      id: 'n9',
+      topologyGen: 1,
+      counts: { free: 2 },
+      units: [
+        { id: 'gpu-0', state: 'free', model: 'B200', memoryGiB: 192 },
+        { id: 'gpu-1', state: 'free' },
+      ],
+    });
+    expect(await code(registerNode({ ctx: ctxFor(db(), ORG.platform), input: { id: 'n9', name: 'Nine', ownerOrgId: ORG.owner, units } }))).toBe(
+      'already_exists',
+    );
   });
 });
 
@@ -231,8 +276,23 @@ describe('VMs, terminate, audit trail and notifications', () => {
 
   it('a managing org sees VMs on its reservation’s units only while the reservation held them', async () => {
     // vm-old ran on gpu-6 and ended before r-next (managed by org_managing) begins on it.
-    await insertReservation(db(), { id: 'r-next', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(10) });
-    await insertVm(db(), { id: 'vm-old', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: hours(-9), terminatedAt: hours(-8) });
+    await insertReservation(db(), {
+      id: 'r-next',
+      nodeId: 'n1',
+      unitIds: ['gpu-6'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.managing],
+      startsAt: hours(10),
+    });
+    await insertVm(db(), {
+      id: 'vm-old',
+      nodeId: 'n1',
+      orgId: ORG.tenantA,
+      tier: 'on-demand',
+      unitIds: ['gpu-6'],
+      startedAt: hours(-9),
+      terminatedAt: hours(-8),
+    });
     await insertVm(db(), { id: 'vm-now', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-6'], startedAt: hours(-1) });
     const seen = async (now: Date) => (await listVms({ ctx: ctxFor(db(), ORG.managing, now), input: { nodeId: 'n1' } })).items.map((v) => v.id);
     expect(await seen(T0)).not.toContain('vm-old');
@@ -257,9 +317,16 @@ describe('VMs, terminate, audit trail and notifications', () => {
   it('the audit trail is filtered per reader; actorOrgId shows per docs/product.md §2', async () => {
     await placeVm({ ctx: ctxFor(db(), ORG.tenantA, hours(1)), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
     await reclaim({ ctx: ctxFor(db(), ORG.managing, hours(2)), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'], reason: 'back' } });
-    const read = async (orgId: string) => (await listAuditEvents({ ctx: ctxFor(db(), orgId, hours(3)), input: {} })).items.map((e) => [e.action, e.actorOrgId ?? null]);
-    expect(await read(ORG.platform)).toEqual([['reservation.reclaim', ORG.managing], ['vm.place', ORG.tenantA]]);
-    expect(await read(ORG.owner)).toEqual([['reservation.reclaim', ORG.managing], ['vm.place', null]]);
+    const read = async (orgId: string) =>
+      (await listAuditEvents({ ctx: ctxFor(db(), orgId, hours(3)), input: {} })).items.map((e) => [e.action, e.actorOrgId ?? null]);
+    expect(await read(ORG.platform)).toEqual([
+      ['reservation.reclaim', ORG.managing],
+      ['vm.place', ORG.tenantA],
+    ]);
+    expect(await read(ORG.owner)).toEqual([
+      ['reservation.reclaim', ORG.managing],
+      ['vm.place', null],
+    ]);
     expect(await read(ORG.managing)).toEqual([['reservation.reclaim', ORG.managing]]);
     expect(await read(ORG.tenantA)).toEqual([['vm.place', ORG.tenantA]]);
     expect(await read(ORG.audience)).toEqual([]);
@@ -271,7 +338,11 @@ describe('VMs, terminate, audit trail and notifications', () => {
   });
 
   it('audit pages by cursor, newest first', async () => {
-    for (let i = 0; i < 3; i++) await db().update(reservations).set({ reason: String(i) }).where(eq(reservations.id, 'r1'));
+    for (let i = 0; i < 3; i++)
+      await db()
+        .update(reservations)
+        .set({ reason: String(i) })
+        .where(eq(reservations.id, 'r1'));
     await release({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
     await reclaim({ ctx: ctxFor(db(), ORG.owner, hours(2)), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
     const first = await listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: { limit: 1 } });
@@ -285,10 +356,10 @@ describe('VMs, terminate, audit trail and notifications', () => {
   });
 
   it('refuses cursors it did not hand out, for audit and notifications alike', async () => {
-    const foreign = (await listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: {} })).nextCursor ?? Buffer.from(JSON.stringify({ k: 'n1' })).toString('base64url');
+    const foreign =
+      (await listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: {} })).nextCursor ?? Buffer.from(JSON.stringify({ k: 'n1' })).toString('base64url');
     expect(await code(listAuditEvents({ ctx: ctxFor(db(), ORG.owner), input: { cursor: foreign } }))).toBe('invalid_request');
     expect(await code(listNotifications({ ctx: ctxFor(db(), ORG.owner), input: { cursor: foreign } }))).toBe('invalid_request');
     expect(await code(listNotifications({ ctx: ctxFor(db(), ORG.owner), input: { cursor: 'x' } }))).toBe('invalid_request');
   });
 });
-

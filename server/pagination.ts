@@ -95,7 +95,10 @@ export async function toPage<T, U>(rows: T[], limit: number, keyOf: (row: T) => 
 export async function olderThanCursor(db: DbOrTx, table: typeof auditEvents | typeof notifications, cursor: string, visible: SQL | undefined): Promise<SQL> {
   const id = decodeCursor(cursor);
   if (!idPattern.test(id)) throw malformedCursor();
-  const [row] = await db.select({ seq: table.seq }).from(table).where(and(eq(table.id, id), visible));
+  const [row] = await db
+    .select({ seq: table.seq })
+    .from(table)
+    .where(and(eq(table.id, id), visible));
   if (!row) throw malformedCursor();
   return lt(table.seq, row.seq);
 }

@@ -122,7 +122,13 @@ describe('offered actions are exactly what the verbs accept', () => {
 
   it('matches the permissions table for an active reservation', () => {
     const active = { id: 'r', status: 'active' as const };
-    const rel = (o: Partial<Record<'operator' | 'owner' | 'managing' | 'audience', boolean>>) => ({ operator: false, owner: false, managing: false, audience: false, ...o });
+    const rel = (o: Partial<Record<'operator' | 'owner' | 'managing' | 'audience', boolean>>) => ({
+      operator: false,
+      owner: false,
+      managing: false,
+      audience: false,
+      ...o,
+    });
     expect(offeredReservationActions(rel({ operator: true }), active)).toEqual(['edit', 'cancel', 'release', 'reclaim']);
     expect(offeredReservationActions(rel({ owner: true }), active)).toEqual(['edit', 'cancel', 'release', 'reclaim']);
     expect(offeredReservationActions(rel({ managing: true }), active)).toEqual(['release', 'reclaim']);
@@ -142,7 +148,9 @@ describe('offered actions are exactly what the verbs accept', () => {
 
 /** The rules of action tables that are not writes, as `table.rule`: reads belong under Visibility. */
 function readsIn(tables: Readonly<Record<string, Readonly<Record<string, { kind: RuleKind }>>>>): string[] {
-  return Object.entries(tables).flatMap(([table, rules]) => Object.entries(rules).flatMap(([name, rule]) => (rule.kind === 'write' ? [] : [`${table}.${name}`])));
+  return Object.entries(tables).flatMap(([table, rules]) =>
+    Object.entries(rules).flatMap(([name, rule]) => (rule.kind === 'write' ? [] : [`${table}.${name}`])),
+  );
 }
 
 /** Every relation a principal can have to a reservation (and so to its node). */
@@ -166,7 +174,17 @@ describe('actions are writes: a read is never offered as a button (docs/architec
       const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
       for (const status of ['running', 'terminated']) for (const a of offeredVmActions(p, { orgId: ORG.tenantA, status })) offered.add(`vm.${a}`);
     }
-    expect([...offered].sort()).toEqual(['node.changeTopology', 'node.createReservation', 'node.registerNode', 'reservation.cancel', 'reservation.edit', 'reservation.reaffirm', 'reservation.reclaim', 'reservation.release', 'vm.terminate']);
+    expect([...offered].sort()).toEqual([
+      'node.changeTopology',
+      'node.createReservation',
+      'node.registerNode',
+      'reservation.cancel',
+      'reservation.edit',
+      'reservation.reaffirm',
+      'reservation.reclaim',
+      'reservation.release',
+      'vm.terminate',
+    ]);
     const kindOf = (key: string) => {
       const [table, name] = key.split('.') as [keyof typeof actionRules, string];
       return (actionRules[table] as Record<string, { kind: RuleKind }>)[name]!.kind;
@@ -187,7 +205,9 @@ describe('actions are writes: a read is never offered as a button (docs/architec
       const all = { operator: true, owner: true, managing: true, audience: true };
       expect(offeredReservationActions(all, { id: 'r', status: 'needs-review' })).not.toContain('peek');
       expect(offeredNodeActions(all)).not.toContain('peek');
-      expect(offeredVmActions({ orgId: ORG.platform, actor: { kind: 'apiKey', apiKeyId: 'k' }, via: 'api' }, { orgId: ORG.tenantA, status: 'running' })).not.toContain('peek');
+      expect(
+        offeredVmActions({ orgId: ORG.platform, actor: { kind: 'apiKey', apiKeyId: 'k' }, via: 'api' }, { orgId: ORG.tenantA, status: 'running' }),
+      ).not.toContain('peek');
     } finally {
       listed.pop();
       delete tables.reservation!.peek;
@@ -202,13 +222,24 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
   beforeEach(addStatuses);
 
   it('reservations: maySeeReservation ≡ reservationVisibleTo', async () => {
-    await insertReservation(db(), { id: 'r-other', nodeId: 'n2', unitIds: ['gpu-5'], allowedOrgIds: [ORG.tenantA], managingOrgIds: [ORG.tenantB], startsAt: hours(-1), topologyGen: 2 });
+    await insertReservation(db(), {
+      id: 'r-other',
+      nodeId: 'n2',
+      unitIds: ['gpu-5'],
+      allowedOrgIds: [ORG.tenantA],
+      managingOrgIds: [ORG.tenantB],
+      startsAt: hours(-1),
+      topologyGen: 2,
+    });
     for (const nodeId of ['n1', 'n2']) {
       const node = { ownerOrgId: ORG.owner };
       const all = await db().select().from(reservations).where(eq(reservations.nodeId, nodeId));
       for (const orgId of principals) {
         const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
-        const bySql = await db().select({ id: reservations.id }).from(reservations).where(and(eq(reservations.nodeId, nodeId), reservationVisibleTo(p, node)));
+        const bySql = await db()
+          .select({ id: reservations.id })
+          .from(reservations)
+          .where(and(eq(reservations.nodeId, nodeId), reservationVisibleTo(p, node)));
         const byJs = all.filter((r) => maySeeReservation(relationTo(p, node, r)));
         expect(bySql.map((r) => r.id).sort(), `${orgId} on ${nodeId}`).toEqual(byJs.map((r) => r.id).sort());
       }
@@ -218,8 +249,22 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
   it('reservations across nodes: listsReservation ≡ reservationListedFor, for every role', async () => {
     // A node of another owner, with reservations naming the scene's orgs in each column.
     await insertNode(db(), { id: 'n3', ownerOrgId: ORG.other, createdAt: hours(-72) });
-    await insertReservation(db(), { id: 'r1', nodeId: 'n3', unitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantA, ORG.audience], managingOrgIds: [ORG.owner], startsAt: hours(-1) });
-    await insertReservation(db(), { id: 'r-n3', nodeId: 'n3', unitIds: ['gpu-1'], allowedOrgIds: [ORG.platform], managingOrgIds: [ORG.tenantB, ORG.managing], startsAt: hours(-1) });
+    await insertReservation(db(), {
+      id: 'r1',
+      nodeId: 'n3',
+      unitIds: ['gpu-0'],
+      allowedOrgIds: [ORG.tenantA, ORG.audience],
+      managingOrgIds: [ORG.owner],
+      startsAt: hours(-1),
+    });
+    await insertReservation(db(), {
+      id: 'r-n3',
+      nodeId: 'n3',
+      unitIds: ['gpu-1'],
+      allowedOrgIds: [ORG.platform],
+      managingOrgIds: [ORG.tenantB, ORG.managing],
+      startsAt: hours(-1),
+    });
     const all = await db().select({ r: reservations, ownerOrgId: nodes.ownerOrgId }).from(reservations).innerJoin(nodes, eq(nodes.id, reservations.nodeId));
     expect(all.length).toBeGreaterThan(7);
     for (const orgId of principals) {
@@ -235,11 +280,19 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
             const rows = await db()
               .select({ nodeId: reservations.nodeId, id: reservations.id })
               .from(reservations)
-              .where(and(reservationListedFor(p, role, after, limit), after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined))
+              .where(
+                and(
+                  reservationListedFor(p, role, after, limit),
+                  after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined,
+                ),
+              )
               .orderBy(asc(reservations.nodeId), asc(reservations.id))
               .limit(limit);
             const from = after ? byJs.indexOf(after) + 1 : 0;
-            expect(rows.map((r) => `${r.nodeId}/${r.id}`), `${orgId} role=${role} limit ${limit} after ${after?.join('/')}`).toEqual(byJs.slice(from, from + limit).map(([n, id]) => `${n}/${id}`));
+            expect(
+              rows.map((r) => `${r.nodeId}/${r.id}`),
+              `${orgId} role=${role} limit ${limit} after ${after?.join('/')}`,
+            ).toEqual(byJs.slice(from, from + limit).map(([n, id]) => `${n}/${id}`));
           }
         }
       }
@@ -262,13 +315,51 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
       for (const s of subjects) {
         await db()
           .insert(auditEvents)
-          .values({ id: `evt-${i++}`, at: T0, action: s.nodeId ? 'vm.place' : 'api_key.create', actorOrgId, actorApiKeyId: 'k', via: 'api', nodeId: s.nodeId, reservationId: s.reservationId, unitIds: [], details: {} });
+          .values({
+            id: `evt-${i++}`,
+            at: T0,
+            action: s.nodeId ? 'vm.place' : 'api_key.create',
+            actorOrgId,
+            actorApiKeyId: 'k',
+            via: 'api',
+            nodeId: s.nodeId,
+            reservationId: s.reservationId,
+            unitIds: [],
+            details: {},
+          });
       }
     }
-    await insertReservation(db(), { id: 'r-mine', nodeId: 'n2', unitIds: ['gpu-6'], allowedOrgIds: [ORG.tenantA], managingOrgIds: [ORG.tenantB, ORG.audience], startsAt: hours(-1), topologyGen: 2 });
-    await db().insert(auditEvents).values({ id: `evt-${i++}`, at: T0, action: 'reservation.create', actorOrgId: ORG.owner, actorApiKeyId: 'k', via: 'api', nodeId: 'n2', reservationId: 'r-mine', unitIds: [], details: {} });
+    await insertReservation(db(), {
+      id: 'r-mine',
+      nodeId: 'n2',
+      unitIds: ['gpu-6'],
+      allowedOrgIds: [ORG.tenantA],
+      managingOrgIds: [ORG.tenantB, ORG.audience],
+      startsAt: hours(-1),
+      topologyGen: 2,
+    });
+    await db()
+      .insert(auditEvents)
+      .values({
+        id: `evt-${i++}`,
+        at: T0,
+        action: 'reservation.create',
+        actorOrgId: ORG.owner,
+        actorApiKeyId: 'k',
+        via: 'api',
+        nodeId: 'n2',
+        reservationId: 'r-mine',
+        unitIds: [],
+        details: {},
+      });
     const all = await db()
-      .select({ seq: auditEvents.seq, nodeId: auditEvents.nodeId, actorOrgId: auditEvents.actorOrgId, nodeOwnerOrgId: nodes.ownerOrgId, managingOrgIds: reservations.managingOrgIds })
+      .select({
+        seq: auditEvents.seq,
+        nodeId: auditEvents.nodeId,
+        actorOrgId: auditEvents.actorOrgId,
+        nodeOwnerOrgId: nodes.ownerOrgId,
+        managingOrgIds: reservations.managingOrgIds,
+      })
       .from(auditEvents)
       .leftJoin(nodes, eq(nodes.id, auditEvents.nodeId))
       .leftJoin(reservations, and(eq(reservations.nodeId, auditEvents.nodeId), eq(reservations.id, auditEvents.reservationId)));
@@ -291,11 +382,22 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
           .map((e) => e.seq)
           .sort((a, b) => b - a)
           .slice(0, limit);
-        expect(bySql.map((e) => e.seq), `${orgId} limit ${limit}`).toEqual(byJs);
+        expect(
+          bySql.map((e) => e.seq),
+          `${orgId} limit ${limit}`,
+        ).toEqual(byJs);
       }
       // The one-row form a list cursor is resolved under: the same rule.
       const one = await db().select({ seq: auditEvents.seq }).from(auditEvents).where(auditEventVisibleTo(p)).orderBy(desc(auditEvents.seq));
-      expect(one.map((e) => e.seq), `${orgId}: auditEventVisibleTo`).toEqual(all.filter((e) => maySeeAuditEvent(p, e)).map((e) => e.seq).sort((a, b) => b - a));
+      expect(
+        one.map((e) => e.seq),
+        `${orgId}: auditEventVisibleTo`,
+      ).toEqual(
+        all
+          .filter((e) => maySeeAuditEvent(p, e))
+          .map((e) => e.seq)
+          .sort((a, b) => b - a),
+      );
     }
   });
 
@@ -310,7 +412,10 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
     const vmUnitRows = await db().select().from(vmUnits);
     for (const orgId of principals) {
       const p = { orgId, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const };
-      const bySql = await db().select({ id: vms.id }).from(vms).where(and(eq(vms.status, 'running'), vmVisibleTo(p, T0)));
+      const bySql = await db()
+        .select({ id: vms.id })
+        .from(vms)
+        .where(and(eq(vms.status, 'running'), vmVisibleTo(p, T0)));
       const byJs = running.filter((vm) => {
         const units = vmUnitRows.filter((u) => u.vmId === vm.id).map((u) => u.unitId);
         const manages = holdRows.some((h) => {

@@ -44,7 +44,11 @@ export function nodeRelation(principal: Principal, node: { ownerOrgId: string } 
  * relation to the node, and whether the reservation names it as a managing org or in its audience.
  * @param r the reservation's org lists (a row, or anything of that shape).
  */
-export function relationTo(principal: Principal, node: { ownerOrgId: string }, r: { allowedOrgIds: readonly string[]; managingOrgIds: readonly string[] }): ReservationRelation {
+export function relationTo(
+  principal: Principal,
+  node: { ownerOrgId: string },
+  r: { allowedOrgIds: readonly string[]; managingOrgIds: readonly string[] },
+): ReservationRelation {
   return {
     ...nodeRelation(principal, node),
     managing: r.managingOrgIds.includes(principal.orgId),
@@ -81,22 +85,37 @@ type ReservationRule = {
 };
 
 function notEnded(what: string) {
-  return (r: ReservationState) => (ended(r.status) ? new DomainError('reservation_not_active', `Reservation "${r.id}" is ${r.status}; ${what}.`, { reservationStatus: r.status }) : null);
+  return (r: ReservationState) =>
+    ended(r.status) ? new DomainError('reservation_not_active', `Reservation "${r.id}" is ${r.status}; ${what}.`, { reservationStatus: r.status }) : null;
 }
 
 /** Needs-review answers its own code: an operator must re-affirm it before anything is granted. */
 function activeOnly(needsReview: string, notActive: string) {
   return (r: ReservationState) => {
-    if (r.status === 'needs-review') return new DomainError('reservation_needs_review', `Reservation "${r.id}" needs review after a topology change; ${needsReview}.`, { reservationStatus: r.status });
-    if (r.status !== 'active') return new DomainError('reservation_not_active', `Reservation "${r.id}" is ${r.status}; ${notActive}.`, { reservationStatus: r.status });
+    if (r.status === 'needs-review')
+      return new DomainError('reservation_needs_review', `Reservation "${r.id}" needs review after a topology change; ${needsReview}.`, {
+        reservationStatus: r.status,
+      });
+    if (r.status !== 'active')
+      return new DomainError('reservation_not_active', `Reservation "${r.id}" is ${r.status}; ${notActive}.`, { reservationStatus: r.status });
     return null;
   };
 }
 
 /** Every action on a reservation, one rule each (docs/product.md §2, §5, §5.1–§5.4). */
 export const reservationRules = {
-  edit: { kind: 'write', who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may edit this reservation.', when: notEnded('it can no longer be edited') },
-  cancel: { kind: 'write', who: operatorOrOwner, forbidden: () => 'Only a platform operator or the node owner may cancel this reservation.', when: notEnded('it cannot be cancelled again') },
+  edit: {
+    kind: 'write',
+    who: operatorOrOwner,
+    forbidden: () => 'Only a platform operator or the node owner may edit this reservation.',
+    when: notEnded('it can no longer be edited'),
+  },
+  cancel: {
+    kind: 'write',
+    who: operatorOrOwner,
+    forbidden: () => 'Only a platform operator or the node owner may cancel this reservation.',
+    when: notEnded('it cannot be cancelled again'),
+  },
   release: {
     kind: 'write',
     who: marketManager,
@@ -108,7 +127,14 @@ export const reservationRules = {
     who: marketManager,
     forbidden: () => 'Only a platform operator, the node owner or a managing org may reclaim units; being in the audience does not confer it.',
     // Pending, active and needs-review may be reclaimed: it only narrows exposure (§5.1 step 2).
-    when: (r) => (ended(r.status) ? new DomainError('reservation_not_reclaimable', `Reservation "${r.id}" is ${r.status}; only pending, active or needs-review reservations can be reclaimed.`, { reservationStatus: r.status }) : null),
+    when: (r) =>
+      ended(r.status)
+        ? new DomainError(
+            'reservation_not_reclaimable',
+            `Reservation "${r.id}" is ${r.status}; only pending, active or needs-review reservations can be reclaimed.`,
+            { reservationStatus: r.status },
+          )
+        : null,
   },
   reaffirm: {
     kind: 'write',
@@ -239,7 +265,10 @@ export function assertCanTerminateVm(principal: Principal, vm: { orgId: string }
 }
 
 /** Every action table, by the object it acts on: server/policy.test.ts checks each holds writes only. */
-export const actionRules = { reservation: reservationRules, node: nodeRules, vm: vmRules } as const satisfies Record<string, Record<string, { kind: RuleKind }>>;
+export const actionRules = { reservation: reservationRules, node: nodeRules, vm: vmRules } as const satisfies Record<
+  string,
+  Record<string, { kind: RuleKind }>
+>;
 
 // 3. Visibility: what a principal may see (every read's rule; never offered) ----------
 
@@ -252,7 +281,11 @@ export const actionRules = { reservation: reservationRules, node: nodeRules, vm:
  */
 export async function assertMayPickOrgs(ctx: Principal & { db: DbOrTx }): Promise<void> {
   if (isOperator(ctx)) return;
-  const [owns] = await ctx.db.select({ one: sql<number>`1` }).from(nodes).where(eq(nodes.ownerOrgId, ctx.orgId)).limit(1);
+  const [owns] = await ctx.db
+    .select({ one: sql<number>`1` })
+    .from(nodes)
+    .where(eq(nodes.ownerOrgId, ctx.orgId))
+    .limit(1);
   if (!owns) throw new DomainError('forbidden', 'Only a platform operator or a node owner may search orgs (to reserve units for them).');
 }
 
@@ -308,7 +341,12 @@ export function listsReservation(rel: ReservationRelation, role: ReservationRole
  * the plans).
  * @param after the cursor's (nodeId, id), exclusive.
  */
-export function reservationListedFor(principal: Principal, role: ReservationRole, after: readonly [string, string] | undefined, limit: number): SQL | undefined {
+export function reservationListedFor(
+  principal: Principal,
+  role: ReservationRole,
+  after: readonly [string, string] | undefined,
+  limit: number,
+): SQL | undefined {
   const me = principal.orgId;
   const audience = arrayContains(reservations.allowedOrgIds, [me]);
   const managing = arrayContains(reservations.managingOrgIds, [me]);
@@ -368,7 +406,10 @@ export function maySeeVmOrg(principal: Principal, vm: { orgId: string }): boolea
  * operator and the actor's org see it; a system actor's is the platform's own, so the
  * operator's alone. `auditVisibleSeqs` is the same rule in SQL.
  */
-export function maySeeAuditEvent(principal: Principal, event: { actorOrgId: string; nodeOwnerOrgId: string | null; managingOrgIds: readonly string[] | null }): boolean {
+export function maySeeAuditEvent(
+  principal: Principal,
+  event: { actorOrgId: string; nodeOwnerOrgId: string | null; managingOrgIds: readonly string[] | null },
+): boolean {
   const me = principal.orgId;
   return isOperator(principal) || event.actorOrgId === me || event.nodeOwnerOrgId === me || (event.managingOrgIds ?? []).includes(me);
 }

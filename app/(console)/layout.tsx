@@ -64,7 +64,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               </button>
             </form>
             <form action={signOutEverywhereAction}>
-              <button type="submit" title="End this account's sessions in every browser" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
+              <button
+                type="submit"
+                title="End this account's sessions in every browser"
+                className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50"
+              >
                 Sign out everywhere
               </button>
             </form>

@@ -12,7 +12,8 @@ function signInErrorMessage(code: string | undefined): string {
   const n = Number(refused[2]);
   const wait = `${n} ${refused[3] === 'm' ? 'minute' : 'second'}${n === 1 ? '' : 's'}`;
   if (refused[1] === 'busy') return 'Many sign-ins are being checked right now; try again in a few seconds.';
-  if (refused[1] === 'paused') return `Sign-in is paused after many failed attempts on this site; try again in ${wait}. Browsers that signed in here before are not affected.`;
+  if (refused[1] === 'paused')
+    return `Sign-in is paused after many failed attempts on this site; try again in ${wait}. Browsers that signed in here before are not affected.`;
   return `Too many failed sign-ins; try again in ${wait}.`;
 }
 
@@ -34,11 +35,23 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
         <input type="hidden" name="next" value={next ?? '/'} />
         <label className="block text-sm font-medium text-slate-700">
           Email
-          <input name="email" type="email" autoComplete="username" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          <input
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+          />
         </label>
         <label className="block text-sm font-medium text-slate-700">
           Password
-          <input name="password" type="password" autoComplete="current-password" required className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm" />
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+          />
         </label>
         <button type="submit" className="w-full rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-700">
           Sign in

@@ -31,7 +31,12 @@ function When({ iso }: { iso: string }) {
  * keys by name and prefix — so a key minted by a leaked key stands out —, or a platform job.
  */
 function CreatedBy({ by }: { by: ApiKeyView['createdBy'] }) {
-  if (!by) return <span className="text-slate-400" title="Created before the console recorded who creates keys.">not recorded</span>;
+  if (!by)
+    return (
+      <span className="text-slate-400" title="Created before the console recorded who creates keys.">
+        not recorded
+      </span>
+    );
   if (by.kind === 'user') return <span title={by.userId}>{by.name ?? by.userId}</span>;
   if (by.kind === 'api_key') {
     return (
@@ -65,7 +70,12 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
             revoked
           </span>
         ) : (
-          <button type="button" onClick={() => onRevoke(k)} aria-label={`Revoke ${k.name}`} className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50">
+          <button
+            type="button"
+            onClick={() => onRevoke(k)}
+            aria-label={`Revoke ${k.name}`}
+            className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
+          >
             Revoke
           </button>
         ),
@@ -90,7 +100,9 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
     <div className="space-y-4">
       <div>
         <h1 className="text-2xl font-semibold">API keys</h1>
-        <p className="text-sm text-slate-600">Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created. An org has at most 100 active keys.</p>
+        <p className="text-sm text-slate-600">
+          Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created. An org has at most 100 active keys.
+        </p>
       </div>
       <CreateApiKeyForm
         onCreated={(key) => {
@@ -103,7 +115,14 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
       {keys.error && keys.data && <StaleBanner error={keys.error} what="the keys" />}
       {keys.error && !keys.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{keys.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
-        <DataTable columns={columns(setRevoking)} rows={keys.data?.items ?? []} rowKey={(k) => k.id} rowAttr="api-key-id" testId="api-key-table" empty={keys.data ? 'No API keys yet.' : 'Nothing to show.'} />
+        <DataTable
+          columns={columns(setRevoking)}
+          rows={keys.data?.items ?? []}
+          rowKey={(k) => k.id}
+          rowAttr="api-key-id"
+          testId="api-key-table"
+          empty={keys.data ? 'No API keys yet.' : 'Nothing to show.'}
+        />
       </div>
       <UrlPager cursor={cursor} nextCursor={keys.data?.nextCursor} />
       {created && <NewKeyDialog apiKey={created} onClose={() => setCreated(null)} />}

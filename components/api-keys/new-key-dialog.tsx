@@ -32,10 +32,14 @@ export function NewKeyDialog({ apiKey, onClose }: { apiKey: CreatedApiKey; onClo
       )}
     >
       <p>
-        Copy the key now: <strong>it is shown this once</strong> and cannot be shown again. Send it as <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
+        Copy the key now: <strong>it is shown this once</strong> and cannot be shown again. Send it as{' '}
+        <code className="font-mono text-xs">Authorization: Bearer &lt;key&gt;</code>.
       </p>
       <div className="flex items-center gap-2">
-        <code data-testid="new-key-secret" className="block flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs">
+        <code
+          data-testid="new-key-secret"
+          className="block flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs"
+        >
           {apiKey.secret}
         </code>
         <button type="button" onClick={copy} aria-label="Copy the API key" className={buttonStyles.secondary}>

@@ -38,7 +38,8 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClo
       )}
     >
       <p>
-        Programs using <code className="font-mono text-xs">{apiKey.prefix}…</code> are refused from their next request. This cannot be undone: to use the API again, create a new key.
+        Programs using <code className="font-mono text-xs">{apiKey.prefix}…</code> are refused from their next request. This cannot be undone: to use the API
+        again, create a new key.
       </p>
       {revoke.isError && (
         <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-red-900">

@@ -100,7 +100,15 @@ export const auditColumns = [
     ),
     'text-xs',
   ),
-  column<AuditEvent>('node', 'Node', (e) => (e.nodeId ? <Link href={nodeHref(e.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">{e.nodeId}</Link> : '—')),
+  column<AuditEvent>('node', 'Node', (e) =>
+    e.nodeId ? (
+      <Link href={nodeHref(e.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">
+        {e.nodeId}
+      </Link>
+    ) : (
+      '—'
+    ),
+  ),
   column<AuditEvent>('reservation', 'Reservation', (e) =>
     e.nodeId && e.reservationId ? (
       <Link href={reservationHref(e.nodeId, e.reservationId)} className="font-mono text-xs text-indigo-700 hover:underline">

@@ -14,7 +14,17 @@ import { auditColumns } from './audit-columns';
  * Rendered from the page the server read for the URL (filters and `cursor`).
  * @param actions the audit actions the API knows, for the action filter.
  */
-export function AuditTrail({ filters, actions, events, cursor }: { filters: AuditFilters; actions: readonly string[]; events: PageResult<AuditEvent>; cursor: string | undefined }) {
+export function AuditTrail({
+  filters,
+  actions,
+  events,
+  cursor,
+}: {
+  filters: AuditFilters;
+  actions: readonly string[];
+  events: PageResult<AuditEvent>;
+  cursor: string | undefined;
+}) {
   const fields: FilterField[] = [
     { name: 'nodeId', label: 'Node', kind: 'text', placeholder: 'e.g. acme-h100-01' },
     { name: 'reservationId', label: 'Reservation', kind: 'text', placeholder: 'e.g. res-nimbus-01' },
@@ -26,7 +36,16 @@ export function AuditTrail({ filters, actions, events, cursor }: { filters: Audi
     <div className="space-y-4">
       <PageHeader title="Audit trail" description="What happened, newest first: every event your org may see." />
       <UrlFilters fields={fields} values={filters} />
-      <PagedTable result={events} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event matches these filters." cursor={cursor} scope={filtersKey(filters)} />
+      <PagedTable
+        result={events}
+        columns={auditColumns}
+        rowKey={(e) => e.id}
+        rowAttr="event-id"
+        testId="audit-table"
+        empty="No event matches these filters."
+        cursor={cursor}
+        scope={filtersKey(filters)}
+      />
     </div>
   );
 }

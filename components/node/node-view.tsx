@@ -58,7 +58,10 @@ export function NodeView(props: {
   if (!node.data) {
     return (
       <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
-        {node.error} <Link href="/" className="underline">Back to the fleet</Link>
+        {node.error}{' '}
+        <Link href="/" className="underline">
+          Back to the fleet
+        </Link>
       </div>
     );
   }
@@ -73,15 +76,23 @@ export function NodeView(props: {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
           <p className="text-sm text-slate-500">
-            <Link href="/" className="hover:underline">Fleet</Link> / node
+            <Link href="/" className="hover:underline">
+              Fleet
+            </Link>{' '}
+            / node
           </p>
           <h1 className="text-2xl font-semibold">{n.name}</h1>
           <p className="mt-1 text-sm text-slate-600">
-            <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation {n.topologyGen}
+            <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation{' '}
+            {n.topologyGen}
           </p>
         </div>
         {nodeActions.includes('changeTopology') && (
-          <button type="button" onClick={() => setOpen({ kind: 'topology' })} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50">
+          <button
+            type="button"
+            onClick={() => setOpen({ kind: 'topology' })}
+            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
+          >
             Change topology…
           </button>
         )}
@@ -110,7 +121,14 @@ export function NodeView(props: {
       <PageRefreshContext.Provider value={refresh}>
         <Suspense fallback={null}>
           {open?.kind === 'reclaim' && (
-            <ReclaimDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} vms={vms.data ?? []} onClose={close} onDone={() => setSelection(emptySelection)} />
+            <ReclaimDialog
+              nodeId={nodeId}
+              reservationId={open.reservationId}
+              unitIds={open.unitIds}
+              vms={vms.data ?? []}
+              onClose={close}
+              onDone={() => setSelection(emptySelection)}
+            />
           )}
           {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
           {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}

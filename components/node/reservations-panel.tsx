@@ -23,7 +23,9 @@ const buttons = [
 export function ReservationsPanel({ items, error, onOpen }: { items: ReservationItem[] | undefined; error: unknown; onOpen: (d: ReservationDialog) => void }) {
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="reservations-title">
-      <h2 id="reservations-title" className="mb-3 font-semibold">Reservations</h2>
+      <h2 id="reservations-title" className="mb-3 font-semibold">
+        Reservations
+      </h2>
       {error ? (
         <p className="text-sm text-red-700">{errorMessage(error)}</p>
       ) : !items ? (
@@ -48,7 +50,9 @@ export function ReservationsPanel({ items, error, onOpen }: { items: Reservation
                     <UnitIds ids={r.reservedUnitIds} />
                   </dd>
                   <dt className="text-slate-500">Released</dt>
-                  <dd className="font-mono" data-testid="released-units">{r.releasedUnitIds.length ? <UnitIds ids={r.releasedUnitIds} /> : '—'}</dd>
+                  <dd className="font-mono" data-testid="released-units">
+                    {r.releasedUnitIds.length ? <UnitIds ids={r.releasedUnitIds} /> : '—'}
+                  </dd>
                   <dt className="text-slate-500">Audience</dt>
                   <dd className="font-mono">{r.allowedOrgIds.join(', ')}</dd>
                   <dt className="text-slate-500">Managing orgs</dt>

@@ -17,7 +17,12 @@ export type SelectionActions = {
  * API answers the details); release and reclaim act on one reservation, and only when the
  * server offered them on it.
  */
-export function actionsForSelection(units: readonly UnitView[], selectedIds: readonly string[], byReservation: ReadonlyMap<string, readonly ReservationAction[]>, canReserve: boolean): SelectionActions {
+export function actionsForSelection(
+  units: readonly UnitView[],
+  selectedIds: readonly string[],
+  byReservation: ReadonlyMap<string, readonly ReservationAction[]>,
+  canReserve: boolean,
+): SelectionActions {
   const selected = selectedIds.map((id) => units.find((u) => u.id === id)).filter((u): u is UnitView => Boolean(u));
   if (selected.length === 0) return { reserve: false, release: null, reclaim: null, hint: 'Select units to act on.' };
   const unheld = selected.every((u) => u.state === 'free' || u.state === 'occupied');

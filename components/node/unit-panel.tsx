@@ -37,7 +37,9 @@ export function UnitPanel(props: {
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="units-title">
       <div className="mb-4 flex items-center justify-between">
-        <h2 id="units-title" className="font-semibold">Units</h2>
+        <h2 id="units-title" className="font-semibold">
+          Units
+        </h2>
         <p className="text-xs text-slate-500">
           {Object.entries(counts)
             .filter(([, c]) => c > 0)
@@ -54,11 +56,20 @@ export function UnitPanel(props: {
       {selectable && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
           {canReclaim && (
-            <button type="button" onClick={() => onSelectionChange(selectWhere(units, (u) => u.state === 'released' || u.state === 'spot-occupied'))} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
+            <button
+              type="button"
+              onClick={() => onSelectionChange(selectWhere(units, (u) => u.state === 'released' || u.state === 'spot-occupied'))}
+              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50"
+            >
               Select all released
             </button>
           )}
-          <button type="button" onClick={() => onSelectionChange(emptySelection)} disabled={selectedIds.length === 0} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50">
+          <button
+            type="button"
+            onClick={() => onSelectionChange(emptySelection)}
+            disabled={selectedIds.length === 0}
+            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50"
+          >
             Clear
           </button>
           <span className="flex-1 text-sm text-slate-600" data-testid="selection-hint">
@@ -70,7 +81,12 @@ export function UnitPanel(props: {
             </button>
           )}
           {canRelease && (
-            <button type="button" disabled={!possible.release} onClick={() => possible.release && onAction({ kind: 'release', reservationId: possible.release, unitIds: selectedIds })} className={secondary}>
+            <button
+              type="button"
+              disabled={!possible.release}
+              onClick={() => possible.release && onAction({ kind: 'release', reservationId: possible.release, unitIds: selectedIds })}
+              className={secondary}
+            >
               Release…
             </button>
           )}
@@ -93,4 +109,5 @@ export function UnitPanel(props: {
   );
 }
 
-const secondary = 'rounded-md border border-indigo-300 bg-indigo-50 px-4 py-1.5 text-sm font-semibold text-indigo-900 hover:bg-indigo-100 disabled:cursor-not-allowed disabled:opacity-40';
+const secondary =
+  'rounded-md border border-indigo-300 bg-indigo-50 px-4 py-1.5 text-sm font-semibold text-indigo-900 hover:bg-indigo-100 disabled:cursor-not-allowed disabled:opacity-40';

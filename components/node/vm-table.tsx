@@ -44,7 +44,12 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
           header: <span className="sr-only">Actions</span>,
           cell: (vm) =>
             vm.actions.includes('terminate') && (
-              <button type="button" aria-label={`Terminate ${vm.id}…`} onClick={() => onTerminate(vm)} className="rounded-md border border-red-300 px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-50">
+              <button
+                type="button"
+                aria-label={`Terminate ${vm.id}…`}
+                onClick={() => onTerminate(vm)}
+                className="rounded-md border border-red-300 px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-50"
+              >
                 Terminate…
               </button>
             ),
@@ -53,7 +58,9 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
     : baseColumns;
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="vms-title">
-      <h2 id="vms-title" className="mb-3 font-semibold">Running VMs you can see</h2>
+      <h2 id="vms-title" className="mb-3 font-semibold">
+        Running VMs you can see
+      </h2>
       {!vms ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : vms.length === 0 ? (

@@ -13,13 +13,31 @@ import { useLastGood } from '../live/use-last-good';
 export function NotificationBell(props: { unread: number | undefined }) {
   const unread = useLastGood({ data: props.unread }, '').data;
   return (
-    <Link href="/notifications" aria-label={unread === undefined ? 'Notifications' : `Notifications, ${unread} unread`} data-testid="notification-bell" className="relative inline-flex items-center rounded-md p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900">
-      <svg aria-hidden="true" viewBox="0 0 24 24" className="h-5 w-5" fill="none" stroke="currentColor" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round">
+    <Link
+      href="/notifications"
+      aria-label={unread === undefined ? 'Notifications' : `Notifications, ${unread} unread`}
+      data-testid="notification-bell"
+      className="relative inline-flex items-center rounded-md p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+    >
+      <svg
+        aria-hidden="true"
+        viewBox="0 0 24 24"
+        className="h-5 w-5"
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="2"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      >
         <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
         <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
       </svg>
       {unread !== undefined && unread > 0 && (
-        <span aria-hidden="true" data-testid="unread-count" className="absolute -right-1.5 -top-1 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] font-bold leading-4 text-white">
+        <span
+          aria-hidden="true"
+          data-testid="unread-count"
+          className="absolute -right-1.5 -top-1 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] font-bold leading-4 text-white"
+        >
           {unread > 99 ? '99+' : unread}
         </span>
       )}

@@ -72,7 +72,13 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
             read
           </span>
         ) : (
-          <button type="button" disabled={pendingId === n.id} onClick={() => markRead(n)} aria-label={`Mark as read: ${n.details.vmId}`} className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50">
+          <button
+            type="button"
+            disabled={pendingId === n.id}
+            onClick={() => markRead(n)}
+            aria-label={`Mark as read: ${n.details.vmId}`}
+            className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50"
+          >
             Mark as read
           </button>
         ),

@@ -38,11 +38,24 @@ const roleLabels: Record<string, string> = { audience: 'In the audience (my capa
  * Rendered from the page the server read for the URL (`role` and `cursor`).
  * @param roles the roles the API accepts.
  */
-export function CapacityList({ role, roles, reservations, cursor }: { role: string | undefined; roles: readonly string[]; reservations: PageResult<Reservation>; cursor: string | undefined }) {
+export function CapacityList({
+  role,
+  roles,
+  reservations,
+  cursor,
+}: {
+  role: string | undefined;
+  roles: readonly string[];
+  reservations: PageResult<Reservation>;
+  cursor: string | undefined;
+}) {
   return (
     <div className="space-y-4">
       <PageHeader title="My capacity" description="Reservations across the fleet that your org may place workloads on.">
-        <UrlFilters fields={[{ name: 'role', label: 'Show', kind: 'select', allowAny: false, options: roles.map((r) => ({ value: r, label: roleLabels[r] ?? r })) }]} values={{ role: role ?? CAPACITY_DEFAULT_ROLE }} />
+        <UrlFilters
+          fields={[{ name: 'role', label: 'Show', kind: 'select', allowAny: false, options: roles.map((r) => ({ value: r, label: roleLabels[r] ?? r })) }]}
+          values={{ role: role ?? CAPACITY_DEFAULT_ROLE }}
+        />
       </PageHeader>
       <PagedTable
         result={reservations}

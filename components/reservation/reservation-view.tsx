@@ -18,7 +18,13 @@ const ids = (list: string[]) => (list.length ? list.join(', ') : '—');
 /** Every field of the Reservation object (docs/product.md §5.1a), in the contract's words where it has them. */
 function fieldsOf(r: Reservation): [label: string, value: ReactNode, testId: string][] {
   return [
-    ['Node', <Link key="n" href={nodeHref(r.nodeId)} className="text-indigo-700 hover:underline">{r.nodeId}</Link>, 'node'],
+    [
+      'Node',
+      <Link key="n" href={nodeHref(r.nodeId)} className="text-indigo-700 hover:underline">
+        {r.nodeId}
+      </Link>,
+      'node',
+    ],
     ['Status', <StatusBadge key="s" status={r.status} />, 'status'],
     ['Reserved units', ids(r.reservedUnitIds), 'reserved-units'],
     ['Released units', ids(r.releasedUnitIds), 'released-units'],
@@ -53,7 +59,9 @@ function HistoryLine({ entry }: { entry: HistoryEntry }) {
       <span className="w-48 shrink-0 text-slate-600">{formatDateTime(entry.at)}</span>
       <span className="font-medium">{kindLabels[entry.kind]}</span>
       {entry.topologyGen !== undefined && <span className="text-xs text-slate-500">generation {entry.topologyGen}</span>}
-      {e && e.unitIds.length > 0 && entry.kind !== 'created' && entry.kind !== 'cancelled' && <span className="font-mono text-xs text-slate-600">{e.unitIds.join(', ')}</span>}
+      {e && e.unitIds.length > 0 && entry.kind !== 'created' && entry.kind !== 'cancelled' && (
+        <span className="font-mono text-xs text-slate-600">{e.unitIds.join(', ')}</span>
+      )}
       <span className="ml-auto flex items-center gap-2 text-xs text-slate-500">
         {e && (
           <span>
@@ -115,8 +123,14 @@ export function ReservationView(props: {
     <div className="space-y-6">
       <div>
         <p className="text-sm text-slate-500">
-          <Link href="/" className="hover:underline">Fleet</Link> /{' '}
-          <Link href={nodeHref(nodeId)} className="hover:underline">{node.data?.name ?? nodeId}</Link> / reservation
+          <Link href="/" className="hover:underline">
+            Fleet
+          </Link>{' '}
+          /{' '}
+          <Link href={nodeHref(nodeId)} className="hover:underline">
+            {node.data?.name ?? nodeId}
+          </Link>{' '}
+          / reservation
         </p>
         <h1 className="flex items-center gap-3 text-2xl font-semibold">
           <span className="font-mono">{r.id}</span> <StatusBadge status={r.status} />
@@ -163,13 +177,23 @@ export function ReservationView(props: {
               ))}
             </ol>
             {history.data.truncated && <p className="mt-2 text-xs text-slate-500">Older changes are left out; the audit trail below has them all.</p>}
-            <p className="mt-2 text-xs text-slate-500">Changes show as your org’s audit trail shows them; period boundaries and topology changes show to all who may see the reservation.</p>
+            <p className="mt-2 text-xs text-slate-500">
+              Changes show as your org’s audit trail shows them; period boundaries and topology changes show to all who may see the reservation.
+            </p>
           </>
         )}
       </Section>
 
       <Section title="Audit trail" id="trail-title">
-        <PagedTable result={trail} columns={auditColumns} rowKey={(e) => e.id} rowAttr="event-id" testId="audit-table" empty="No event of this reservation is visible to your org." cursor={cursor} />
+        <PagedTable
+          result={trail}
+          columns={auditColumns}
+          rowKey={(e) => e.id}
+          rowAttr="event-id"
+          testId="audit-table"
+          empty="No event of this reservation is visible to your org."
+          cursor={cursor}
+        />
       </Section>
     </div>
   );

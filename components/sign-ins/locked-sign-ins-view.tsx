@@ -29,7 +29,13 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
   const columns: readonly Column<LockedSignIn>[] = [
     { key: 'email', header: 'Account', cell: (r) => <span className="font-medium">{r.email}</span> },
     // The name is the first to go on a narrow screen: the email names the account already.
-    { key: 'name', header: 'Name', className: 'hidden py-2 pr-4 text-slate-600 sm:table-cell', headerClassName: 'hidden py-2 pr-4 font-medium sm:table-cell', cell: (r) => r.name },
+    {
+      key: 'name',
+      header: 'Name',
+      className: 'hidden py-2 pr-4 text-slate-600 sm:table-cell',
+      headerClassName: 'hidden py-2 pr-4 font-medium sm:table-cell',
+      cell: (r) => r.name,
+    },
     { key: 'scope', header: 'Locked for', className: 'py-2 pr-4 text-slate-600', cell: (r) => scopeText[r.scope] },
     { key: 'failures', header: 'Failures', className: 'py-2 pr-4 tabular-nums', cell: (r) => r.failures },
     { key: 'until', header: 'Until', className: 'py-2 pr-4 text-slate-600', cell: (r) => formatDateTime(r.lockedUntil) },
@@ -65,7 +71,8 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
       <div>
         <h1 className="text-2xl font-semibold">Locked sign-ins</h1>
         <p className="text-sm text-slate-600">
-          Accounts refused after too many failed sign-ins. A lock on an account refuses only browsers it has not signed in with before; its own browsers keep their own count.
+          Accounts refused after too many failed sign-ins. A lock on an account refuses only browsers it has not signed in with before; its own browsers keep
+          their own count.
         </p>
       </div>
       {done && (
@@ -81,7 +88,14 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
       {locked.error && locked.data && <StaleBanner error={locked.error} what="the locked sign-ins" />}
       {locked.error && !locked.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{locked.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
-        <DataTable columns={columns} rows={rows} rowKey={(r) => `${r.userId}:${r.scope}`} rowAttr="locked-sign-in" testId="locked-sign-ins" empty={locked.data ? 'No account is locked.' : 'Nothing to show.'} />
+        <DataTable
+          columns={columns}
+          rows={rows}
+          rowKey={(r) => `${r.userId}:${r.scope}`}
+          rowAttr="locked-sign-in"
+          testId="locked-sign-ins"
+          empty={locked.data ? 'No account is locked.' : 'Nothing to show.'}
+        />
       </div>
     </div>
   );

@@ -48,7 +48,11 @@ export function DialogFrame(props: {
         )}
       </div>
       <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-6 py-3">
-        <button type="button" onClick={() => dialog.current?.close()} className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100">
+        <button
+          type="button"
+          onClick={() => dialog.current?.close()}
+          className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100"
+        >
           {dismissLabel}
         </button>
         {action && (
@@ -65,7 +69,12 @@ export function DialogFrame(props: {
     </>
   );
   return (
-    <dialog ref={dialog} onClose={onClose} aria-labelledby={titleId} className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40">
+    <dialog
+      ref={dialog}
+      onClose={onClose}
+      aria-labelledby={titleId}
+      className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40"
+    >
       {onSubmit ? <form onSubmit={onSubmit}>{inner}</form> : inner}
     </dialog>
   );

@@ -83,4 +83,5 @@ export function Field(props: { label: ReactNode; hint?: ReactNode; errors?: stri
   );
 }
 
-export const inputClass = 'block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+export const inputClass =
+  'block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';

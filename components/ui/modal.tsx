@@ -23,7 +23,13 @@ export function Modal(props: {
   }, []);
   const close = () => ref.current?.close();
   return (
-    <dialog ref={ref} onClose={onClose} aria-labelledby={labelId} data-testid={testId} className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40">
+    <dialog
+      ref={ref}
+      onClose={onClose}
+      aria-labelledby={labelId}
+      data-testid={testId}
+      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40"
+    >
       <h2 id={labelId} className="border-b border-slate-200 px-6 py-4 text-lg font-semibold">
         {title}
       </h2>

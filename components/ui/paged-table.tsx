@@ -21,7 +21,16 @@ export type PageResult<T> = Fetched<{ items: T[]; nextCursor?: string }>;
  * pager — the page the URL's `cursor` names, read by the server page (UrlPager).
  * @param scope what else selects the list (its filters): a new one restarts the page count.
  */
-export function PagedTable<T>(props: { result: PageResult<T>; columns: readonly Column<T>[]; rowKey: (row: T) => string; rowAttr?: string; empty: ReactNode; cursor: string | undefined; scope?: string; testId?: string }) {
+export function PagedTable<T>(props: {
+  result: PageResult<T>;
+  columns: readonly Column<T>[];
+  rowKey: (row: T) => string;
+  rowAttr?: string;
+  empty: ReactNode;
+  cursor: string | undefined;
+  scope?: string;
+  testId?: string;
+}) {
   const { columns, rowKey, rowAttr, empty, cursor, scope, testId } = props;
   // A failed refresh keeps this page's rows, with the error above them.
   const result = useLastGood(props.result, `${scope ?? ''}|${cursor ?? ''}`);

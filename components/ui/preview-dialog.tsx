@@ -33,7 +33,21 @@ export function PreviewDialog<P, R>(props: {
   children?: ReactNode;
   tone?: 'danger' | 'primary';
 }) {
-  const { title, subtitle, preview: runPreview, renderPreview, confirmLabel, confirm, isStale, onStale, renderResult, onClose, onDone, children, tone = 'danger' } = props;
+  const {
+    title,
+    subtitle,
+    preview: runPreview,
+    renderPreview,
+    confirmLabel,
+    confirm,
+    isStale,
+    onStale,
+    renderResult,
+    onClose,
+    onDone,
+    children,
+    tone = 'danger',
+  } = props;
   const [preview, setPreview] = useState<{ value: P; changed: boolean } | null>(null);
   const [result, setResult] = useState<{ value: R } | null>(null);
   const [pending, setPending] = useState<'preview' | 'confirm' | null>('preview');
@@ -90,7 +104,9 @@ export function PreviewDialog<P, R>(props: {
       onClose={onClose}
       error={error}
       dismissLabel={result ? 'Close' : 'Cancel'}
-      action={result ? undefined : { label: preview ? confirmLabel(preview.value) : 'Previewing…', disabled: !preview || pending !== null, onClick: onConfirm, tone }}
+      action={
+        result ? undefined : { label: preview ? confirmLabel(preview.value) : 'Previewing…', disabled: !preview || pending !== null, onClick: onConfirm, tone }
+      }
     >
       {result ? (
         renderResult(result.value)

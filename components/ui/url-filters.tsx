@@ -84,10 +84,19 @@ export function UrlFilters({ fields, values }: { fields: readonly FilterField[];
           </div>
         );
       })}
-      <button type="submit" disabled={pending} className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50">
+      <button
+        type="submit"
+        disabled={pending}
+        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50"
+      >
         {pending ? 'Filtering…' : 'Filter'}
       </button>
-      <button type="button" disabled={pending} onClick={() => go(new URLSearchParams())} className="rounded-md px-2 py-1.5 text-sm text-slate-600 hover:text-slate-900 disabled:opacity-50">
+      <button
+        type="button"
+        disabled={pending}
+        onClick={() => go(new URLSearchParams())}
+        className="rounded-md px-2 py-1.5 text-sm text-slate-600 hover:text-slate-900 disabled:opacity-50"
+      >
         Clear
       </button>
     </form>

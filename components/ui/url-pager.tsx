@@ -70,7 +70,11 @@ export function UrlPager({ cursor, scope = '', nextCursor }: { cursor: string | 
       {/* Opened at a later page from a link: its number is unknown, and "back" is the first page. */}
       <span className="text-slate-600">{trail.fromFirst ? `Page ${trail.page + 1}` : ''}</span>
       <div className="flex gap-2">
-        {trail.page === 0 && !trail.fromFirst ? <PageLink href={hrefFor(undefined)}>← First page</PageLink> : <PageLink href={trail.page > 0 ? hrefFor(trail.previous) : undefined}>← Previous</PageLink>}
+        {trail.page === 0 && !trail.fromFirst ? (
+          <PageLink href={hrefFor(undefined)}>← First page</PageLink>
+        ) : (
+          <PageLink href={trail.page > 0 ? hrefFor(trail.previous) : undefined}>← Previous</PageLink>
+        )}
         <PageLink href={nextCursor ? hrefFor(nextCursor) : undefined}>Next →</PageLink>
       </div>
     </div>

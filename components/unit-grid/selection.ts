@@ -42,7 +42,20 @@ export function pruneSelection(sel: Selection, order: readonly string[]): Select
 
 /** Where arrow keys move focus in a grid of `columns` cells per row; stays inside the grid. */
 export function moveFocus(index: number, key: string, count: number, columns: number): number {
-  const next = key === 'ArrowLeft' ? index - 1 : key === 'ArrowRight' ? index + 1 : key === 'ArrowUp' ? index - columns : key === 'ArrowDown' ? index + columns : key === 'Home' ? 0 : key === 'End' ? count - 1 : index;
+  const next =
+    key === 'ArrowLeft'
+      ? index - 1
+      : key === 'ArrowRight'
+        ? index + 1
+        : key === 'ArrowUp'
+          ? index - columns
+          : key === 'ArrowDown'
+            ? index + columns
+            : key === 'Home'
+              ? 0
+              : key === 'End'
+                ? count - 1
+                : index;
   return next < 0 || next >= count ? index : next;
 }
 

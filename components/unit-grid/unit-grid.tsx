@@ -10,7 +10,9 @@ const stripes = { backgroundImage: 'repeating-linear-gradient(135deg, transparen
 
 /** One line describing a unit for people and screen readers. */
 export function describeUnit(u: UnitView): string {
-  return [u.id, unitStyles[u.state].label.toLowerCase(), u.reservationId && `reservation ${u.reservationId}`, u.vmId && `VM ${u.vmId}`].filter(Boolean).join(' · ');
+  return [u.id, unitStyles[u.state].label.toLowerCase(), u.reservationId && `reservation ${u.reservationId}`, u.vmId && `VM ${u.vmId}`]
+    .filter(Boolean)
+    .join(' · ');
 }
 
 /**
@@ -104,7 +106,9 @@ export function UnitGrid(props: {
               className={[
                 'relative flex h-20 flex-col items-center justify-center rounded-md border-2 font-mono text-xs transition select-none',
                 style.cell,
-                selectable ? 'cursor-pointer hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900' : 'cursor-default focus-visible:outline focus-visible:outline-2 focus-visible:outline-slate-900',
+                selectable
+                  ? 'cursor-pointer hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900'
+                  : 'cursor-default focus-visible:outline focus-visible:outline-2 focus-visible:outline-slate-900',
                 selected ? 'ring-4 ring-indigo-500 ring-offset-2' : '',
               ].join(' ')}
               style={style.pattern === 'stripes' ? stripes : undefined}
@@ -117,7 +121,11 @@ export function UnitGrid(props: {
         })}
       </div>
       <p className="mt-2 h-5 truncate text-xs text-slate-600" aria-live="polite" data-testid="unit-details">
-        {active ? describeUnit(active) : selectable ? 'Click to select units; shift-click selects a range; drag selects a box; arrow keys and space work too.' : ''}
+        {active
+          ? describeUnit(active)
+          : selectable
+            ? 'Click to select units; shift-click selects a range; drag selects a box; arrow keys and space work too.'
+            : ''}
       </p>
     </div>
   );
@@ -129,7 +137,10 @@ export function UnitLegend() {
     <ul className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-slate-700 sm:grid-cols-4" aria-label="Legend">
       {Object.entries(unitStyles).map(([state, s]) => (
         <li key={state} className="flex items-center gap-2" title={s.description}>
-          <span className={`inline-flex h-5 w-7 items-center justify-center rounded border-2 font-mono text-[10px] font-bold ${s.cell}`} style={s.pattern === 'stripes' ? stripes : undefined}>
+          <span
+            className={`inline-flex h-5 w-7 items-center justify-center rounded border-2 font-mono text-[10px] font-bold ${s.cell}`}
+            style={s.pattern === 'stripes' ? stripes : undefined}
+          >
             {s.glyph}
           </span>
           {s.label}

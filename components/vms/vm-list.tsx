@@ -50,7 +50,19 @@ const columns = [
  * Rendered from the page the server read for the URL (filters and `cursor`).
  * @param statuses, tiers the values the API accepts, for the filters.
  */
-export function VmList({ filters, statuses, tiers, vms, cursor }: { filters: VmFilters; statuses: readonly string[]; tiers: readonly string[]; vms: PageResult<VmView>; cursor: string | undefined }) {
+export function VmList({
+  filters,
+  statuses,
+  tiers,
+  vms,
+  cursor,
+}: {
+  filters: VmFilters;
+  statuses: readonly string[];
+  tiers: readonly string[];
+  vms: PageResult<VmView>;
+  cursor: string | undefined;
+}) {
   const options = (values: readonly string[]) => values.map((v) => ({ value: v, label: v }));
   const fields: FilterField[] = [
     { name: 'nodeId', label: 'Node', kind: 'text', placeholder: 'e.g. acme-h100-01' },
@@ -61,7 +73,16 @@ export function VmList({ filters, statuses, tiers, vms, cursor }: { filters: VmF
     <div className="space-y-4">
       <PageHeader title="VMs" description="Every workload your org may see, running or ended." />
       <UrlFilters fields={fields} values={filters} />
-      <PagedTable result={vms} columns={columns} rowKey={(vm) => vm.id} rowAttr="vm-id" testId="vm-list" empty="No VM matches these filters." cursor={cursor} scope={filtersKey(filters)} />
+      <PagedTable
+        result={vms}
+        columns={columns}
+        rowKey={(vm) => vm.id}
+        rowAttr="vm-id"
+        testId="vm-list"
+        empty="No VM matches these filters."
+        cursor={cursor}
+        scope={filtersKey(filters)}
+      />
     </div>
   );
 }

@@ -7,7 +7,9 @@ export const nodes = pgTable(
   {
     id: text('id').primaryKey(),
     name: text('name').notNull(),
-    ownerOrgId: text('owner_org_id').notNull().references(() => orgs.id),
+    ownerOrgId: text('owner_org_id')
+      .notNull()
+      .references(() => orgs.id),
     topologyGen: integer('topology_gen').notNull().default(1),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
@@ -19,7 +21,9 @@ export const nodes = pgTable(
 export const nodeUnits = pgTable(
   'node_units',
   {
-    nodeId: text('node_id').notNull().references(() => nodes.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
     unitId: text('unit_id').notNull(),
     position: integer('position').notNull(),
     model: text('model'),
@@ -35,7 +39,9 @@ export type TopologyUnit = { id: string; model?: string; memoryGiB?: number; nvl
 export const nodeTopologies = pgTable(
   'node_topologies',
   {
-    nodeId: text('node_id').notNull().references(() => nodes.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => nodes.id, { onDelete: 'cascade' }),
     gen: integer('gen').notNull(),
     units: jsonb('units').$type<TopologyUnit[]>().notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),

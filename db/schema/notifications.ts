@@ -20,7 +20,9 @@ export const notifications = pgTable(
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
     id: text('id').notNull().unique(),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
     kind: text('kind', { enum: ['vm.reclaimed'] }).notNull(),
     message: text('message').notNull(),

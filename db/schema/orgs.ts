@@ -20,8 +20,12 @@ export const users = pgTable('users', {
 export const memberships = pgTable(
   'memberships',
   {
-    userId: text('user_id').notNull().references(() => users.id, { onDelete: 'cascade' }),
-    orgId: text('org_id').notNull().references(() => orgs.id, { onDelete: 'cascade' }),
+    userId: text('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
   },
   (t) => [primaryKey({ columns: [t.userId, t.orgId] }), index('memberships_org_idx').on(t.orgId)],
 );
@@ -34,7 +38,9 @@ export const apiKeys = pgTable(
   'api_keys',
   {
     id: text('id').primaryKey(),
-    orgId: text('org_id').notNull().references(() => orgs.id, { onDelete: 'cascade' }),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id, { onDelete: 'cascade' }),
     name: text('name').notNull(),
     prefix: text('prefix').notNull(),
     secretHash: text('secret_hash').notNull().unique(),
@@ -59,7 +65,9 @@ export const apiKeys = pgTable(
   (t) => [
     index('api_keys_org_idx').on(t.orgId),
     // The cap on active keys counts these under the org's row lock (server/api-keys/create.ts).
-    index('api_keys_active_org_idx').on(t.orgId).where(sql`${t.revokedAt} is null`),
+    index('api_keys_active_org_idx')
+      .on(t.orgId)
+      .where(sql`${t.revokedAt} is null`),
     // The creation rate counts an org's keys of the last minute; the list walks an org's keys newest first.
     index('api_keys_org_created_idx').on(t.orgId, t.createdAt),
     check('api_keys_one_creator', sql`num_nonnulls(${t.createdByUserId}, ${t.createdByApiKeyId}, ${t.createdByJob}) <= 1`),

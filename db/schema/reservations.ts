@@ -13,7 +13,9 @@ export const reservations = pgTable(
   'reservations',
   {
     id: text('id').notNull(),
-    nodeId: text('node_id').notNull().references(() => nodes.id),
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => nodes.id),
     allowedOrgIds: text('allowed_org_ids').array().notNull(),
     managingOrgIds: text('managing_org_ids').array().notNull(),
     contractRef: text('contract_ref'),
@@ -39,7 +41,9 @@ export const reservationUnits = pgTable(
   'reservation_units',
   {
     reservationId: text('reservation_id').notNull(),
-    nodeId: text('node_id').notNull().references(() => nodes.id),
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => nodes.id),
     unitId: text('unit_id').notNull(),
     startsAt: timestamp('starts_at', { withTimezone: true, precision: 3 }).notNull(),
     endsAt: timestamp('ends_at', { withTimezone: true, precision: 3 }),

@@ -12,12 +12,18 @@ export const vms = pgTable(
   'vms',
   {
     id: text('id').primaryKey(),
-    nodeId: text('node_id').notNull().references(() => nodes.id),
-    orgId: text('org_id').notNull().references(() => orgs.id),
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => nodes.id),
+    orgId: text('org_id')
+      .notNull()
+      .references(() => orgs.id),
     tier: text('tier', { enum: vmTiers }).notNull(),
     /** With nodeId, names the reservation (ids are unique per node). */
     reservationId: text('reservation_id'),
-    status: text('status', { enum: ['running', 'terminated'] }).notNull().default('running'),
+    status: text('status', { enum: ['running', 'terminated'] })
+      .notNull()
+      .default('running'),
     startedAt: timestamp('started_at', { withTimezone: true, precision: 3 }).notNull(),
     terminatedAt: timestamp('terminated_at', { withTimezone: true, precision: 3 }),
     terminationReason: text('termination_reason', { enum: ['reclaimed', 'terminated'] }),
@@ -37,13 +43,19 @@ export const vms = pgTable(
 export const vmUnits = pgTable(
   'vm_units',
   {
-    vmId: text('vm_id').notNull().references(() => vms.id, { onDelete: 'cascade' }),
-    nodeId: text('node_id').notNull().references(() => nodes.id),
+    vmId: text('vm_id')
+      .notNull()
+      .references(() => vms.id, { onDelete: 'cascade' }),
+    nodeId: text('node_id')
+      .notNull()
+      .references(() => nodes.id),
     unitId: text('unit_id').notNull(),
     running: boolean('running').notNull().default(true),
   },
   (t) => [
     primaryKey({ columns: [t.vmId, t.unitId] }),
-    uniqueIndex('vm_units_one_running_vm_per_unit').on(t.nodeId, t.unitId).where(sql`${t.running}`),
+    uniqueIndex('vm_units_one_running_vm_per_unit')
+      .on(t.nodeId, t.unitId)
+      .where(sql`${t.running}`),
   ],
 );

@@ -12,7 +12,12 @@ it('a failing test makes the run exit 1, with embedded PostgreSQL started and st
   const root = path.resolve(import.meta.dirname, '../..');
   const env = { ...process.env };
   delete env.DATABASE_URL; // the test's own clone; the child starts its own server, as npm test does
-  const run = spawnSync(path.join(root, 'node_modules/.bin/vitest'), ['run', '--config', 'db/testing/exit-code/vitest.config.ts'], { cwd: root, env, encoding: 'utf8', timeout: 60_000 });
+  const run = spawnSync(path.join(root, 'node_modules/.bin/vitest'), ['run', '--config', 'db/testing/exit-code/vitest.config.ts'], {
+    cwd: root,
+    env,
+    encoding: 'utf8',
+    timeout: 60_000,
+  });
   expect(run.stdout + run.stderr).toContain('fails on purpose');
   expect(run.status).toBe(1);
 }, 90_000);

@@ -14,8 +14,21 @@ test('the example script runs clean against the server', async () => {
   const keysFile = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gpu-example-')), 'demo-keys.json');
   fs.writeFileSync(keysFile, JSON.stringify(state.keys));
   try {
-    const { stdout } = await promisify(execFile)('node_modules/.bin/tsx', ['scripts/example.ts', state.baseURL], { env: { ...process.env, DEMO_KEYS_FILE: keysFile } });
-    for (const step of ['registers a node', 'reserves', 'releases', 'spot VMs', 'previews a reclaim', 'reclaims with expectedTerminate', 'needs review', 're-affirms', 'cancels', 'Done.']) {
+    const { stdout } = await promisify(execFile)('node_modules/.bin/tsx', ['scripts/example.ts', state.baseURL], {
+      env: { ...process.env, DEMO_KEYS_FILE: keysFile },
+    });
+    for (const step of [
+      'registers a node',
+      'reserves',
+      'releases',
+      'spot VMs',
+      'previews a reclaim',
+      'reclaims with expectedTerminate',
+      'needs review',
+      're-affirms',
+      'cancels',
+      'Done.',
+    ]) {
       expect(stdout).toContain(step);
     }
     expect(stdout).toMatch(/first reaffirm\s+409 unit_missing gpu-5/);

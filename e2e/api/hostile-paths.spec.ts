@@ -47,7 +47,11 @@ const head = (method: string, target: string | Buffer, headers: Record<string, s
   Buffer.concat([
     Buffer.from(`${method} `),
     Buffer.isBuffer(target) ? target : Buffer.from(target, 'latin1'),
-    Buffer.from(` HTTP/1.1\r\nHost: 127.0.0.1:${E2E_PORT}\r\nConnection: close\r\n${Object.entries({ authorization: `Bearer ${state.keys.org_platform}`, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`).join('')}${body ? `content-length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`),
+    Buffer.from(
+      ` HTTP/1.1\r\nHost: 127.0.0.1:${E2E_PORT}\r\nConnection: close\r\n${Object.entries({ authorization: `Bearer ${state.keys.org_platform}`, ...headers })
+        .map(([k, v]) => `${k}: ${v}\r\n`)
+        .join('')}${body ? `content-length: ${Buffer.byteLength(body)}\r\n` : ''}\r\n${body}`,
+    ),
   ]);
 
 /** Under /v1 and /api, a 4xx is problem+json with a detail a person can act on. */
@@ -107,7 +111,11 @@ test('dot segments (encoded too, as WHATWG URLs read them) and trailing slashes 
     expect([r.status, r.body], target).toEqual([c.status, c.body]);
   }
   // Doubled slashes: Next redirects to the single-slash path (same host), which then answers.
-  for (const [target, canonical] of [['//v1/nodes', '/v1/nodes'], ['/v1//nodes', '/v1/nodes'], [`/v1/nodes//${node}`, `/v1/nodes/${node}`]]) {
+  for (const [target, canonical] of [
+    ['//v1/nodes', '/v1/nodes'],
+    ['/v1//nodes', '/v1/nodes'],
+    [`/v1/nodes//${node}`, `/v1/nodes/${node}`],
+  ]) {
     const r = await rawRequest(head('GET', target!));
     expect([r.status, r.headers.location], target).toEqual([308, canonical]);
   }
@@ -117,7 +125,11 @@ test('dot segments (encoded too, as WHATWG URLs read them) and trailing slashes 
 
 test('methods no route file can export are 405 problem+json with Allow; unparsable ones 400', async () => {
   for (const method of ['PROPFIND', 'MKCOL', 'LOCK', 'PURGE']) {
-    for (const [target, allow] of [['/v1/nodes', 'GET, POST, HEAD, OPTIONS'], [`/v1/nodes/${node}/`, 'GET, HEAD, OPTIONS'], ['/api/trpc/nodes.list', 'GET, POST']] as const) {
+    for (const [target, allow] of [
+      ['/v1/nodes', 'GET, POST, HEAD, OPTIONS'],
+      [`/v1/nodes/${node}/`, 'GET, HEAD, OPTIONS'],
+      ['/api/trpc/nodes.list', 'GET, POST'],
+    ] as const) {
       const r = await rawRequest(head(method, target));
       expectProblem(r, 405, `${method} ${target}`);
       expect(r.headers.allow, `${method} ${target}`).toBe(allow);
@@ -178,6 +190,9 @@ test('a real session cookie is not used by a cross-site tRPC call', async () => 
     const m = await api.post(terminate, { headers: { ...headers, 'content-type': 'application/json' }, data: input });
     expect(m.status(), `mutation ${JSON.stringify(headers)}`).toBe(401);
     // The form a cross-site page can post without a preflight is refused before any procedure runs.
-    expect((await api.post(terminate, { headers: { ...headers, 'content-type': 'text/plain' }, data: input })).status(), `text/plain ${JSON.stringify(headers)}`).toBe(415);
+    expect(
+      (await api.post(terminate, { headers: { ...headers, 'content-type': 'text/plain' }, data: input })).status(),
+      `text/plain ${JSON.stringify(headers)}`,
+    ).toBe(415);
   }
 });

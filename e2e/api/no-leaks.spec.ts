@@ -28,7 +28,8 @@ async function leaksOf(res: APIResponse): Promise<string[]> {
 
 const { keys, databaseUrl } = readState();
 const bearer = { authorization: `Bearer ${keys.org_platform}` };
-const trpcGet = (api: APIRequestContext, path: string, input: unknown) => api.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
+const trpcGet = (api: APIRequestContext, path: string, input: unknown) =>
+  api.get(`/api/trpc/${path}?input=${encodeURIComponent(JSON.stringify({ json: input }))}`);
 
 /** Runs `fn` while `table` is renamed away, so that reading it is an internal error. */
 async function withTableGone(table: 'notifications' | 'sessions', fn: () => Promise<void>) {

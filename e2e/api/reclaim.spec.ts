@@ -16,7 +16,10 @@ const auth = (org: string) => ({ authorization: `Bearer ${state.keys[org]}` });
 const reclaimPath = '/v1/nodes/acme-h100-02/reservations/res-nimbus-02/reclaim';
 
 test('the README flow: preview, then reclaim with expectedTerminate; audit and notifications are written', async ({ request }) => {
-  const preview = await request.post(reclaimPath, { headers: auth('org_helix'), data: { unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-6'], dryRun: true } });
+  const preview = await request.post(reclaimPath, {
+    headers: auth('org_helix'),
+    data: { unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-6'], dryRun: true },
+  });
   expect(preview.status()).toBe(200);
   const dry = await preview.json();
   expect(dry.wouldTerminate).toEqual(['vm-orbit-eval-02', 'vm-orbit-train-02', 'vm-quark-sweep-02', 'vm-zephyr-render-02']);
@@ -45,7 +48,16 @@ test('the README flow: preview, then reclaim with expectedTerminate; audit and n
   ]);
 
   const node = await (await request.get('/v1/nodes/acme-h100-02', { headers: auth('org_helix') })).json();
-  expect(node.units.map((u: { state: string }) => u.state)).toEqual(['reserved', 'reserved', 'reserved', 'reserved', 'reserved', 'released', 'reserved-occupied', 'reserved']);
+  expect(node.units.map((u: { state: string }) => u.state)).toEqual([
+    'reserved',
+    'reserved',
+    'reserved',
+    'reserved',
+    'reserved',
+    'released',
+    'reserved-occupied',
+    'reserved',
+  ]);
 
   // The same key replays the stored answer byte for byte.
   const replay = await request.post(reclaimPath, {
@@ -92,7 +104,10 @@ test('bodies: bad JSON 400, wrong media type 415, over 64 KiB 413, all problem+j
   expect([bad.status(), (await bad.json()).code]).toEqual([400, 'invalid_request']);
   const text = await request.post(reclaimPath, { headers: { ...h, 'content-type': 'text/plain' }, data: '{"unitIds":["gpu-0"]}' });
   expect([text.status(), (await text.json()).code]).toEqual([415, 'unsupported_media_type']);
-  const big = await request.post(reclaimPath, { headers: { ...h, 'content-type': 'application/json' }, data: JSON.stringify({ unitIds: ['gpu-0'], reason: 'x'.repeat(200_000) }) });
+  const big = await request.post(reclaimPath, {
+    headers: { ...h, 'content-type': 'application/json' },
+    data: JSON.stringify({ unitIds: ['gpu-0'], reason: 'x'.repeat(200_000) }),
+  });
   expect([big.status(), (await big.json()).code]).toEqual([413, 'payload_too_large']);
 });
 

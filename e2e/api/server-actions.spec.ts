@@ -67,10 +67,16 @@ test('a cross-site form action is 403 problem+json and does not run, with a real
 
 test('a cross-site Next-Action call is 403 as well, whatever the page and the action id', async () => {
   for (const headers of crossSite) {
-    const res = await api.post('/', { headers: { 'next-action': switchOrgActionId, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', ...headers }, data: '[]' });
+    const res = await api.post('/', {
+      headers: { 'next-action': switchOrgActionId, 'content-type': 'text/plain;charset=UTF-8', accept: 'text/x-component', ...headers },
+      data: '[]',
+    });
     await expectForbidden(res, `Next-Action ${JSON.stringify(headers)}`);
   }
-  const bogus = await api.post('/nodes/acme-h100-01', { headers: { 'next-action': 'ff'.repeat(21), 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' }, data: '[]' });
+  const bogus = await api.post('/nodes/acme-h100-01', {
+    headers: { 'next-action': 'ff'.repeat(21), 'content-type': 'text/plain;charset=UTF-8', origin: 'https://evil.example' },
+    data: '[]',
+  });
   await expectForbidden(bogus, 'unknown action id');
   expect(await actingOrg()).toBe('org_helix');
 });

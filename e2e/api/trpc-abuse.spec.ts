@@ -16,11 +16,14 @@ function streamHugeBody(path: string, mib: number): Promise<{ status: number; wr
     const chunk = Buffer.alloc(1024 * 1024, 'x');
     let written = 0;
     let answered = false;
-    const req = http.request({ host: '127.0.0.1', port: E2E_PORT, method: 'POST', path, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (res) => {
-      answered = true;
-      resolve({ status: res.statusCode ?? 0, writtenMiB: written });
-      req.destroy();
-    });
+    const req = http.request(
+      { host: '127.0.0.1', port: E2E_PORT, method: 'POST', path, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+      (res) => {
+        answered = true;
+        resolve({ status: res.statusCode ?? 0, writtenMiB: written });
+        req.destroy();
+      },
+    );
     req.on('error', (e) => (answered ? undefined : reject(e)));
     req.write('{"0":{"json":{"nodeId":"acme-h100-02","reservationId":"res-nimbus-02","unitIds":["gpu-0"],"dryRun":true,"reason":"');
     const pump = () => {
@@ -72,7 +75,12 @@ test('Auth.js endpoints refuse a huge body with 413 before reading it, and the s
 });
 
 test('hostile proxy headers and undecodable paths answer 4xx or the page, never 5xx', async ({ request }) => {
-  const hostile: Record<string, string>[] = [{ 'x-forwarded-proto': 'https,http' }, { 'x-forwarded-proto': 'ht tp' }, { 'x-forwarded-host': 'a b' }, { 'x-forwarded-host': '[::1' }];
+  const hostile: Record<string, string>[] = [
+    { 'x-forwarded-proto': 'https,http' },
+    { 'x-forwarded-proto': 'ht tp' },
+    { 'x-forwarded-host': 'a b' },
+    { 'x-forwarded-host': '[::1' },
+  ];
   for (const headers of hostile) {
     for (const path of ['/', '/sign-in', '/nodes/acme-h100-02']) {
       const res = await request.get(path, { headers, maxRedirects: 0 });

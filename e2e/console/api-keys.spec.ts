@@ -93,7 +93,11 @@ test('keys are per org: one an org creates over the API shows to it, and not to 
   expect(await (await page.context().request.get('/api-keys')).text()).toContain(name);
 });
 
-test('a key typed as one org is never created as another: after a switch in another tab, the submit is refused and the page reloads', async ({ page, context, request }) => {
+test('a key typed as one org is never created as another: after a switch in another tab, the submit is refused and the page reloads', async ({
+  page,
+  context,
+  request,
+}) => {
   const state = readState();
   await signIn(page, 'sam@helix.example');
   await page.goto('/api-keys');
@@ -110,7 +114,10 @@ test('a key typed as one org is never created as another: after a switch in anot
   await expect(page.getByLabel('Name')).toHaveValue('');
   for (const org of ['org_nimbus', 'org_helix']) {
     const keys = (await (await request.get('/v1/api-keys?limit=500', { headers: bearer(state.keys[org]!) })).json()) as { items: { name: string }[] };
-    expect(keys.items.map((k) => k.name), org).not.toContain(name);
+    expect(
+      keys.items.map((k) => k.name),
+      org,
+    ).not.toContain(name);
   }
   await other.getByLabel('Switch org').selectOption('org_helix');
 });

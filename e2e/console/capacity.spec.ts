@@ -7,7 +7,13 @@ test('an audience user sees the reservations it is in the audience of, across no
   await expect(page).toHaveURL(/\/capacity$/);
   await expect(page.getByLabel('Show')).toHaveValue('audience');
   const table = page.getByTestId('capacity-table');
-  for (const key of ['acme-h100-01/res-nimbus-01', 'acme-h100-01/res-nimbus-01-review', 'acme-h100-02/res-nimbus-02', 'borealis-a100-02/res-nimbus-12', 'acme-h100-03/res-nimbus-fleet-3']) {
+  for (const key of [
+    'acme-h100-01/res-nimbus-01',
+    'acme-h100-01/res-nimbus-01-review',
+    'acme-h100-02/res-nimbus-02',
+    'borealis-a100-02/res-nimbus-12',
+    'acme-h100-03/res-nimbus-fleet-3',
+  ]) {
     await expect(table.locator(`[data-reservation-key="${key}"]`)).toBeVisible();
   }
   await expect(table.locator('[data-reservation-key="acme-h100-01/res-nimbus-01-review"]')).toContainText('needs-review');

@@ -13,7 +13,12 @@ async function pickOrg(page: Page, dialogLabel: RegExp, search: string, name: st
   await group.getByRole('button', { name: `Add ${name}` }).click();
 }
 
-test('owner reserves for a customer with a managing org; the managing org releases, a spot VM lands, it reclaims with the preview', async ({ page, browser, baseURL, request }) => {
+test('owner reserves for a customer with a managing org; the managing org releases, a spot VM lands, it reclaims with the preview', async ({
+  page,
+  browser,
+  baseURL,
+  request,
+}) => {
   const state = readState();
   await signIn(page, 'alice@acme.example');
   await page.goto('/nodes/acme-h100-07');
@@ -45,7 +50,10 @@ test('owner reserves for a customer with a managing org; the managing org releas
   await expect(unit(mark, 'gpu-0')).toHaveAttribute('data-state', 'released');
 
   // A spot tenant's scheduler places a VM on a released unit (over the API).
-  const placed = await request.post('/v1/vms', { headers: { authorization: `Bearer ${state.keys.org_orbit}` }, data: { nodeId: 'acme-h100-07', unitIds: ['gpu-0'], tier: 'spot' } });
+  const placed = await request.post('/v1/vms', {
+    headers: { authorization: `Bearer ${state.keys.org_orbit}` },
+    data: { nodeId: 'acme-h100-07', unitIds: ['gpu-0'], tier: 'spot' },
+  });
   expect(placed.status()).toBe(201);
   const vmId = ((await placed.json()) as { id: string }).id;
 

@@ -10,7 +10,12 @@ async function unreadCount(page: Page): Promise<number> {
   return Number(match![1]);
 }
 
-test('after a reclaim by the managing org, the evicted tenant sees the notification and the terminated VM with its reason, marks it read, and the bell drops', async ({ page, browser, baseURL, request }) => {
+test('after a reclaim by the managing org, the evicted tenant sees the notification and the terminated VM with its reason, marks it read, and the bell drops', async ({
+  page,
+  browser,
+  baseURL,
+  request,
+}) => {
   const state = readState();
   // A spot VM of Orbit's on a unit Helix manages: Helix releases gpu-0 of a fleet reservation,
   // Orbit places on it (both through the public API, as programs would).
@@ -19,7 +24,10 @@ test('after a reclaim by the managing org, the evicted tenant sees the notificat
     data: { unitIds: ['gpu-0'] },
   });
   expect(released.status(), await released.text()).toBe(200);
-  const placed = await request.post('/v1/vms', { headers: { authorization: `Bearer ${state.keys.org_orbit}` }, data: { nodeId: 'acme-h100-12', unitIds: ['gpu-0'], tier: 'spot' } });
+  const placed = await request.post('/v1/vms', {
+    headers: { authorization: `Bearer ${state.keys.org_orbit}` },
+    data: { nodeId: 'acme-h100-12', unitIds: ['gpu-0'], tier: 'spot' },
+  });
   expect(placed.status(), await placed.text()).toBe(201);
   const vmId = ((await placed.json()) as { id: string }).id;
 

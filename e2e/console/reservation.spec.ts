@@ -39,7 +39,10 @@ test('the reservation page shows every field, its units on a mini-grid and its s
 test('a reservation of some of the node’s units: those ringed on the grid; an edit shows in its history and trail', async ({ page, request }) => {
   // The node owner edits a reservation no other test touches, over the API.
   const acme = { authorization: `Bearer ${readState().keys.org_acme}` };
-  const patched = await request.patch('/v1/nodes/acme-h100-06/reservations/res-nimbus-fleet-6', { headers: acme, data: { contractRef: 'MSA-2026-099', reason: 'Renewed contract' } });
+  const patched = await request.patch('/v1/nodes/acme-h100-06/reservations/res-nimbus-fleet-6', {
+    headers: acme,
+    data: { contractRef: 'MSA-2026-099', reason: 'Renewed contract' },
+  });
   expect(patched.status()).toBe(200);
 
   await signIn(page, 'mark@helix.example');

@@ -20,7 +20,10 @@ async function watchCsp(page: Page): Promise<string[]> {
   });
   return seen;
 }
-const violations = async (page: Page, fromConsole: string[]) => [...((await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp)) ?? []), ...fromConsole];
+const violations = async (page: Page, fromConsole: string[]) => [
+  ...((await page.evaluate(() => (window as unknown as { __csp?: string[] }).__csp)) ?? []),
+  ...fromConsole,
+];
 
 const nonceOf = (policy: string) => /'nonce-([A-Za-z0-9+/=]+)'/.exec(policy)?.[1];
 
@@ -28,7 +31,8 @@ test('pages carry a Content-Security-Policy with a fresh nonce on every script, 
   const first = await request.get('/sign-in');
   const second = await request.get('/sign-in');
   const policy = first.headers()['content-security-policy']!;
-  for (const directive of ["default-src 'self'", "'strict-dynamic'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"]) expect(policy).toContain(directive);
+  for (const directive of ["default-src 'self'", "'strict-dynamic'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "frame-ancestors 'none'"])
+    expect(policy).toContain(directive);
   expect(policy).not.toContain('unsafe-eval');
   expect(policy).not.toMatch(/script-src[^;]*'unsafe-inline'/);
   const nonce = nonceOf(policy)!;
@@ -79,10 +83,18 @@ test('sign-in, the fleet, a node page and the not-found pages render and run wit
   expect((await violations(page, fromConsole)).some((v) => v.startsWith('script-src'))).toBe(true);
 });
 
-test('ten failed sign-ins for an unknown email lock it out like an account: the form says for how long, and the audit trail gains no row', async ({ page, request }) => {
+test('ten failed sign-ins for an unknown email lock it out like an account: the form says for how long, and the audit trail gains no row', async ({
+  page,
+  request,
+}) => {
   const email = `lockout-${Date.now()}@nowhere.example`;
   const { keys } = readState();
-  const lockouts = async () => ((await (await request.get('/v1/audit?action=sign_in.lockout&limit=500', { headers: { authorization: `Bearer ${keys.org_platform}` } })).json()) as { items: unknown[] }).items.length;
+  const lockouts = async () =>
+    (
+      (await (await request.get('/v1/audit?action=sign_in.lockout&limit=500', { headers: { authorization: `Bearer ${keys.org_platform}` } })).json()) as {
+        items: unknown[];
+      }
+    ).items.length;
   const before = await lockouts();
   // Through Auth.js's own endpoint, as a password-guessing program would.
   for (let i = 0; i < 10; i++) {
@@ -92,7 +104,10 @@ test('ten failed sign-ins for an unknown email lock it out like an account: the 
     expect(res.headers().location).toContain('error=CredentialsSignin');
   }
   const { csrfToken } = (await (await request.get('/api/auth/csrf')).json()) as { csrfToken: string };
-  const refused = await request.post('/api/auth/callback/credentials', { form: { csrfToken, email, password: DEMO_PASSWORD, callbackUrl: '/' }, maxRedirects: 0 });
+  const refused = await request.post('/api/auth/callback/credentials', {
+    form: { csrfToken, email, password: DEMO_PASSWORD, callbackUrl: '/' },
+    maxRedirects: 0,
+  });
   expect(refused.headers().location).toContain('code=locked_out_15m');
 
   // The form, as a person would see it.
@@ -127,7 +142,13 @@ test('hand-made console URLs â€” undecodable ids, hostile cursors and filters â€
     const r = await page.goto(path);
     // 404, or 200 when the layout streamed before the page found nothing (as for any unknown node).
     expect(r?.status(), path).toBeLessThan(500);
-    await expect(page.locator('main').getByText(/^Not found$|The (request|cursor) is (invalid|malformed)|not found/).first(), path).toBeVisible();
+    await expect(
+      page
+        .locator('main')
+        .getByText(/^Not found$|The (request|cursor) is (invalid|malformed)|not found/)
+        .first(),
+      path,
+    ).toBeVisible();
     await expect(page.locator('body'), path).not.toContainText(/The server failed|Something went wrong/);
   }
 });

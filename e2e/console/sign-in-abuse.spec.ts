@@ -54,7 +54,9 @@ type FloodAnswer = { status: number; ms: number; location: string; retryAfter: s
  * @returns once its first wave is out, with the promise of all its answers.
  */
 async function startFlood(concurrency: number, ms: number): Promise<Promise<FloodAnswer[]>> {
-  const child = spawn('node_modules/.bin/tsx', ['e2e/support/sign-in-flood.ts', base, String(concurrency), String(ms)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn('node_modules/.bin/tsx', ['e2e/support/sign-in-flood.ts', base, String(concurrency), String(ms)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   let out = '';
   let started: () => void;
   const running = new Promise<void>((r) => (started = r));
@@ -63,7 +65,9 @@ async function startFlood(concurrency: number, ms: number): Promise<Promise<Floo
     if (out.includes('started\n')) started();
   });
   const done = new Promise<FloodAnswer[]>((resolve, reject) =>
-    child.on('exit', (code) => (code === 0 ? resolve(JSON.parse(out.slice(out.indexOf('started\n') + 8)) as FloodAnswer[]) : reject(new Error(`the flood exited ${code}`)))),
+    child.on('exit', (code) =>
+      code === 0 ? resolve(JSON.parse(out.slice(out.indexOf('started\n') + 8)) as FloodAnswer[]) : reject(new Error(`the flood exited ${code}`)),
+    ),
   );
   await Promise.race([running, done]);
   return done;
@@ -146,14 +150,20 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
   // Headers and two bytes of a 100-byte body, then the connection closes; and a 20 KB body (413).
   await new Promise<void>((resolve) => {
     const socket = net.connect(Number(url.port), url.hostname, () => {
-      socket.write(`POST /api/auth/callback/credentials HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nab`);
+      socket.write(
+        `POST /api/auth/callback/credentials HTTP/1.1\r\nHost: ${url.host}\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\nab`,
+      );
       setTimeout(() => socket.destroy(), 50);
     });
     socket.on('close', () => resolve());
   });
   // (the server hears of the close a moment later)
   await new Promise((r) => setTimeout(r, 100));
-  const big = await fetch(`${base}/api/auth/callback/credentials`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'a='.padEnd(20_000, 'x') });
+  const big = await fetch(`${base}/api/auth/callback/credentials`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'a='.padEnd(20_000, 'x'),
+  });
   expect(big.status).toBe(413);
   const after = await fresh();
   expect(after.status).toBe(302);
@@ -170,12 +180,20 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
   // While a password is being checked, 63 posts of the sign-in form: the door sends each back to
   // the form with the busy message (a 303, and Next's server-action redirect header).
   const token = await csrf(api);
-  const checking = api.post(`${base}/api/auth/callback/credentials`, { form: { csrfToken: token, email: 'mark@helix.example', password: 'wrong', callbackUrl: '/' }, maxRedirects: 0 });
+  const checking = api.post(`${base}/api/auth/callback/credentials`, {
+    form: { csrfToken: token, email: 'mark@helix.example', password: 'wrong', callbackUrl: '/' },
+    maxRedirects: 0,
+  });
   await new Promise((r) => setTimeout(r, 15));
   const form = new URLSearchParams({ email: 'form@nowhere.example', password: 'guess' }).toString();
   const posts = await Promise.all(
     Array.from({ length: 63 }, () =>
-      fetch(`${base}/sign-in?next=%2Fvms`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: form, redirect: 'manual' }).then(async (r) => {
+      fetch(`${base}/sign-in?next=%2Fvms`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: form,
+        redirect: 'manual',
+      }).then(async (r) => {
         await r.arrayBuffer();
         return { status: r.status, location: r.headers.get('location') ?? '', action: r.headers.get('x-action-redirect') ?? '' };
       }),
@@ -220,8 +238,14 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   await attacker.dispose();
   // One lockout of a known account: one event, for the operator's eyes only.
   const lockouts = async (org: string) =>
-    ((await (await fetch(`${base}/v1/audit?action=sign_in.lockout`, { headers: { authorization: `Bearer ${keys[org]}` } })).json()) as { items: { details: Record<string, unknown> }[] }).items;
-  expect((await lockouts('org_platform')).filter((e) => e.details.email === email)).toEqual([expect.objectContaining({ details: expect.objectContaining({ scope: 'account', email, failures: 10 }) })]);
+    (
+      (await (await fetch(`${base}/v1/audit?action=sign_in.lockout`, { headers: { authorization: `Bearer ${keys[org]}` } })).json()) as {
+        items: { details: Record<string, unknown> }[];
+      }
+    ).items;
+  expect((await lockouts('org_platform')).filter((e) => e.details.email === email)).toEqual([
+    expect.objectContaining({ details: expect.objectContaining({ scope: 'account', email, failures: 10 }) }),
+  ]);
   expect(await lockouts('org_nimbus')).toEqual([]);
 
   // Ana's own browser is not subject to the account's lockout.
@@ -244,7 +268,9 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
 
   const audit = await fetch(`${base}/v1/audit?action=sign_in.unlock`, { headers: { authorization: `Bearer ${keys.org_platform}` } });
   const items = ((await audit.json()) as { items: { actorOrgId?: string; via: string; details: Record<string, unknown> }[] }).items;
-  expect(items).toEqual([expect.objectContaining({ actorOrgId: 'org_platform', via: 'console', details: expect.objectContaining({ email, unlocked: ['account'], failures: 10 }) })]);
+  expect(items).toEqual([
+    expect.objectContaining({ actorOrgId: 'org_platform', via: 'console', details: expect.objectContaining({ email, unlocked: ['account'], failures: 10 }) }),
+  ]);
 
   // The stranger's browser may sign in now.
   await submitSignIn(stranger.page, email);

@@ -14,7 +14,10 @@ const units = (memory: Record<string, number> = {}): Unit[] =>
 
 /** Another operator's change, over the API. */
 async function putTopology(request: APIRequestContext, nodeId: string, memory: Record<string, number>) {
-  const res = await request.put(`/v1/nodes/${nodeId}/topology`, { headers: { authorization: `Bearer ${readState().keys.org_platform}` }, data: { units: units(memory) } });
+  const res = await request.put(`/v1/nodes/${nodeId}/topology`, {
+    headers: { authorization: `Bearer ${readState().keys.org_platform}` },
+    data: { units: units(memory) },
+  });
   expect(res.status(), await res.text()).toBe(200);
   return ((await res.json()) as { topologyGen: number }).topologyGen;
 }
@@ -45,7 +48,10 @@ test('Change topology…: a change saved meanwhile is shown against the edit, ne
   await dialog.getByRole('button', { name: 'Save topology' }).click();
   await expect(dialog).toBeHidden();
 
-  const node = (await (await request.get('/v1/nodes/acme-h100-10', { headers: { authorization: `Bearer ${readState().keys.org_platform}` } })).json()) as { topologyGen: number; units: Unit[] };
+  const node = (await (await request.get('/v1/nodes/acme-h100-10', { headers: { authorization: `Bearer ${readState().keys.org_platform}` } })).json()) as {
+    topologyGen: number;
+    units: Unit[];
+  };
   expect(node.topologyGen).toBe(3);
   expect(node.units.map((u) => u.memoryGiB)).toEqual([80, 94, 80, 96, 80, 80, 80, 80]);
 });

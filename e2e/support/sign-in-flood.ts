@@ -15,7 +15,10 @@ const duration = Number(msArg);
 import net from 'node:net';
 
 const res = await fetch(`${base}/api/auth/csrf`);
-const cookie = res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+const cookie = res.headers
+  .getSetCookie()
+  .map((c) => c.split(';')[0])
+  .join('; ');
 const { csrfToken } = (await res.json()) as { csrfToken: string };
 
 type Answer = { status: number; ms: number; location: string; retryAfter: string | null; wave: number };
@@ -31,7 +34,13 @@ async function guess(wave: number): Promise<void> {
       body: new URLSearchParams({ csrfToken, email: `flood-${process.pid}-${n++}@nowhere.example`, password: 'guess', callbackUrl: '/' }),
     });
     await r.arrayBuffer();
-    answers.push({ status: r.status, ms: performance.now() - started, location: r.headers.get('location') ?? '', retryAfter: r.headers.get('retry-after'), wave });
+    answers.push({
+      status: r.status,
+      ms: performance.now() - started,
+      location: r.headers.get('location') ?? '',
+      retryAfter: r.headers.get('retry-after'),
+      wave,
+    });
   } catch (e) {
     answers.push({ status: 0, ms: performance.now() - started, location: String(e), retryAfter: null, wave });
   }
@@ -48,10 +57,14 @@ answers.length = 0;
 async function burst(): Promise<void> {
   const url = new URL(base!);
   const sockets = await Promise.all(
-    Array.from({ length: concurrency }, () => new Promise<net.Socket>((resolve, reject) => {
-      const socket = net.connect(Number(url.port), url.hostname, () => resolve(socket));
-      socket.once('error', reject);
-    })),
+    Array.from(
+      { length: concurrency },
+      () =>
+        new Promise<net.Socket>((resolve, reject) => {
+          const socket = net.connect(Number(url.port), url.hostname, () => resolve(socket));
+          socket.once('error', reject);
+        }),
+    ),
   );
   const requests = sockets.map(() => {
     const body = new URLSearchParams({ csrfToken, email: `flood-${process.pid}-${n++}@nowhere.example`, password: 'guess', callbackUrl: '/' }).toString();

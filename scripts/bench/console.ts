@@ -17,7 +17,11 @@ export const FLEET_SELECTOR = 'tbody tr a[href^="/nodes/"]';
 
 export async function launchBrowser(): Promise<Browser> {
   const b = resolveBrowser();
-  return chromium.launch({ executablePath: b.executablePath, args: ['--no-sandbox', '--disable-gpu'], ...(b.env ? { env: { ...process.env, ...b.env } } : {}) });
+  return chromium.launch({
+    executablePath: b.executablePath,
+    args: ['--no-sandbox', '--disable-gpu'],
+    ...(b.env ? { env: { ...process.env, ...b.env } } : {}),
+  });
 }
 
 declare global {
@@ -32,7 +36,14 @@ declare global {
  * @returns the median and every sample, in ms.
  * @throws Error when the selector does not show within 30 s.
  */
-export async function timeNavigation(browser: Browser, base: string, session: Session, path: string, selector: string, samples = 10): Promise<{ median: number; all: number[] }> {
+export async function timeNavigation(
+  browser: Browser,
+  base: string,
+  session: Session,
+  path: string,
+  selector: string,
+  samples = 10,
+): Promise<{ median: number; all: number[] }> {
   const context = await browser.newContext({ baseURL: base });
   const [name, ...rest] = session.cookie.split('=');
   await context.addCookies([{ name: name!, value: rest.join('='), domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' }]);

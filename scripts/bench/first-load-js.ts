@@ -13,6 +13,7 @@ const pages = measurePages();
 if (values.json) console.log(JSON.stringify(pages, null, 2));
 else {
   console.log('| page | chunks | raw kB | gzip kB | budget |\n|---|---:|---:|---:|---|');
-  for (const p of pages) console.log(`| ${p.route} | ${p.chunks} | ${p.rawKb.toFixed(1)} | ${p.gzipKb.toFixed(1)} | ${p.gzipKb <= JS_BUDGET_KB ? '✓' : '✗'} ≤ ${JS_BUDGET_KB} |`);
+  for (const p of pages)
+    console.log(`| ${p.route} | ${p.chunks} | ${p.rawKb.toFixed(1)} | ${p.gzipKb.toFixed(1)} | ${p.gzipKb <= JS_BUDGET_KB ? '✓' : '✗'} ≤ ${JS_BUDGET_KB} |`);
 }
 process.exit(pages.some((p) => p.gzipKb > JS_BUDGET_KB) ? 1 : 0);

@@ -14,7 +14,10 @@ import { gzipSync } from 'node:zlib';
 import { TraceMap, eachMapping } from '@jridgewell/trace-mapping';
 import { STATS_FILE } from './js-size';
 
-const { values, positionals } = parseArgs({ allowPositionals: true, options: { files: { type: 'boolean', default: false }, top: { type: 'string', default: '40' } } });
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: { files: { type: 'boolean', default: false }, top: { type: 'string', default: '40' } },
+});
 const route = positionals[0] ?? '/nodes/[nodeId]';
 
 /** A source's group: the npm package (Next's vendored React counts as its own), or the app's file. */
@@ -50,7 +53,9 @@ for (const chunk of entry.firstLoadChunkPaths) {
   }
   const lines = code.split('\n');
   const segments: { line: number; column: number; source: string }[] = [];
-  eachMapping(new TraceMap(fs.readFileSync(mapFile, 'utf8')), (m) => segments.push({ line: m.generatedLine, column: m.generatedColumn, source: m.source ?? '(unmapped)' }));
+  eachMapping(new TraceMap(fs.readFileSync(mapFile, 'utf8')), (m) =>
+    segments.push({ line: m.generatedLine, column: m.generatedColumn, source: m.source ?? '(unmapped)' }),
+  );
   const bytes = new Map<string, number>();
   let mapped = 0;
   segments.forEach((s, i) => {
@@ -63,6 +68,8 @@ for (const chunk of entry.firstLoadChunkPaths) {
   add('(unmapped)', (gzip * (code.length - mapped)) / code.length);
 }
 
-console.log(`${route}: ${entry.firstLoadChunkPaths.length} chunks, ${(gzipTotal / 1024).toFixed(1)} kB gzip${withoutMap ? ` (${withoutMap} without a source map: build with NEXT_BROWSER_SOURCE_MAPS=1)` : ''}`);
+console.log(
+  `${route}: ${entry.firstLoadChunkPaths.length} chunks, ${(gzipTotal / 1024).toFixed(1)} kB gzip${withoutMap ? ` (${withoutMap} without a source map: build with NEXT_BROWSER_SOURCE_MAPS=1)` : ''}`,
+);
 console.log('| gzip kB (est.) | source |\n|---:|---|');
 for (const [group, n] of [...totals].sort((a, b) => b[1] - a[1]).slice(0, Number(values.top))) console.log(`| ${(n / 1024).toFixed(1)} | ${group} |`);

@@ -67,5 +67,13 @@ export async function runLoad(
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
   latencies.sort((a, b) => a - b);
-  return { requests: latencies.length, seconds, rps: latencies.length / seconds, p50: percentile(latencies, 0.5), p99: percentile(latencies, 0.99), unexpected, ...(sample ? { sample } : {}) };
+  return {
+    requests: latencies.length,
+    seconds,
+    rps: latencies.length / seconds,
+    p50: percentile(latencies, 0.5),
+    p99: percentile(latencies, 0.99),
+    unexpected,
+    ...(sample ? { sample } : {}),
+  };
 }

@@ -35,7 +35,9 @@ export const median = (xs: readonly number[]) => {
 export function summarise(key: string, kind: string, nodes: number, samples: readonly Sample[]): Row {
   const ratios = samples.map((s) => s.result.rps / s.floorRps);
   const unexpected: Record<number, number> = {};
-  for (const s of samples) for (const r of [s.result, s.single]) for (const [status, n] of Object.entries(r?.unexpected ?? {})) unexpected[Number(status)] = (unexpected[Number(status)] ?? 0) + n;
+  for (const s of samples)
+    for (const r of [s.result, s.single])
+      for (const [status, n] of Object.entries(r?.unexpected ?? {})) unexpected[Number(status)] = (unexpected[Number(status)] ?? 0) + n;
   const singles = samples.flatMap((s) => (s.single ? [s.single.p50] : []));
   const sample = samples.map((s) => s.result.sample ?? s.single?.sample).find(Boolean);
   return {
@@ -77,7 +79,11 @@ export function renderRows(rows: readonly Row[]): string {
 
 /** Markdown table of the checks. */
 export function renderChecks(checks: readonly Check[]): string {
-  return ['| target | figure | target value | |', '|---|---:|---|---|', ...checks.map((c) => `| ${c.what} | ${c.figure} | ${c.target} | ${c.ok ? '✓' : '✗'} |`)].join('\n');
+  return [
+    '| target | figure | target value | |',
+    '|---|---:|---|---|',
+    ...checks.map((c) => `| ${c.what} | ${c.figure} | ${c.target} | ${c.ok ? '✓' : '✗'} |`),
+  ].join('\n');
 }
 
 export { f1, f2 };

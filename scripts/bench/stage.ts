@@ -35,7 +35,13 @@ export async function startCluster(): Promise<Cluster> {
     dir: makeTempDataDir('gpu-bench-pg'),
     port: PG_PORT,
     persistent: false,
-    settings: ['shared_preload_libraries=pg_stat_statements', 'pg_stat_statements.track_utility=off', 'pg_stat_statements.max=10000', 'shared_buffers=512MB', 'max_wal_size=4GB'],
+    settings: [
+      'shared_preload_libraries=pg_stat_statements',
+      'pg_stat_statements.track_utility=off',
+      'pg_stat_statements.max=10000',
+      'shared_buffers=512MB',
+      'max_wal_size=4GB',
+    ],
   });
   const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
   await admin.unsafe('create extension if not exists pg_stat_statements');

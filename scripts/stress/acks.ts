@@ -19,8 +19,27 @@ export type Ack =
 /** A write that was acknowledged but is not in the database, and why. */
 export type LostWrite = { ack: Ack; problem: string };
 
-type VmRow = { id: string; node_id: string; org_id: string; tier: string; reservation_id: string | null; status: string; termination_reason: string | null; started_at: string; terminated_at: string | null; unit_ids: string[] };
-type EventRow = { seq: number; action: string; node_id: string; reservation_id: string | null; at: string; unit_ids: string[]; details: Record<string, unknown> };
+type VmRow = {
+  id: string;
+  node_id: string;
+  org_id: string;
+  tier: string;
+  reservation_id: string | null;
+  status: string;
+  termination_reason: string | null;
+  started_at: string;
+  terminated_at: string | null;
+  unit_ids: string[];
+};
+type EventRow = {
+  seq: number;
+  action: string;
+  node_id: string;
+  reservation_id: string | null;
+  at: string;
+  unit_ids: string[];
+  details: Record<string, unknown>;
+};
 
 const iso = (column: string) => sql.raw(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`);
 const key = (nodeId: string, id: string) => `${nodeId}\u0000${id}`;
@@ -36,14 +55,17 @@ async function load(db: Db) {
     select seq, action, node_id, reservation_id, ${iso('at')} as at, unit_ids, details from audit_events
     where action in ('reservation.reclaim', 'reservation.release', 'reservation.reaffirm', 'reservation.create', 'reservation.update', 'reservation.cancel')
     order by seq`);
-  const released = await db.execute<{ node_id: string; reservation_id: string; unit_id: string }>(sql`select node_id, reservation_id, unit_id from reservation_units where released`);
+  const released = await db.execute<{ node_id: string; reservation_id: string; unit_id: string }>(
+    sql`select node_id, reservation_id, unit_id from reservation_units where released`,
+  );
   const topologies = await db.execute<{ node_id: string; gen: number; unit_ids: string[] }>(sql`
     select node_id, gen, array(select u->>'id' from jsonb_array_elements(units) as u) as unit_ids from node_topologies`);
   const reservations = await db.execute<{ node_id: string; id: string; topology_gen: number }>(sql`select node_id, id, topology_gen from reservations`);
   const byReservation = new Map<string, EventRow[]>();
   // int8 arrives as text: compare seqs as numbers.
   for (const e of events) e.seq = Number(e.seq);
-  for (const e of events) if (e.reservation_id) byReservation.set(key(e.node_id, e.reservation_id), [...(byReservation.get(key(e.node_id, e.reservation_id)) ?? []), e]);
+  for (const e of events)
+    if (e.reservation_id) byReservation.set(key(e.node_id, e.reservation_id), [...(byReservation.get(key(e.node_id, e.reservation_id)) ?? []), e]);
   return {
     vms: new Map([...vms].map((v) => [v.id, v])),
     events: byReservation,
@@ -69,7 +91,8 @@ export async function verifyAcks(db: Db, acks: readonly Ack[], seededUpdatedAt: 
    * time; an answer that changed nothing carries the time of the write before it. Several
    * writes may share a millisecond, so callers look for a matching one among them.
    */
-  const stamped = (nodeId: string, reservationId: string, updatedAt: string) => (s.events.get(key(nodeId, reservationId)) ?? []).filter((e) => e.at === updatedAt);
+  const stamped = (nodeId: string, reservationId: string, updatedAt: string) =>
+    (s.events.get(key(nodeId, reservationId)) ?? []).filter((e) => e.at === updatedAt);
   const unchangedSinceSeed = (nodeId: string, reservationId: string, updatedAt: string) => seededUpdatedAt.get(key(nodeId, reservationId)) === updatedAt;
   /**
    * An event on the reservation after `after` (the first event at the answer's time, by seq;
@@ -89,7 +112,14 @@ export async function verifyAcks(db: Db, acks: readonly Ack[], seededUpdatedAt: 
       case 'place': {
         const vm = s.vms.get(ack.vmId);
         if (!vm) fail(ack, 'no VM row');
-        else if (vm.node_id !== ack.nodeId || vm.org_id !== ack.orgId || vm.tier !== ack.tier || (vm.reservation_id ?? undefined) !== ack.reservationId || vm.started_at !== ack.startedAt || !sameSet(vm.unit_ids, ack.unitIds))
+        else if (
+          vm.node_id !== ack.nodeId ||
+          vm.org_id !== ack.orgId ||
+          vm.tier !== ack.tier ||
+          (vm.reservation_id ?? undefined) !== ack.reservationId ||
+          vm.started_at !== ack.startedAt ||
+          !sameSet(vm.unit_ids, ack.unitIds)
+        )
           fail(ack, `the VM row differs: ${JSON.stringify(vm)}`);
         break;
       }
@@ -108,12 +138,18 @@ export async function verifyAcks(db: Db, acks: readonly Ack[], seededUpdatedAt: 
         }
         const events = stamped(ack.nodeId, ack.reservationId, ack.updatedAt);
         // One that terminated VMs wrote; one that did not may carry an earlier write's time.
-        if (ack.terminated.length > 0 && !events.some((e) => e.action === 'reservation.reclaim' && sameSet((e.details.terminated as string[] | undefined) ?? [], ack.terminated)))
+        if (
+          ack.terminated.length > 0 &&
+          !events.some((e) => e.action === 'reservation.reclaim' && sameSet((e.details.terminated as string[] | undefined) ?? [], ack.terminated))
+        )
           fail(ack, 'no reservation.reclaim event at its updatedAt terminated that set');
         if (events.length === 0 && !unchangedSinceSeed(ack.nodeId, ack.reservationId, ack.updatedAt)) fail(ack, 'no event backs its updatedAt');
         // The named units left the market, unless a later release put them back.
         for (const u of ack.unitIds) {
-          if (s.released.has(`${key(ack.nodeId, ack.reservationId)}\u0000${u}`) && !laterEvent(ack.nodeId, ack.reservationId, 'reservation.release', u, { seq: events[0]?.seq, at: ack.updatedAt }, 'released'))
+          if (
+            s.released.has(`${key(ack.nodeId, ack.reservationId)}\u0000${u}`) &&
+            !laterEvent(ack.nodeId, ack.reservationId, 'reservation.release', u, { seq: events[0]?.seq, at: ack.updatedAt }, 'released')
+          )
             fail(ack, `${u} is released, and no later release put it back`);
         }
         break;
@@ -123,7 +159,10 @@ export async function verifyAcks(db: Db, acks: readonly Ack[], seededUpdatedAt: 
         if (events.length === 0 && !unchangedSinceSeed(ack.nodeId, ack.reservationId, ack.updatedAt)) fail(ack, 'no event backs its updatedAt');
         // The named units are on the market, unless a later reclaim took them back.
         for (const u of ack.unitIds) {
-          if (!s.released.has(`${key(ack.nodeId, ack.reservationId)}\u0000${u}`) && !laterEvent(ack.nodeId, ack.reservationId, 'reservation.reclaim', u, { seq: events[0]?.seq, at: ack.updatedAt }))
+          if (
+            !s.released.has(`${key(ack.nodeId, ack.reservationId)}\u0000${u}`) &&
+            !laterEvent(ack.nodeId, ack.reservationId, 'reservation.reclaim', u, { seq: events[0]?.seq, at: ack.updatedAt })
+          )
             fail(ack, `${u} is not released, and no later reclaim took it back`);
         }
         break;
@@ -142,7 +181,8 @@ export async function verifyAcks(db: Db, acks: readonly Ack[], seededUpdatedAt: 
         // A re-affirm that wrote moved it to the answered generation; one that did not (already
         // current) carries the time of the write that got it there.
         const reaffirms = events.filter((e) => e.action === 'reservation.reaffirm');
-        if (reaffirms.length > 0 && !reaffirms.some((e) => e.details.toGen === ack.topologyGen)) fail(ack, `its event moved it to ${reaffirms.map((e) => String(e.details.toGen)).join(' / ')}`);
+        if (reaffirms.length > 0 && !reaffirms.some((e) => e.details.toGen === ack.topologyGen))
+          fail(ack, `its event moved it to ${reaffirms.map((e) => String(e.details.toGen)).join(' / ')}`);
         break;
       }
     }

@@ -96,7 +96,9 @@ export class Faults {
       );
       out.push(`  503s that were not service_unavailable with Retry-After ≤ 5 s (within 5 s when sent during the outage): ${this.bad503.length}`);
       for (const b of this.bad503.slice(0, 5)) out.push(`    ${b}`);
-      out.push(`  recovered without restart, first 2xx after PostgreSQL was back: ${[...this.recoveredMs].map(([b, ms]) => `${b} ${ms.toFixed(0)} ms`).join(', ') || 'none seen'}`);
+      out.push(
+        `  recovered without restart, first 2xx after PostgreSQL was back: ${[...this.recoveredMs].map(([b, ms]) => `${b} ${ms.toFixed(0)} ms`).join(', ') || 'none seen'}`,
+      );
     }
     if (this.windows.some((w) => w.kind === 'kill')) out.push(`  requests to the killed instance without an answer while it was down: ${this.noAnswerInKill}`);
     return out;

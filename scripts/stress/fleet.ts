@@ -79,9 +79,24 @@ function spawnInstance(port: number, env: NodeJS.ProcessEnv, stderr: string[] = 
  * @param firstPort ports firstPort, firstPort + 1, …; free ones when omitted.
  * @throws Error when one exits or does not answer within 90 s.
  */
-export async function startInstances(count: number, databaseUrl: string, instances: Instance[], extraEnv: Record<string, string> = {}, firstPort?: number): Promise<void> {
+export async function startInstances(
+  count: number,
+  databaseUrl: string,
+  instances: Instance[],
+  extraEnv: Record<string, string> = {},
+  firstPort?: number,
+): Promise<void> {
   const secret = randomBytes(32).toString('hex');
-  const env = appServerEnv({ ...process.env, DATABASE_URL: databaseUrl, AUTH_SECRET: secret, AUTH_TRUST_HOST: 'true', RATE_LIMIT_PER_MINUTE: '0', RATE_LIMIT_PER_ORG_PER_MINUTE: '0', NODE_ENV: 'production' as const, ...extraEnv });
+  const env = appServerEnv({
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    AUTH_SECRET: secret,
+    AUTH_TRUST_HOST: 'true',
+    RATE_LIMIT_PER_MINUTE: '0',
+    RATE_LIMIT_PER_ORG_PER_MINUTE: '0',
+    NODE_ENV: 'production' as const,
+    ...extraEnv,
+  });
   for (let i = 0; i < count; i++) instances.push(spawnInstance(firstPort ? firstPort + i : await findFreePort(), env));
   await Promise.all(instances.map(waitUntilUp));
 }
@@ -108,7 +123,8 @@ export async function restartInstance(instances: Instance[], killed: Instance): 
 async function waitUntilUp(instance: Instance): Promise<void> {
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (instance.child.exitCode !== null) throw new Error(`the instance on port ${instance.port} exited (${instance.child.exitCode}): ${instance.stderr.join('').slice(-2000)}`);
+    if (instance.child.exitCode !== null)
+      throw new Error(`the instance on port ${instance.port} exited (${instance.child.exitCode}): ${instance.stderr.join('').slice(-2000)}`);
     try {
       const res = await fetch(`${instance.base}/v1/openapi.json`, { signal: AbortSignal.timeout(5_000) });
       await res.arrayBuffer();

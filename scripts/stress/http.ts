@@ -37,7 +37,13 @@ async function timed(base: string, run: () => Promise<Response>): Promise<Timed>
     const retryAfter = res.headers.get('retry-after') ?? undefined;
     return { res, text, ms: performance.now() - started, base, at: started, ...(retryAfter ? { retryAfter } : {}) };
   } catch (e) {
-    return { text: '', ms: performance.now() - started, base, at: started, error: e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (${String(e.cause)})` : ''}` : String(e) };
+    return {
+      text: '',
+      ms: performance.now() - started,
+      base,
+      at: started,
+      error: e instanceof Error ? `${e.name}: ${e.message}${e.cause ? ` (${String(e.cause)})` : ''}` : String(e),
+    };
   }
 }
 
@@ -60,11 +66,20 @@ export async function rest(base: string, key: string, method: string, path: stri
   const headers: Record<string, string> = { authorization: `Bearer ${key}` };
   if (body !== undefined) headers['content-type'] = 'application/json';
   if (opts.idempotencyKey) headers['idempotency-key'] = opts.idempotencyKey;
-  const r = await timed(base, () => fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) }));
+  const r = await timed(base, () =>
+    fetch(base + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(TIMEOUT_MS) }),
+  );
   if (!r.res) return { status: 0, body: undefined, text: '', ...exchange(r), replayed: false, error: r.error };
   const json = parse(r.text);
   const code = r.res.status >= 400 && json && typeof json === 'object' ? (json as { code?: string }).code : undefined;
-  return { status: r.res.status, body: json, text: r.text, ...exchange(r), replayed: r.res.headers.get('idempotent-replayed') === 'true', ...(code ? { code } : {}) };
+  return {
+    status: r.res.status,
+    body: json,
+    text: r.text,
+    ...exchange(r),
+    replayed: r.res.headers.get('idempotent-replayed') === 'true',
+    ...(code ? { code } : {}),
+  };
 }
 
 /** A console session: the cookie header a browser would send. */
@@ -103,13 +118,23 @@ export async function signIn(base: string, email: string, password: string): Pro
   }
 }
 
-type TrpcItem = { result?: { data?: { json?: unknown } }; error?: { json?: { message?: string; data?: { httpStatus?: number; code?: string; problem?: { code?: string } | null } } } };
+type TrpcItem = {
+  result?: { data?: { json?: unknown } };
+  error?: { json?: { message?: string; data?: { httpStatus?: number; code?: string; problem?: { code?: string } | null } } };
+};
 
 function trpcReply(item: TrpcItem | undefined, status: number, r: Timed): Reply {
   const { text } = r;
   if (item?.error) {
     const data = item.error.json?.data;
-    return { status: data?.httpStatus ?? status, body: item.error.json, text, ...exchange(r), replayed: false, code: data?.problem?.code ?? data?.code ?? 'trpc_error' };
+    return {
+      status: data?.httpStatus ?? status,
+      body: item.error.json,
+      text,
+      ...exchange(r),
+      replayed: false,
+      code: data?.problem?.code ?? data?.code ?? 'trpc_error',
+    };
   }
   // A call that succeeded is a 200 even inside a mixed batch (which answers 207 as a whole).
   if (item?.result) return { status: 200, body: item.result.data?.json, text, ...exchange(r), replayed: false };
@@ -129,8 +154,16 @@ export async function trpc(base: string, session: Session, type: 'query' | 'muta
   const input = Object.fromEntries(calls.map((c, i) => [String(i), { json: c.input }]));
   const r = await timed(base, () =>
     type === 'query'
-      ? fetch(`${base}/api/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, { headers: consoleHeaders(session), signal: AbortSignal.timeout(TIMEOUT_MS) })
-      : fetch(`${base}/api/trpc/${paths}?batch=1`, { method: 'POST', headers: consoleHeaders(session), body: JSON.stringify(input), signal: AbortSignal.timeout(TIMEOUT_MS) }),
+      ? fetch(`${base}/api/trpc/${paths}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
+          headers: consoleHeaders(session),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        })
+      : fetch(`${base}/api/trpc/${paths}?batch=1`, {
+          method: 'POST',
+          headers: consoleHeaders(session),
+          body: JSON.stringify(input),
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        }),
   );
   if (!r.res) return calls.map(() => ({ status: 0, body: undefined, text: '', ...exchange(r), replayed: false, error: r.error }));
   const json = parse(r.text);

@@ -28,7 +28,15 @@ const pick = <T>(rng: Rng, xs: readonly T[]): T => xs[Math.floor(rng() * xs.leng
 const sample = <T>(rng: Rng, xs: readonly T[], n: number): T[] => [...xs].sort(() => rng() - 0.5).slice(0, Math.max(1, Math.min(n, xs.length)));
 
 type UnitInfo = { id: string; state: string; reservationId?: string; vmId?: string; model?: string; memoryGiB?: number; nvlinkDomain?: string };
-type ReservationInfo = { id: string; nodeId: string; status: string; reservedUnitIds: string[]; releasedUnitIds: string[]; allowedOrgIds: string[]; managingOrgIds: string[] };
+type ReservationInfo = {
+  id: string;
+  nodeId: string;
+  status: string;
+  reservedUnitIds: string[];
+  releasedUnitIds: string[];
+  allowedOrgIds: string[];
+  managingOrgIds: string[];
+};
 type NodeBody = { id: string; ownerOrgId: string; topologyGen: number; units: UnitInfo[] };
 type NodeInfo = NodeBody & { reservations: Map<string, ReservationInfo> };
 
@@ -40,7 +48,13 @@ export class World {
 
   updateNode(node: NodeBody): void {
     const known = this.nodes.get(node.id);
-    this.nodes.set(node.id, { id: node.id, ownerOrgId: node.ownerOrgId, topologyGen: node.topologyGen, units: node.units, reservations: known?.reservations ?? new Map() });
+    this.nodes.set(node.id, {
+      id: node.id,
+      ownerOrgId: node.ownerOrgId,
+      topologyGen: node.topologyGen,
+      units: node.units,
+      reservations: known?.reservations ?? new Map(),
+    });
   }
 
   updateReservation(r: ReservationInfo): void {
@@ -90,7 +104,8 @@ async function restCall(c: Client, kind: string, orgId: string, method: string, 
   const idem = mutating && (c.rng() < 0.15 || c.ctx.faults) ? `storm-${c.id}-${c.n++}` : undefined;
   const first = await rest(base(c), key, method, path, body, idem ? { idempotencyKey: idem } : {});
   c.ctx.record(kind, first);
-  if (idem && c.ctx.faults && (first.status === 0 || first.status >= 500)) c.ctx.faults.unanswered.push({ kind, orgId, method, path, body, key: idem, status: first.status });
+  if (idem && c.ctx.faults && (first.status === 0 || first.status >= 500))
+    c.ctx.faults.unanswered.push({ kind, orgId, method, path, body, key: idem, status: first.status });
   if (idem && first.status > 0 && first.status < 500 && c.rng() < 0.4) {
     // A retry with the same key, possibly on the other instance: the same answer, replayed.
     const again = await rest(base(c), key, method, path, body, { idempotencyKey: idem });
@@ -98,7 +113,9 @@ async function restCall(c: Client, kind: string, orgId: string, method: string, 
     // A replay that met a fault (no answer, 503) is judged by the fault windows, not compared.
     if ((again.status !== 409 || again.code !== 'idempotency_in_progress') && again.status > 0 && again.status < 500) {
       if (again.status !== first.status || again.text !== first.text || !again.replayed)
-        c.ctx.replayMismatches.push(`${method} ${path} key ${idem}: first ${first.status} ${first.text.slice(0, 200)} / replay ${again.status} replayed=${again.replayed} ${again.text.slice(0, 200)}`);
+        c.ctx.replayMismatches.push(
+          `${method} ${path} key ${idem}: first ${first.status} ${first.text.slice(0, 200)} / replay ${again.status} replayed=${again.replayed} ${again.text.slice(0, 200)}`,
+        );
     }
   }
   return first;
@@ -112,7 +129,18 @@ async function consoleCall(c: Client, kind: string, orgId: string, type: 'query'
 
 const ok = (r: Reply) => r.status >= 200 && r.status < 300;
 
-type VmBody = { id: string; nodeId: string; unitIds: string[]; tier: string; orgId?: string; reservationId?: string; startedAt: string; status: string; terminationReason?: string; terminatedAt?: string };
+type VmBody = {
+  id: string;
+  nodeId: string;
+  unitIds: string[];
+  tier: string;
+  orgId?: string;
+  reservationId?: string;
+  startedAt: string;
+  status: string;
+  terminationReason?: string;
+  terminatedAt?: string;
+};
 type ReservationBody = ReservationInfo & { updatedAt: string; topologyGen: number; terminated?: string[]; wouldTerminate?: string[] };
 
 function nodeFor(c: Client): NodeInfo {
@@ -124,7 +152,11 @@ function unitsFor(c: Client, node: NodeInfo, states: string[], reservationId?: s
   const fit = node.units.filter((u) => states.includes(u.state) && (!reservationId || u.reservationId === reservationId)).map((u) => u.id);
   const n = c.rng() < 0.25 ? 2 : 1;
   if (fit.length > 0 && c.rng() < 0.85) return sample(c.rng, fit, n);
-  return sample(c.rng, node.units.map((u) => u.id), n);
+  return sample(
+    c.rng,
+    node.units.map((u) => u.id),
+    n,
+  );
 }
 
 async function place(c: Client, tier: 'spot' | 'on-demand' | 'reserved'): Promise<void> {
@@ -142,12 +174,24 @@ async function place(c: Client, tier: 'spot' | 'on-demand' | 'reserved'): Promis
   } else unitIds = unitsFor(c, node, tier === 'spot' ? ['released', 'free'] : ['free']);
   const input = { nodeId: node.id, unitIds, tier, ...(reservationId ? { reservationId } : {}) };
   const kind = `place.${tier}`;
-  const reply = viaConsole(c, orgId) ? await consoleCall(c, kind, orgId, 'mutation', 'vms.place', input) : await restCall(c, kind, orgId, 'POST', '/v1/vms', input);
+  const reply = viaConsole(c, orgId)
+    ? await consoleCall(c, kind, orgId, 'mutation', 'vms.place', input)
+    : await restCall(c, kind, orgId, 'POST', '/v1/vms', input);
   if (!ok(reply)) return;
   const vm = reply.body as VmBody;
-  c.ctx.acks.push({ kind: 'place', vmId: vm.id, nodeId: vm.nodeId, orgId, tier: vm.tier, ...(vm.reservationId ? { reservationId: vm.reservationId } : {}), unitIds: vm.unitIds, startedAt: vm.startedAt });
+  c.ctx.acks.push({
+    kind: 'place',
+    vmId: vm.id,
+    nodeId: vm.nodeId,
+    orgId,
+    tier: vm.tier,
+    ...(vm.reservationId ? { reservationId: vm.reservationId } : {}),
+    unitIds: vm.unitIds,
+    startedAt: vm.startedAt,
+  });
   c.ctx.world.running.set(vm.id, { orgId, nodeId: vm.nodeId });
-  for (const u of node.units) if (vm.unitIds.includes(u.id)) u.state = u.state === 'released' ? 'spot-occupied' : u.state === 'reserved' ? 'reserved-occupied' : 'occupied';
+  for (const u of node.units)
+    if (vm.unitIds.includes(u.id)) u.state = u.state === 'released' ? 'spot-occupied' : u.state === 'reserved' ? 'reserved-occupied' : 'occupied';
 }
 
 async function terminate(c: Client): Promise<void> {
@@ -157,7 +201,9 @@ async function terminate(c: Client): Promise<void> {
   const roll = c.rng();
   // Mostly its own org; sometimes the operator; sometimes someone who may not (403/404).
   const orgId = roll < 0.8 ? vm.orgId : roll < 0.9 ? PLATFORM : pick(c.rng, TENANTS);
-  const reply = viaConsole(c, orgId) ? await consoleCall(c, 'terminate', orgId, 'mutation', 'vms.terminate', { vmId }) : await restCall(c, 'terminate', orgId, 'POST', `/v1/vms/${vmId}/terminate`);
+  const reply = viaConsole(c, orgId)
+    ? await consoleCall(c, 'terminate', orgId, 'mutation', 'vms.terminate', { vmId })
+    : await restCall(c, 'terminate', orgId, 'POST', `/v1/vms/${vmId}/terminate`);
   if (!ok(reply)) return;
   const body = reply.body as VmBody;
   c.ctx.acks.push({ kind: 'terminate', vmId, terminationReason: body.terminationReason ?? '', terminatedAt: body.terminatedAt ?? '' });
@@ -168,7 +214,10 @@ async function terminate(c: Client): Promise<void> {
 function managerOf(c: Client, r: ReservationInfo): string {
   const owner = c.ctx.world.nodes.get(r.nodeId)!.ownerOrgId;
   if (c.rng() < 0.08) return pick(c.rng, r.allowedOrgIds.filter((o) => c.ctx.keys[o]).concat(owner));
-  return pick(c.rng, [...r.managingOrgIds, ...r.managingOrgIds, owner, PLATFORM].filter((o) => c.ctx.keys[o]));
+  return pick(
+    c.rng,
+    [...r.managingOrgIds, ...r.managingOrgIds, owner, PLATFORM].filter((o) => c.ctx.keys[o]),
+  );
 }
 
 function reservationFor(c: Client, preferStatus: string): ReservationInfo {
@@ -210,7 +259,8 @@ type ReclaimMode = 'dry' | 'preview-confirm' | 'blind' | 'stale';
  */
 async function reclaimUnits(c: Client, mode: ReclaimMode): Promise<void> {
   const r = reservationFor(c, 'active');
-  const unitIds = r.releasedUnitIds.length > 0 && c.rng() < 0.85 ? sample(c.rng, r.releasedUnitIds, 1 + Math.floor(c.rng() * 4)) : sample(c.rng, r.reservedUnitIds, 2);
+  const unitIds =
+    r.releasedUnitIds.length > 0 && c.rng() < 0.85 ? sample(c.rng, r.releasedUnitIds, 1 + Math.floor(c.rng() * 4)) : sample(c.rng, r.reservedUnitIds, 2);
   const orgId = managerOf(c, r);
   const console_ = viaConsole(c, orgId, mode === 'preview-confirm' ? 0.8 : 0.3);
   const send = (kind: string, body: Record<string, unknown>) =>
@@ -252,7 +302,12 @@ function problemField(reply: Reply, field: string): string[] {
 /** The operator changes a node's topology: a unit's memory, or a spare unit `gpu-8` in or out (docs/product.md §5.4). */
 async function changeTopology(c: Client): Promise<void> {
   const node = nodeFor(c);
-  const units = node.units.map((u) => ({ id: u.id, ...(u.model ? { model: u.model } : {}), ...(u.memoryGiB ? { memoryGiB: u.memoryGiB } : {}), ...(u.nvlinkDomain ? { nvlinkDomain: u.nvlinkDomain } : {}) }));
+  const units = node.units.map((u) => ({
+    id: u.id,
+    ...(u.model ? { model: u.model } : {}),
+    ...(u.memoryGiB ? { memoryGiB: u.memoryGiB } : {}),
+    ...(u.nvlinkDomain ? { nvlinkDomain: u.nvlinkDomain } : {}),
+  }));
   let next: typeof units;
   if (c.rng() < 0.5) next = units.map((u) => (u.id === 'gpu-7' ? { ...u, memoryGiB: u.memoryGiB === 96 ? 80 : 96 } : u));
   else if (units.some((u) => u.id === 'gpu-8')) next = units.filter((u) => u.id !== 'gpu-8');
@@ -283,7 +338,10 @@ async function reaffirm(c: Client): Promise<void> {
 /** Refreshes the world's picture of one node as the operator, who sees every id. */
 export async function refreshNode(ctx: StormContext, base: string, nodeId: string, record = true): Promise<void> {
   const key = ctx.keys[PLATFORM]!;
-  const [node, reservations] = await Promise.all([rest(base, key, 'GET', `/v1/nodes/${nodeId}`), rest(base, key, 'GET', `/v1/nodes/${nodeId}/reservations?limit=500`)]);
+  const [node, reservations] = await Promise.all([
+    rest(base, key, 'GET', `/v1/nodes/${nodeId}`),
+    rest(base, key, 'GET', `/v1/nodes/${nodeId}/reservations?limit=500`),
+  ]);
   if (record) {
     ctx.record('read.node', node);
     ctx.record('read.reservations', reservations);
@@ -367,7 +425,16 @@ export async function retryUnanswered(ctx: StormContext, base: string): Promise<
     else refusedNow += 1;
     if (ok(r) && u.method === 'POST' && u.path === '/v1/vms') {
       const vm = r.body as VmBody;
-      ctx.acks.push({ kind: 'place', vmId: vm.id, nodeId: vm.nodeId, orgId: u.orgId, tier: vm.tier, ...(vm.reservationId ? { reservationId: vm.reservationId } : {}), unitIds: vm.unitIds, startedAt: vm.startedAt });
+      ctx.acks.push({
+        kind: 'place',
+        vmId: vm.id,
+        nodeId: vm.nodeId,
+        orgId: u.orgId,
+        tier: vm.tier,
+        ...(vm.reservationId ? { reservationId: vm.reservationId } : {}),
+        unitIds: vm.unitIds,
+        startedAt: vm.startedAt,
+      });
     }
   }
   const lines = [

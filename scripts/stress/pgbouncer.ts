@@ -35,7 +35,8 @@ function postgresUser(): { uid: number; gid: number } | undefined {
 async function waitForPort(port: number, child: ChildProcess, logFile: string): Promise<void> {
   const deadline = Date.now() + 15_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`pgbouncer exited (${child.exitCode}): ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-2000) : ''}`);
+    if (child.exitCode !== null)
+      throw new Error(`pgbouncer exited (${child.exitCode}): ${fs.existsSync(logFile) ? fs.readFileSync(logFile, 'utf8').slice(-2000) : ''}`);
     const up = await new Promise<boolean>((resolve) => {
       const s = net.connect(port, '127.0.0.1', () => {
         s.destroy();

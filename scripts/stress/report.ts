@@ -66,25 +66,45 @@ export type Verdict = {
 /** Prints the summary table and verdicts. @returns true when the storm passed. */
 export function printReport(stats: Stats, verdict: Verdict, header: string, elapsedSeconds: number): boolean {
   const out: string[] = [header, ''];
-  out.push(`${'operation'.padEnd(34)}${pad('requests', 9)}${pad('2xx', 7)}${pad('4xx', 7)}${pad('5xx', 6)}${pad('none', 6)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}`);
+  out.push(
+    `${'operation'.padEnd(34)}${pad('requests', 9)}${pad('2xx', 7)}${pad('4xx', 7)}${pad('5xx', 6)}${pad('none', 6)}${pad('p50 ms', 9)}${pad('p99 ms', 9)}`,
+  );
   const all: number[] = [];
   for (const [kind, k] of [...stats.kinds.entries()].sort(([a], [b]) => a.localeCompare(b))) {
     const by = (lo: number, hi: number) => [...k.statuses.entries()].filter(([s]) => s >= lo && s < hi).reduce((n, [, c]) => n + c, 0);
     all.push(...k.ms);
-    out.push(`${kind.padEnd(34)}${pad(k.count, 9)}${pad(by(200, 300), 7)}${pad(by(400, 500), 7)}${pad(by(500, 600), 6)}${pad(by(0, 1), 6)}${pad(percentile(k.ms, 0.5).toFixed(1), 9)}${pad(percentile(k.ms, 0.99).toFixed(1), 9)}`);
+    out.push(
+      `${kind.padEnd(34)}${pad(k.count, 9)}${pad(by(200, 300), 7)}${pad(by(400, 500), 7)}${pad(by(500, 600), 6)}${pad(by(0, 1), 6)}${pad(percentile(k.ms, 0.5).toFixed(1), 9)}${pad(percentile(k.ms, 0.99).toFixed(1), 9)}`,
+    );
   }
-  out.push(`${'all'.padEnd(34)}${pad(stats.requests, 9)}${' '.repeat(26)}${pad(percentile(all, 0.5).toFixed(1), 9)}${pad(percentile(all, 0.99).toFixed(1), 9)}`);
+  out.push(
+    `${'all'.padEnd(34)}${pad(stats.requests, 9)}${' '.repeat(26)}${pad(percentile(all, 0.5).toFixed(1), 9)}${pad(percentile(all, 0.99).toFixed(1), 9)}`,
+  );
   out.push('');
   out.push(`throughput: ${(stats.requests / elapsedSeconds).toFixed(0)} requests/s over ${elapsedSeconds.toFixed(1)} s`);
-  out.push(`status counts: ${[...stats.statuses.entries()].sort(([a], [b]) => a - b).map(([s, n]) => `${s || 'no answer'}: ${n}`).join(', ')}`);
-  out.push(`problem codes: ${[...stats.codes.entries()].sort(([, a], [, b]) => b - a).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'}`);
+  out.push(
+    `status counts: ${[...stats.statuses.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s || 'no answer'}: ${n}`)
+      .join(', ')}`,
+  );
+  out.push(
+    `problem codes: ${
+      [...stats.codes.entries()]
+        .sort(([, a], [, b]) => b - a)
+        .map(([c, n]) => `${c} ${n}`)
+        .join(', ') || 'none'
+    }`,
+  );
   out.push('');
   if (stats.faults) out.push(...stats.faults.summary(), `  503s and unanswered requests the faults explain: ${stats.explained}`, '');
   out.push(`5xx answers: ${stats.serverErrors}; requests without an answer: ${stats.noAnswer}${stats.faults ? ' (outside what the faults explain)' : ''}`);
   for (const f of stats.failures) out.push(`  ${f}`);
   const ackKinds = new Map<string, number>();
   for (const a of verdict.acks) ackKinds.set(a.kind, (ackKinds.get(a.kind) ?? 0) + 1);
-  out.push(`acknowledged writes checked: ${verdict.acks.length} (${[...ackKinds.entries()].map(([k, n]) => `${k} ${n}`).join(', ')}); lost: ${verdict.lost.length}`);
+  out.push(
+    `acknowledged writes checked: ${verdict.acks.length} (${[...ackKinds.entries()].map(([k, n]) => `${k} ${n}`).join(', ')}); lost: ${verdict.lost.length}`,
+  );
   for (const l of verdict.lost.slice(0, 20)) out.push(`  ${l.problem}: ${JSON.stringify(l.ack)}`);
   out.push(`idempotent replays that differed: ${verdict.replayMismatches.length}`);
   for (const m of verdict.replayMismatches.slice(0, 10)) out.push(`  ${m}`);
@@ -97,7 +117,13 @@ export function printReport(stats: Stats, verdict: Verdict, header: string, elap
   }
   for (const line of verdict.extra ?? []) out.push(line);
   const passed =
-    verdict.violations.length === 0 && verdict.lost.length === 0 && verdict.replayMismatches.length === 0 && stats.serverErrors === 0 && stats.noAnswer === 0 && (stats.faults?.bad503.length ?? 0) === 0 && (verdict.failures ?? 0) === 0;
+    verdict.violations.length === 0 &&
+    verdict.lost.length === 0 &&
+    verdict.replayMismatches.length === 0 &&
+    stats.serverErrors === 0 &&
+    stats.noAnswer === 0 &&
+    (stats.faults?.bad503.length ?? 0) === 0 &&
+    (verdict.failures ?? 0) === 0;
   out.push('', passed ? 'storm passed' : 'storm FAILED');
   console.log(out.join('\n'));
   return passed;

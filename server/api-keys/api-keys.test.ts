@@ -24,7 +24,9 @@ import { revokeApiKey } from './revoke';
 
 /** Every row of every table as text: what a dump of the database would hold. */
 async function dumpDatabase(db: Db): Promise<string> {
-  const tables = await db.execute<{ name: string }>(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`);
+  const tables = await db.execute<{ name: string }>(
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`,
+  );
   const parts: string[] = [];
   for (const { name } of tables) {
     const [row] = await db.execute<{ dump: string | null }>(sql`select string_agg(t::text, E'\n') as dump from ${sql.identifier(name)} t`);
@@ -33,7 +35,11 @@ async function dumpDatabase(db: Db): Promise<string> {
   return parts.join('\n');
 }
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 const bearer = (secret: string) => `Bearer ${secret}`;
 
 describe('API key verbs', () => {
@@ -120,7 +126,11 @@ describe('API key verbs', () => {
 
   it('a revoked key stops authenticating at once; revoking it again answers it unchanged and writes nothing', async () => {
     const key = await createApiKey({ ctx: ctxFor(db(), ORG.owner, T0), input: { name: 'short-lived' } });
-    expect((await authenticateApiKey(db(), bearer(key.secret)))?.principal).toEqual({ orgId: ORG.owner, actor: { kind: 'apiKey', apiKeyId: key.id }, via: 'api' });
+    expect((await authenticateApiKey(db(), bearer(key.secret)))?.principal).toEqual({
+      orgId: ORG.owner,
+      actor: { kind: 'apiKey', apiKeyId: key.id },
+      via: 'api',
+    });
 
     const revoked = await revokeApiKey({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { apiKeyId: key.id } });
     expect(revoked).toMatchObject({ id: key.id, revokedAt: hours(1).toISOString() });
@@ -143,7 +153,8 @@ describe('last_used_at: recorded by authentication, at most once a minute per ke
   });
 
   const lastUsed = async (id: string) => (await db().select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, id)))[0]!.at;
-  const moveBack = (id: string, seconds: number) => db().execute(sql`update api_keys set last_used_at = last_used_at - make_interval(secs => ${seconds}) where id = ${id}`);
+  const moveBack = (id: string, seconds: number) =>
+    db().execute(sql`update api_keys set last_used_at = last_used_at - make_interval(secs => ${seconds}) where id = ${id}`);
 
   // Both statements of authenticateApiKey: with the rate limiter, and without it.
   for (const limit of ['600', '0']) {
@@ -177,7 +188,9 @@ describe('last_used_at: recorded by authentication, at most once a minute per ke
     const key = await createApiKey({ ctx: ctxFor(db(), ORG.owner, T0), input: { name: 'burst' } });
     // Counts every write of an api_keys row (this test's database only).
     await db().execute(sql`create table test_key_writes (id text)`);
-    await db().execute(sql.raw(`create function test_key_write() returns trigger language plpgsql as $$ begin insert into test_key_writes values (new.id); return new; end $$`));
+    await db().execute(
+      sql.raw(`create function test_key_write() returns trigger language plpgsql as $$ begin insert into test_key_writes values (new.id); return new; end $$`),
+    );
     await db().execute(sql`create trigger test_key_write after update on api_keys for each row execute function test_key_write()`);
 
     const answers = await Promise.all(Array.from({ length: 8 }, () => authenticateApiKey(db(), bearer(key.secret))));
@@ -221,7 +234,12 @@ describe('REST: POST/GET /v1/api-keys, POST /v1/api-keys/{id}/revoke', () => {
     expect(items[0]!.lastUsedAt).toEqual(expect.any(String));
     expect(listed.text).not.toContain(secret);
 
-    const revoked = await callRoute(keyRevokeRoute.POST, { method: 'POST', path: `/v1/api-keys/${created.json.id}/revoke`, params: { id: String(created.json.id) }, key: secret });
+    const revoked = await callRoute(keyRevokeRoute.POST, {
+      method: 'POST',
+      path: `/v1/api-keys/${created.json.id}/revoke`,
+      params: { id: String(created.json.id) },
+      key: secret,
+    });
     expect(revoked.status, revoked.text).toBe(200);
     expect(revoked.json.revokedAt).toEqual(expect.any(String));
     const after = await callRoute(nodesRoute.GET, { path: '/v1/nodes', key: secret });
@@ -232,7 +250,13 @@ describe('REST: POST/GET /v1/api-keys, POST /v1/api-keys/{id}/revoke', () => {
 
   it('refuses an Idempotency-Key on create (its answer holds the secret, which is never stored), creating nothing', async () => {
     const bootstrap = await ownerKey();
-    const res = await callRoute(keysRoute.POST, { method: 'POST', path: '/v1/api-keys', key: bootstrap, body: { name: 'retry-me' }, headers: { 'idempotency-key': 'k1' } });
+    const res = await callRoute(keysRoute.POST, {
+      method: 'POST',
+      path: '/v1/api-keys',
+      key: bootstrap,
+      body: { name: 'retry-me' },
+      headers: { 'idempotency-key': 'k1' },
+    });
     expect(res.status).toBe(400);
     expect(res.json).toMatchObject({ code: 'invalid_request', errors: [{ path: 'header.Idempotency-Key' }] });
     const names = (await db().select({ name: apiKeys.name }).from(apiKeys)).map((r) => r.name);

@@ -95,9 +95,17 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   // First request of a new window: forget that subject's old windows.
   const fresh = [...(row.used === 1 ? [row.id] : []), ...(row.org_used === 1 ? [orgWindowSubject(row.org_id)] : [])];
   if (fresh.length) {
-    await db.execute(sql`delete from rate_limit_windows where key_id in (${sql.join(fresh.map((s) => sql`${s}`), sql`, `)}) and window_start < date_trunc('minute', now()) - interval '5 minutes'`);
+    await db.execute(
+      sql`delete from rate_limit_windows where key_id in (${sql.join(
+        fresh.map((s) => sql`${s}`),
+        sql`, `,
+      )}) and window_start < date_trunc('minute', now()) - interval '5 minutes'`,
+    );
   }
-  const spent: RateBudget[] = [...(row.used !== null && row.used > keyLimit ? ['key' as const] : []), ...(row.org_used !== null && row.org_used > orgLimit ? ['org' as const] : [])];
+  const spent: RateBudget[] = [
+    ...(row.used !== null && row.used > keyLimit ? ['key' as const] : []),
+    ...(row.org_used !== null && row.org_used > orgLimit ? ['org' as const] : []),
+  ];
   if (spent.length) return { principal, now, retryAfterSeconds: secondsLeftInMinute(now), spent };
   return { principal, now };
 }

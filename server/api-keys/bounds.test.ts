@@ -29,7 +29,11 @@ import { MAX_ACTIVE_API_KEYS_PER_ORG } from './limits';
 import { listApiKeys } from './list';
 import { revokeApiKey } from './revoke';
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 const minutesAgo = (m: number, from: Date = T0) => new Date(from.getTime() - m * 60_000);
 const userCtx = (db: Ctx['db'], orgId: string, userId: string, now: Date = T0): Ctx => ({ orgId, actor: { kind: 'user', userId }, via: 'console', db, now });
 
@@ -43,11 +47,24 @@ describe('at most 100 active keys per org', () => {
   async function fill(orgId: string, n: number) {
     for (let i = 0; i < n; i++) await issueApiKey(db(), { orgId, name: `old-${i}`, now: minutesAgo(60) });
   }
-  const active = async (orgId: string) => (await db().select({ n: count() }).from(apiKeys).where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt))))[0]!.n;
+  const active = async (orgId: string) =>
+    (
+      await db()
+        .select({ n: count() })
+        .from(apiKeys)
+        .where(and(eq(apiKeys.orgId, orgId), isNull(apiKeys.revokedAt)))
+    )[0]!.n;
 
   it('10 concurrent creations at 95 active: exactly 5 succeed, 5 are 409 limit_reached with `limit`', async () => {
     await fill(ORG.owner, 95);
-    const outcomes = await Promise.all(Array.from({ length: 10 }, (_, i) => createApiKey({ ctx: ctxFor(db(), ORG.owner, T0), input: { name: `race-${i}` } }).then(() => 'created', (e: DomainError) => e)));
+    const outcomes = await Promise.all(
+      Array.from({ length: 10 }, (_, i) =>
+        createApiKey({ ctx: ctxFor(db(), ORG.owner, T0), input: { name: `race-${i}` } }).then(
+          () => 'created',
+          (e: DomainError) => e,
+        ),
+      ),
+    );
     expect(outcomes.filter((o) => o === 'created')).toHaveLength(5);
     const refused = outcomes.filter((o): o is DomainError => o !== 'created');
     expect(refused).toHaveLength(5);
@@ -80,7 +97,10 @@ describe('at most 100 active keys per org', () => {
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(res.json).toMatchObject({ status: 409, code: 'limit_reached', title: 'Limit reached', limit: 100, type: expect.stringContaining('limit-reached') });
     const caller = createCaller({ db: db(), principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' }, now: T0 });
-    const viaTrpc = await caller.apiKeys.create({ name: 'over' }).then(() => null, (e: { code?: string; cause?: DomainError }) => e);
+    const viaTrpc = await caller.apiKeys.create({ name: 'over' }).then(
+      () => null,
+      (e: { code?: string; cause?: DomainError }) => e,
+    );
     expect(viaTrpc?.code).toBe('CONFLICT');
     expect(viaTrpc?.cause?.toProblem()).toMatchObject({ code: 'limit_reached', limit: 100 });
     expect(await active(ORG.owner)).toBe(100);
@@ -104,17 +124,17 @@ describe('key creation is rate-limited per org (API_KEY_CREATIONS_PER_ORG_PER_MI
     // The oldest of the 20 (at T0) leaves the window at T0 + 60 s: 30 s from `at`.
     expect(refused?.retryAfterSeconds).toBe(30);
     expect(refused?.detail).toMatch(/created 20 API keys within the last minute, the most it may; retry in 30 s/);
-    expect((await failure(create(at, ORG.other)))).toBeNull();
+    expect(await failure(create(at, ORG.other))).toBeNull();
     expect((await failure(create(new Date(T0.getTime() + 59_999))))?.code).toBe('rate_limited');
-    expect((await failure(create(new Date(T0.getTime() + 60_000))))).toBeNull();
+    expect(await failure(create(new Date(T0.getTime() + 60_000)))).toBeNull();
   });
 
   it('0 turns it off; another number sets it', async () => {
     vi.stubEnv('API_KEY_CREATIONS_PER_ORG_PER_MINUTE', '0');
     for (let i = 0; i < 25; i++) await create(T0);
     vi.stubEnv('API_KEY_CREATIONS_PER_ORG_PER_MINUTE', '2');
-    expect((await failure(create(T0, ORG.other)))).toBeNull();
-    expect((await failure(create(T0, ORG.other)))).toBeNull();
+    expect(await failure(create(T0, ORG.other))).toBeNull();
+    expect(await failure(create(T0, ORG.other))).toBeNull();
     expect((await failure(create(T0, ORG.other)))?.code).toBe('rate_limited');
   });
 
@@ -189,7 +209,12 @@ describe('an org-wide budget: RATE_LIMIT_PER_ORG_PER_MINUTE (default 1200) besid
     const client = postgres(scene().url, { max: 1, onnotice: () => {}, debug: (_c, query) => void sent.push(query) });
     try {
       const traced = drizzle(client, { schema });
-      for (const [perKey, perOrg] of [['600', '1200'], ['0', '1200'], ['600', '0'], ['0', '0']] as const) {
+      for (const [perKey, perOrg] of [
+        ['600', '1200'],
+        ['0', '1200'],
+        ['600', '0'],
+        ['0', '0'],
+      ] as const) {
         vi.stubEnv('RATE_LIMIT_PER_MINUTE', perKey);
         vi.stubEnv('RATE_LIMIT_PER_ORG_PER_MINUTE', perOrg);
         // Twice: the first request of a window also forgets the old windows (once a minute).
@@ -261,9 +286,18 @@ describe('who made a key, and which key acted (shown to the key’s own org)', (
 
   it('an event an API key made shows that key’s name and prefix to the key’s org only', async () => {
     const keys = await issueKeys(db(), [ORG.owner, ORG.platform, ORG.managing]);
-    const edit = await callRoute(reservationRoute.PATCH, { method: 'PATCH', path: '/v1/nodes/n1/reservations/r1', params: { nodeId: 'n1', id: 'r1' }, key: keys[ORG.owner], body: { contractRef: 'C-2' } });
+    const edit = await callRoute(reservationRoute.PATCH, {
+      method: 'PATCH',
+      path: '/v1/nodes/n1/reservations/r1',
+      params: { nodeId: 'n1', id: 'r1' },
+      key: keys[ORG.owner],
+      body: { contractRef: 'C-2' },
+    });
     expect(edit.status, edit.text).toBe(200);
-    const [ownerKey] = await db().select().from(apiKeys).where(and(eq(apiKeys.orgId, ORG.owner), eq(apiKeys.name, 'test')));
+    const [ownerKey] = await db()
+      .select()
+      .from(apiKeys)
+      .where(and(eq(apiKeys.orgId, ORG.owner), eq(apiKeys.name, 'test')));
     const eventAs = async (orgId: string) => {
       const res = await callRoute(auditRoute.GET, { path: '/v1/audit?reservationId=r1', key: keys[orgId] });
       expect(res.status).toBe(200);

@@ -33,9 +33,16 @@ export async function createApiKey({ ctx, input }: { ctx: Ctx; input: CreateApiK
   return inTransaction(ctx, async (tx) => {
     await lockOrg(tx, ctx.orgId);
     // Statements after the lock: each sees every creation committed before it was granted.
-    const [active] = await tx.select({ n: count() }).from(apiKeys).where(and(apiKeysVisibleTo(ctx), isNull(apiKeys.revokedAt)));
+    const [active] = await tx
+      .select({ n: count() })
+      .from(apiKeys)
+      .where(and(apiKeysVisibleTo(ctx), isNull(apiKeys.revokedAt)));
     if (active!.n >= MAX_ACTIVE_API_KEYS_PER_ORG) {
-      throw new DomainError('limit_reached', `Your org already has ${MAX_ACTIVE_API_KEYS_PER_ORG} active API keys, the most it may have; revoke one it no longer needs, then create this one.`, { limit: MAX_ACTIVE_API_KEYS_PER_ORG });
+      throw new DomainError(
+        'limit_reached',
+        `Your org already has ${MAX_ACTIVE_API_KEYS_PER_ORG} active API keys, the most it may have; revoke one it no longer needs, then create this one.`,
+        { limit: MAX_ACTIVE_API_KEYS_PER_ORG },
+      );
     }
     const perMinute = apiKeyCreationsPerMinute();
     if (perMinute > 0) {
@@ -48,7 +55,12 @@ export async function createApiKey({ ctx, input }: { ctx: Ctx; input: CreateApiK
       if (recent.length >= perMinute) {
         // The window is sliding: one more may be created once the oldest of these is a minute old.
         const retryAfterSeconds = Math.max(1, Math.ceil((recent.at(-1)!.createdAt.getTime() + MINUTE_MS - ctx.now.getTime()) / 1000));
-        throw new DomainError('rate_limited', `Your org has created ${perMinute} API keys within the last minute, the most it may; retry in ${retryAfterSeconds} s.`, {}, { retryAfterSeconds });
+        throw new DomainError(
+          'rate_limited',
+          `Your org has created ${perMinute} API keys within the last minute, the most it may; retry in ${retryAfterSeconds} s.`,
+          {},
+          { retryAfterSeconds },
+        );
       }
     }
     const { secret, row } = await issueApiKey(tx, { orgId: ctx.orgId, name: input.name, now: ctx.now, createdBy: ctx.actor });

@@ -23,7 +23,10 @@ export function hashApiKeySecret(secret: string): string {
  *   (docs/product.md §5 Objects); absent for keys no principal asked for.
  * @returns the stored row and the secret (`gpuk_` + 43 base64url chars).
  */
-export async function issueApiKey(db: DbOrTx, input: { orgId: string; name: string; now: Date; createdBy?: Actor }): Promise<{ id: string; secret: string; row: ApiKeyRow }> {
+export async function issueApiKey(
+  db: DbOrTx,
+  input: { orgId: string; name: string; now: Date; createdBy?: Actor },
+): Promise<{ id: string; secret: string; row: ApiKeyRow }> {
   const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
   const id = newId('key');
   const [row] = await db

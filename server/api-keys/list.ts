@@ -17,7 +17,9 @@ function decodeKeyCursor(cursor: string): { createdAt: Date; id: string } {
   // A hand-made cursor past year 9999 (a console URL's `?cursor=`) is as malformed as any
   // other: postgres.js would send its time as `+033658-…`, which PostgreSQL refuses (a 500).
   if (!match || Number(match[1]) > LATEST_CURSOR_MS) {
-    throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', { errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }] });
+    throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', {
+      errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }],
+    });
   }
   return { createdAt: new Date(Number(match[1])), id: match[2]! };
 }
@@ -43,5 +45,10 @@ export async function listApiKeys({ ctx, input }: { ctx: Ctx; input: ListApiKeys
     )
     .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id))
     .limit(limit + 1);
-  return toPage(rows, limit, ({ key: k }) => `${k.createdAt.getTime()}.${k.id}`, (kept) => kept.map(toApiKeyView));
+  return toPage(
+    rows,
+    limit,
+    ({ key: k }) => `${k.createdAt.getTime()}.${k.id}`,
+    (kept) => kept.map(toApiKeyView),
+  );
 }

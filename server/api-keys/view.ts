@@ -8,7 +8,8 @@ export type ApiKeyRow = typeof apiKeys.$inferSelect;
  * of the org's API keys (its `name` and `prefix`, so an org can tell what a leaked key minted),
  * or a system job. Keys issued before creators were recorded have none: the field is omitted.
  */
-export type ApiKeyCreator = { kind: 'user'; userId: string; name?: string } | { kind: 'api_key'; id: string; name: string; prefix: string } | { kind: 'system'; job: string };
+export type ApiKeyCreator =
+  { kind: 'user'; userId: string; name?: string } | { kind: 'api_key'; id: string; name: string; prefix: string } | { kind: 'system'; job: string };
 
 /**
  * The API key object (docs/product.md §5 Objects): never its secret, which is shown once, when
@@ -36,7 +37,8 @@ function creatorOf(r: ApiKeyViewRow): ApiKeyCreator | undefined {
   const { key } = r;
   if (key.createdByUserId !== null) return { kind: 'user', userId: key.createdByUserId, ...(r.creatorUserName !== null ? { name: r.creatorUserName } : {}) };
   // Keys are never deleted but with their org, so the creator key is always there.
-  if (key.createdByApiKeyId !== null && r.creatorKeyName !== null && r.creatorKeyPrefix !== null) return { kind: 'api_key', id: key.createdByApiKeyId, name: r.creatorKeyName, prefix: r.creatorKeyPrefix };
+  if (key.createdByApiKeyId !== null && r.creatorKeyName !== null && r.creatorKeyPrefix !== null)
+    return { kind: 'api_key', id: key.createdByApiKeyId, name: r.creatorKeyName, prefix: r.creatorKeyPrefix };
   if (key.createdByJob !== null) return { kind: 'system', job: key.createdByJob };
   return undefined;
 }

@@ -40,7 +40,14 @@ describe('the system actor', () => {
     await registerNode({ ctx: systemCtx(db(), 'bench', T0), input: { id: 'n9', name: 'Nine', ownerOrgId: ORG.owner, units: gpuUnits(2) } });
     const [row, ...more] = await db().select().from(auditEvents).where(eq(auditEvents.nodeId, 'n9'));
     expect(more).toHaveLength(0);
-    expect(row).toMatchObject({ action: 'node.register', actorOrgId: ORG.platform, actorJob: 'bench', actorUserId: null, actorApiKeyId: null, via: 'schedule' });
+    expect(row).toMatchObject({
+      action: 'node.register',
+      actorOrgId: ORG.platform,
+      actorJob: 'bench',
+      actorUserId: null,
+      actorApiKeyId: null,
+      via: 'schedule',
+    });
     // The platform's actorOrgId shows to everyone who sees the event (§2); the job stays in the database.
     const [seenByOwner] = (await listAuditEvents({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n9' } })).items;
     expect(seenByOwner).toMatchObject({ action: 'node.register', actorOrgId: ORG.platform, via: 'schedule', nodeId: 'n9', unitIds: ['gpu-0', 'gpu-1'] });
@@ -101,7 +108,9 @@ describe('the database keeps events well-formed (migration 0005)', () => {
   /** The constraint PostgreSQL names when refusing `values`, or null when it accepts them. */
   async function refusal(values: Partial<typeof auditEvents.$inferInsert>): Promise<string | null> {
     try {
-      await db().insert(auditEvents).values({ ...base, id: `evt_${Math.random()}`, ...values });
+      await db()
+        .insert(auditEvents)
+        .values({ ...base, id: `evt_${Math.random()}`, ...values });
       return null;
     } catch (e) {
       const cause = (e as { cause?: { constraint_name?: string } }).cause;

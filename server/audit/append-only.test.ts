@@ -30,7 +30,12 @@ async function refusal(statement: string): Promise<{ message: string; code: stri
   }
 }
 
-const count = async () => (await db().select({ n: sql<number>`count(*)::int` }).from(auditEvents))[0]!.n;
+const count = async () =>
+  (
+    await db()
+      .select({ n: sql<number>`count(*)::int` })
+      .from(auditEvents)
+  )[0]!.n;
 
 describe('audit_events is append-only', () => {
   it('a verb appends its event; UPDATE, DELETE and TRUNCATE are each refused with the trigger’s message, and nothing changes', async () => {
@@ -66,7 +71,17 @@ describe('audit_events is append-only', () => {
 
   it('inserting is still allowed (the verbs’ writeAuditEvent)', async () => {
     const n = await count();
-    await db().insert(auditEvents).values({ id: 'evt_appended', at: T0, action: 'node.register', actorOrgId: ORG.platform, actorJob: 'test', via: 'schedule', nodeId: 'n1', unitIds: [], details: {} });
+    await db().insert(auditEvents).values({
+      id: 'evt_appended',
+      at: T0,
+      action: 'node.register',
+      actorOrgId: ORG.platform,
+      actorJob: 'test',
+      via: 'schedule',
+      nodeId: 'n1',
+      unitIds: [],
+      details: {},
+    });
     expect(await count()).toBe(n + 1);
     expect(await db().select({ id: auditEvents.id }).from(auditEvents).where(eq(auditEvents.id, 'evt_appended'))).toHaveLength(1);
   });

@@ -44,19 +44,23 @@ export async function listAuditEvents({ ctx, input }: { ctx: Ctx; input: ListAud
     .where(visible ? and(inArray(auditEvents.seq, visible), filters) : filters)
     .orderBy(desc(auditEvents.seq))
     .limit(limit + 1);
-  return toPage(rows, limit, (r) => r.e.id, (kept) =>
-    kept.map(({ e, actorShown: shown, key }) => ({
-      id: e.id,
-      at: e.at.toISOString(),
-      action: e.action,
-      ...(shown ? { actorOrgId: e.actorOrgId } : {}),
-      ...(key ? { actorKey: key } : {}),
-      via: e.via,
-      ...(e.nodeId ? { nodeId: e.nodeId } : {}),
-      ...(e.reservationId ? { reservationId: e.reservationId } : {}),
-      unitIds: e.unitIds,
-      ...(e.reason ? { reason: e.reason } : {}),
-      details: e.details,
-    })),
+  return toPage(
+    rows,
+    limit,
+    (r) => r.e.id,
+    (kept) =>
+      kept.map(({ e, actorShown: shown, key }) => ({
+        id: e.id,
+        at: e.at.toISOString(),
+        action: e.action,
+        ...(shown ? { actorOrgId: e.actorOrgId } : {}),
+        ...(key ? { actorKey: key } : {}),
+        via: e.via,
+        ...(e.nodeId ? { nodeId: e.nodeId } : {}),
+        ...(e.reservationId ? { reservationId: e.reservationId } : {}),
+        unitIds: e.unitIds,
+        ...(e.reason ? { reason: e.reason } : {}),
+        details: e.details,
+      })),
   );
 }

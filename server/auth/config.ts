@@ -72,7 +72,12 @@ export const { handlers, auth, signIn, signOut } = NextAuth({
         if (refused) throw new SignInRefused(refused);
         if (result.outcome !== 'signed_in') throw new CredentialsSignin();
         // The browser is known to this account from now on (docs/product.md §9.3 "Known devices").
-        if (secret) jar.set(KNOWN_DEVICE_COOKIE, knownDeviceCookieValue(result.deviceId, deviceIds, secret), buildCookieOptions(await getSiteUrl(), KNOWN_DEVICE_MAX_AGE_SECONDS));
+        if (secret)
+          jar.set(
+            KNOWN_DEVICE_COOKIE,
+            knownDeviceCookieValue(result.deviceId, deviceIds, secret),
+            buildCookieOptions(await getSiteUrl(), KNOWN_DEVICE_MAX_AGE_SECONDS),
+          );
         return result.user;
       },
     }),

@@ -8,7 +8,9 @@ const headersOf = (h: Record<string, string>) => new Headers(h);
 describe('resolveSiteUrl', () => {
   it('follows the forwarded protocol and host, as Auth.js does', () => {
     expect(resolveSiteUrl(headersOf({ host: '127.0.0.1:3000', 'x-forwarded-proto': 'http' }), {}).origin).toBe('http://127.0.0.1:3000');
-    expect(resolveSiteUrl(headersOf({ host: 'internal:3000', 'x-forwarded-host': 'console.example', 'x-forwarded-proto': 'https' }), {}).origin).toBe('https://console.example');
+    expect(resolveSiteUrl(headersOf({ host: 'internal:3000', 'x-forwarded-host': 'console.example', 'x-forwarded-proto': 'https' }), {}).origin).toBe(
+      'https://console.example',
+    );
     // No protocol header at all: Auth.js assumes https.
     expect(resolveSiteUrl(headersOf({ host: 'console.example' }), {}).origin).toBe('https://console.example');
   });

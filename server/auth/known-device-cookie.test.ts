@@ -10,7 +10,13 @@ describe('known-device cookie', () => {
     let value = '';
     for (let n = 1; n <= 7; n++) value = knownDeviceCookieValue(id(n), parseKnownDeviceCookie(value, SECRET), SECRET);
     expect(parseKnownDeviceCookie(value, SECRET)).toEqual([id(7), id(6), id(5), id(4), id(3)]);
-    expect(parseKnownDeviceCookie(knownDeviceCookieValue(id(5), parseKnownDeviceCookie(value, SECRET), SECRET), SECRET)).toEqual([id(5), id(7), id(6), id(4), id(3)]);
+    expect(parseKnownDeviceCookie(knownDeviceCookieValue(id(5), parseKnownDeviceCookie(value, SECRET), SECRET), SECRET)).toEqual([
+      id(5),
+      id(7),
+      id(6),
+      id(4),
+      id(3),
+    ]);
   });
 
   it('ignores forged, malformed, foreign-secret and oversized entries, and everything without a secret', () => {

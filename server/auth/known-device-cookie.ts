@@ -57,4 +57,3 @@ export function knownDeviceCookieValue(deviceId: string, others: readonly string
     .map((id) => deviceToken(id, secret))
     .join('|');
 }
-

@@ -32,7 +32,10 @@ export async function findKnownDevice(db: DbOrTx, email: string, deviceIds: read
  */
 export async function rememberDevice(db: DbOrTx, userId: string, knownId: string | null): Promise<string> {
   if (knownId) {
-    await db.update(knownDevices).set({ lastUsedAt: sql`now()` }).where(eq(knownDevices.id, knownId));
+    await db
+      .update(knownDevices)
+      .set({ lastUsedAt: sql`now()` })
+      .where(eq(knownDevices.id, knownId));
     return knownId;
   }
   const id = newId('kd');

@@ -21,7 +21,9 @@ describe('bounded password checks', () => {
   });
 
   it('every script that starts an app server (next start / next dev) passes its environment through appServerEnv', () => {
-    const files = execFileSync('git', ['ls-files', '*.ts'], { encoding: 'utf8' }).split('\n').filter((f) => /^(scripts|e2e|db|server)\//.test(f) && !f.endsWith('.test.ts'));
+    const files = execFileSync('git', ['ls-files', '*.ts'], { encoding: 'utf8' })
+      .split('\n')
+      .filter((f) => /^(scripts|e2e|db|server)\//.test(f) && !f.endsWith('.test.ts'));
     const starters = files.filter((f) => /spawn\([^)]*next(_bin)?['"]?\)?,\s*\[(['"]start['"]|mode)/i.test(fs.readFileSync(f, 'utf8').replace(/\s+/g, ' ')));
     expect(starters.length).toBeGreaterThanOrEqual(4);
     for (const f of starters) expect(fs.readFileSync(f, 'utf8'), f).toContain('appServerEnv(');

@@ -16,7 +16,12 @@ export function secondsLeftInMinute(now: Date): number {
 
 /** The 429 for a principal that used up its minute. */
 export function rateLimited(who: string, retryAfterSeconds: number): DomainError {
-  return new DomainError('rate_limited', `${who} has used its ${rateLimitPerMinute()} requests for this minute; retry in ${retryAfterSeconds} s.`, {}, { retryAfterSeconds });
+  return new DomainError(
+    'rate_limited',
+    `${who} has used its ${rateLimitPerMinute()} requests for this minute; retry in ${retryAfterSeconds} s.`,
+    {},
+    { retryAfterSeconds },
+  );
 }
 
 /**

@@ -26,7 +26,11 @@ describe('console sessions', () => {
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(SESSION_MAX_AGE_SECONDS * 1000);
 
     const s = await resolve('u_sam', sid);
-    expect(s).toMatchObject({ sessionId: sid, user: { id: 'u_sam', email: 'sam@x.example', name: 'Sam' }, principal: { orgId: 'org_a', actor: { kind: 'user', userId: 'u_sam' }, via: 'console' } });
+    expect(s).toMatchObject({
+      sessionId: sid,
+      user: { id: 'u_sam', email: 'sam@x.example', name: 'Sam' },
+      principal: { orgId: 'org_a', actor: { kind: 'user', userId: 'u_sam' }, via: 'console' },
+    });
     expect(s!.orgs).toEqual([
       { id: 'org_a', name: 'Org org_a' },
       { id: 'org_b', name: 'Org org_b' },
@@ -62,7 +66,10 @@ describe('console sessions', () => {
 
   it('an expired session does not resolve, and the next sign-in forgets it', async () => {
     const sid = await startSession(tdb.db, 'u_kim');
-    await tdb.db.update(sessions).set({ expiresAt: sql`now() - interval '1 second'` }).where(eq(sessions.id, sid));
+    await tdb.db
+      .update(sessions)
+      .set({ expiresAt: sql`now() - interval '1 second'` })
+      .where(eq(sessions.id, sid));
     expect(await resolve('u_kim', sid)).toBeNull();
     await startSession(tdb.db, 'u_kim');
     expect(await tdb.db.select().from(sessions).where(eq(sessions.id, sid))).toEqual([]);

@@ -40,7 +40,11 @@ export async function startSession(db: DbOrTx, userId: string): Promise<string> 
  * user's memberships. Pure lookup; no cookie is written here.
  * @returns null for a dead or foreign session, an unknown user or one without orgs.
  */
-export async function resolveConsoleSession(db: DbOrTx, signedIn: { userId: string; sessionId: string }, rememberedOrgId: string | undefined): Promise<ConsoleSession | null> {
+export async function resolveConsoleSession(
+  db: DbOrTx,
+  signedIn: { userId: string; sessionId: string },
+  rememberedOrgId: string | undefined,
+): Promise<ConsoleSession | null> {
   const rows = await db
     .select({ userId: users.id, email: users.email, name: users.name, orgId: orgs.id, orgName: orgs.name })
     .from(sessions)
@@ -64,7 +68,10 @@ export function isMemberOf(session: ConsoleSession, orgId: string): boolean {
 
 /** Ends one session (sign-out); its cookie stops working on every instance. Idempotent. */
 export async function revokeSession(db: DbOrTx, sessionId: string): Promise<void> {
-  await db.update(sessions).set({ revokedAt: sql`now()` }).where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+  await db
+    .update(sessions)
+    .set({ revokedAt: sql`now()` })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
 }
 
 /**

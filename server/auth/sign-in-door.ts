@@ -56,9 +56,14 @@ function cookieValue(header: string | undefined, name: string): string | undefin
  * known-device cookie: Next handles it without a lease), a lease's ticket (Next handles it, the
  * ticket in its headers), or `refuse` (429 now).
  */
-export function admitAtDoor(method: string | undefined, url: string | undefined, headers: http.IncomingHttpHeaders): 'pass' | 'refuse' | 'known' | { ticket: string } {
+export function admitAtDoor(
+  method: string | undefined,
+  url: string | undefined,
+  headers: http.IncomingHttpHeaders,
+): 'pass' | 'refuse' | 'known' | { ticket: string } {
   if (method !== 'POST' || !isSignIn(url)) return 'pass';
-  if (parseKnownDeviceCookie(cookieValue(headers.cookie, KNOWN_DEVICE_COOKIE), knownDeviceSecret()).length > 0) return knownInFlight < MAX_KNOWN_DEVICE_SIGN_INS ? 'known' : 'refuse';
+  if (parseKnownDeviceCookie(cookieValue(headers.cookie, KNOWN_DEVICE_COOKIE), knownDeviceSecret()).length > 0)
+    return knownInFlight < MAX_KNOWN_DEVICE_SIGN_INS ? 'known' : 'refuse';
   const ticket = passwordCheckGate().lease(LEASE_MS);
   return ticket ? { ticket } : 'refuse';
 }
@@ -83,7 +88,11 @@ function isSignIn(url: string | undefined): boolean {
 function formRefusal(url: string): { status: number; headers: Record<string, string>; body: string } {
   const next = new URL(url, 'http://door.invalid').searchParams.get('next');
   const target = `/sign-in?error=1&code=busy_1s${next ? `&next=${encodeURIComponent(next)}` : ''}`;
-  return { status: 303, headers: { location: target, 'x-action-redirect': `${target};replace`, 'content-type': 'text/plain', 'cache-control': 'no-store' }, body: '' };
+  return {
+    status: 303,
+    headers: { location: target, 'x-action-redirect': `${target};replace`, 'content-type': 'text/plain', 'cache-control': 'no-store' },
+    body: '',
+  };
 }
 
 const INSTALLED = Symbol.for('gpu-reservations.sign-in-door');

@@ -76,7 +76,11 @@ function subjectsOf(input: { email: string; address: string | null; deviceId: st
 }
 
 /** `keys` as one `text[]` parameter list (drizzle expands a bare array into a row). */
-const textArray = (keys: string[]) => sql`array[${sql.join(keys.map((k) => sql`${k}`), sql`, `)}]::text[]`;
+const textArray = (keys: string[]) =>
+  sql`array[${sql.join(
+    keys.map((k) => sql`${k}`),
+    sql`, `,
+  )}]::text[]`;
 
 /** Locks the subjects' rows (creating missing ones) in key order, so concurrent attempts queue. */
 async function lockRows(tx: Tx, subjects: Subject[]): Promise<Map<string, Row & { locked_until: Date | null; window_started_at: Date; now: Date }>> {
@@ -88,7 +92,12 @@ async function lockRows(tx: Tx, subjects: Subject[]): Promise<Map<string, Row & 
   const rows = await tx.execute<Row>(sql`
     select subject, attempts, window_started_at, locked_until, now() as now
     from sign_in_throttles where subject = any(${textArray(keys)}) order by subject collate "C" for update`);
-  return new Map(rows.map((r) => [r.subject, { ...r, window_started_at: new Date(r.window_started_at), locked_until: r.locked_until === null ? null : new Date(r.locked_until), now: new Date(r.now) }]));
+  return new Map(
+    rows.map((r) => [
+      r.subject,
+      { ...r, window_started_at: new Date(r.window_started_at), locked_until: r.locked_until === null ? null : new Date(r.locked_until), now: new Date(r.now) },
+    ]),
+  );
 }
 
 const minutes = (n: number) => n * 60_000;
@@ -121,7 +130,8 @@ export async function admitSignInAttempt(
       let until = 0;
       if (r.locked_until && r.locked_until.getTime() > now) until = r.locked_until.getTime();
       // A lockout that is over starts a fresh count (see the update below), whatever the window.
-      else if (!r.locked_until && r.window_started_at.getTime() + minutes(s.windowMinutes) > now && r.attempts >= s.limit) until = r.window_started_at.getTime() + minutes(s.windowMinutes);
+      else if (!r.locked_until && r.window_started_at.getTime() + minutes(s.windowMinutes) > now && r.attempts >= s.limit)
+        until = r.window_started_at.getTime() + minutes(s.windowMinutes);
       // A lockout names itself over the site budget's minute: it is the longer wait, and the one to tell.
       if (until > 0 && (retryAt === 0 || s.scope !== 'site')) refusedBy = s.scope;
       retryAt = Math.max(retryAt, until);

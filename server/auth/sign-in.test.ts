@@ -31,11 +31,18 @@ beforeAll(async () => {
   await insertOrg(db(), { id: ORG.platform, name: 'Platform' });
   await insertOrg(db(), { id: 'org_a', name: 'A' });
   const passwordHash = await hashPassword(PASSWORD);
-  for (const name of ['ann', 'bob', 'cat', 'dan', 'eve']) await insertUser(db(), { id: `u_${name}`, email: `${name}@x.example`, name, passwordHash, orgIds: ['org_a'] });
+  for (const name of ['ann', 'bob', 'cat', 'dan', 'eve'])
+    await insertUser(db(), { id: `u_${name}`, email: `${name}@x.example`, name, passwordHash, orgIds: ['org_a'] });
 });
 afterAll(async () => tdb.close());
 
-const ENV = ['SIGN_IN_MAX_FAILURES_PER_ACCOUNT', 'SIGN_IN_MAX_FAILURES_PER_ADDRESS', 'SIGN_IN_MAX_FAILURES_PER_MINUTE', 'SIGN_IN_WINDOW_MINUTES', 'SIGN_IN_LOCKOUT_MINUTES'] as const;
+const ENV = [
+  'SIGN_IN_MAX_FAILURES_PER_ACCOUNT',
+  'SIGN_IN_MAX_FAILURES_PER_ADDRESS',
+  'SIGN_IN_MAX_FAILURES_PER_MINUTE',
+  'SIGN_IN_WINDOW_MINUTES',
+  'SIGN_IN_LOCKOUT_MINUTES',
+] as const;
 const saved = Object.fromEntries(ENV.map((k) => [k, process.env[k]]));
 beforeEach(async () => {
   // Small limits keep the scrypt checks few; every test starts with no counts.
@@ -61,10 +68,22 @@ describe('settings', () => {
   it('defaults (10 per account, 50 per address, 100 a minute site-wide, 15-minute window and lockout) and env overrides; nonsense falls back', () => {
     expect(signInThrottleSettings({})).toEqual({ accountLimit: 10, addressLimit: 50, siteLimitPerMinute: 100, windowMinutes: 15, lockoutMinutes: 15 });
     expect(
-      signInThrottleSettings({ SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '0', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '7', SIGN_IN_MAX_FAILURES_PER_MINUTE: '0', SIGN_IN_WINDOW_MINUTES: '5', SIGN_IN_LOCKOUT_MINUTES: '60' }),
+      signInThrottleSettings({
+        SIGN_IN_MAX_FAILURES_PER_ACCOUNT: '0',
+        SIGN_IN_MAX_FAILURES_PER_ADDRESS: '7',
+        SIGN_IN_MAX_FAILURES_PER_MINUTE: '0',
+        SIGN_IN_WINDOW_MINUTES: '5',
+        SIGN_IN_LOCKOUT_MINUTES: '60',
+      }),
     ).toEqual({ accountLimit: 0, addressLimit: 7, siteLimitPerMinute: 0, windowMinutes: 5, lockoutMinutes: 60 });
     expect(
-      signInThrottleSettings({ SIGN_IN_MAX_FAILURES_PER_ACCOUNT: 'x', SIGN_IN_MAX_FAILURES_PER_ADDRESS: '-1', SIGN_IN_MAX_FAILURES_PER_MINUTE: 'many', SIGN_IN_WINDOW_MINUTES: '0', SIGN_IN_LOCKOUT_MINUTES: '1.5' }),
+      signInThrottleSettings({
+        SIGN_IN_MAX_FAILURES_PER_ACCOUNT: 'x',
+        SIGN_IN_MAX_FAILURES_PER_ADDRESS: '-1',
+        SIGN_IN_MAX_FAILURES_PER_MINUTE: 'many',
+        SIGN_IN_WINDOW_MINUTES: '0',
+        SIGN_IN_LOCKOUT_MINUTES: '1.5',
+      }),
     ).toEqual({ accountLimit: 10, addressLimit: 50, siteLimitPerMinute: 100, windowMinutes: 15, lockoutMinutes: 15 });
   });
 });
@@ -77,7 +96,14 @@ describe('per account', () => {
     const events = await lockouts();
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ actorOrgId: ORG.platform, actorJob: 'sign-in-throttle', actorUserId: null, via: 'console', nodeId: null, unitIds: [] });
-    expect(events[0]!.details).toEqual({ scope: 'account', email: 'ann@x.example', userId: 'u_ann', failures: 3, windowMinutes: 15, lockedUntil: expect.any(String) });
+    expect(events[0]!.details).toEqual({
+      scope: 'account',
+      email: 'ann@x.example',
+      userId: 'u_ann',
+      failures: 3,
+      windowMinutes: 15,
+      lockedUntil: expect.any(String),
+    });
     // Refused attempts neither count nor write more events.
     await attempt('ann@x.example', 'wrong');
     expect(await lockouts()).toHaveLength(1);
@@ -147,7 +173,9 @@ describe('per account', () => {
       // Eight slots: the CPU guard is not what this test is about.
       const gate = new PasswordCheckGate(8);
       const outcomes = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => signInWithPassword({ db: i % 2 ? second.db : db(), gate, input: { email: 'eve@x.example', password: 'wrong', address: null, deviceIds: [] } })),
+        Array.from({ length: 8 }, (_, i) =>
+          signInWithPassword({ db: i % 2 ? second.db : db(), gate, input: { email: 'eve@x.example', password: 'wrong', address: null, deviceIds: [] } }),
+        ),
       );
       expect(outcomes.filter((o) => o.outcome === 'invalid')).toHaveLength(3);
       expect(outcomes.filter((o) => o.outcome === 'locked_out')).toHaveLength(5);
@@ -218,7 +246,15 @@ describe('known devices (a third party cannot lock the account’s own browsers 
     expect(await attempt('bob@x.example', PASSWORD, null, db(), [device])).toEqual({ outcome: 'locked_out', retryAfterMinutes: 15 });
     const events = await lockouts();
     expect(events).toHaveLength(before + 1);
-    expect(events.at(-1)!.details).toEqual({ scope: 'device', email: 'bob@x.example', userId: 'u_bob', deviceId: device, failures: 3, windowMinutes: 15, lockedUntil: expect.any(String) });
+    expect(events.at(-1)!.details).toEqual({
+      scope: 'device',
+      email: 'bob@x.example',
+      userId: 'u_bob',
+      deviceId: device,
+      failures: 3,
+      windowMinutes: 15,
+      lockedUntil: expect.any(String),
+    });
     // The account's own counter never moved: another browser signs in (and becomes known).
     const second = await knownDeviceOf('bob@x.example');
     // Its own lockout, while the first device's lasts, is not recorded again: devices are free to mint.
@@ -275,7 +311,10 @@ describe('the CPU guard (bounded password checks)', () => {
     const device = await knownDeviceOf('ann@x.example');
     const held = gate.tryEnter()!;
     const rows = await db().select().from(signInThrottles);
-    expect(await signInWithPassword({ db: db(), gate, input: { email: 'bob@x.example', password: PASSWORD, address: null, deviceIds: [] } })).toEqual({ outcome: 'busy', retryAfterSeconds: 1 });
+    expect(await signInWithPassword({ db: db(), gate, input: { email: 'bob@x.example', password: PASSWORD, address: null, deviceIds: [] } })).toEqual({
+      outcome: 'busy',
+      retryAfterSeconds: 1,
+    });
     expect(await db().select().from(signInThrottles)).toEqual(rows);
     const waiting = signInWithPassword({ db: db(), gate, input: { email: 'ann@x.example', password: PASSWORD, address: null, deviceIds: [device] } });
     await new Promise((r) => setTimeout(r, 50));
@@ -290,7 +329,10 @@ describe('the CPU guard (bounded password checks)', () => {
     const held = gate.tryEnter()!;
     const first = signInWithPassword({ db: db(), gate, input: { email: 'cat@x.example', password: PASSWORD, address: null, deviceIds: [d1] } });
     await new Promise((r) => setTimeout(r, 50));
-    expect(await signInWithPassword({ db: db(), gate, input: { email: 'cat@x.example', password: PASSWORD, address: null, deviceIds: [d2] } })).toEqual({ outcome: 'busy', retryAfterSeconds: 1 });
+    expect(await signInWithPassword({ db: db(), gate, input: { email: 'cat@x.example', password: PASSWORD, address: null, deviceIds: [d2] } })).toEqual({
+      outcome: 'busy',
+      retryAfterSeconds: 1,
+    });
     held();
     expect(await first).toMatchObject({ outcome: 'signed_in' });
   });
@@ -341,16 +383,30 @@ describe('unlock (operator)', () => {
     for (let i = 0; i < 3; i++) await attempt('ghost@x.example', 'wrong');
     const now = new Date(Date.now() + 1_000);
     const { items } = await listLockedSignIns({ ctx: { ...operator, now } });
-    expect(items.map((i) => [i.email, i.scope, i.failures])).toEqual(expect.arrayContaining([['dan@x.example', 'account', 3], ['dan@x.example', 'device', 3]]));
+    expect(items.map((i) => [i.email, i.scope, i.failures])).toEqual(
+      expect.arrayContaining([
+        ['dan@x.example', 'account', 3],
+        ['dan@x.example', 'device', 3],
+      ]),
+    );
     expect(items.some((i) => i.email === 'ghost@x.example')).toBe(false);
 
     await expect(listLockedSignIns({ ctx: ctxFor(db(), 'org_a', now) })).rejects.toMatchObject({ code: 'forbidden' });
     await expect(unlockSignIn({ ctx: ctxFor(db(), 'org_a', now), input: { userId: 'u_dan' } })).rejects.toBeInstanceOf(DomainError);
     await expect(unlockSignIn({ ctx: { ...operator, now }, input: { userId: 'u_nobody' } })).rejects.toMatchObject({ code: 'not_found' });
 
-    expect(await unlockSignIn({ ctx: { ...operator, now }, input: { userId: 'u_dan' } })).toEqual({ userId: 'u_dan', email: 'dan@x.example', unlocked: ['account', 'device'] });
+    expect(await unlockSignIn({ ctx: { ...operator, now }, input: { userId: 'u_dan' } })).toEqual({
+      userId: 'u_dan',
+      email: 'dan@x.example',
+      unlocked: ['account', 'device'],
+    });
     const [event] = await db().select().from(auditEvents).where(eq(auditEvents.action, 'sign_in.unlock'));
-    expect(event).toMatchObject({ actorOrgId: ORG.platform, via: 'console', nodeId: null, details: { email: 'dan@x.example', userId: 'u_dan', unlocked: ['account', 'device'], failures: 6 } });
+    expect(event).toMatchObject({
+      actorOrgId: ORG.platform,
+      via: 'console',
+      nodeId: null,
+      details: { email: 'dan@x.example', userId: 'u_dan', unlocked: ['account', 'device'], failures: 6 },
+    });
     expect((await listLockedSignIns({ ctx: { ...operator, now } })).items.some((i) => i.email === 'dan@x.example')).toBe(false);
     expect(await attempt('dan@x.example', PASSWORD)).toMatchObject({ outcome: 'signed_in' });
     // Nothing locked: nothing changes, nothing is written.

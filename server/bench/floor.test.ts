@@ -24,7 +24,8 @@ afterEach(() => {
   delete process.env.BENCH_FLOOR;
 });
 
-const floor = (opts: { key?: string; nodeId?: string }) => callRoute(POST, { method: 'POST', path: `/bench/floor?nodeId=${opts.nodeId ?? 'n1'}`, ...(opts.key ? { key: opts.key } : {}) });
+const floor = (opts: { key?: string; nodeId?: string }) =>
+  callRoute(POST, { method: 'POST', path: `/bench/floor?nodeId=${opts.nodeId ?? 'n1'}`, ...(opts.key ? { key: opts.key } : {}) });
 
 describe('POST /bench/floor', () => {
   it('is an unknown path (404) unless BENCH_FLOOR=1, even with a valid key', async () => {

@@ -18,7 +18,10 @@ export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
  */
 export function assertJsonMediaType(headers: Headers): void {
   const [type = '', ...params] = (headers.get('content-type') ?? '').split(';').map((p) => p.trim().toLowerCase());
-  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length).replaceAll('"', '');
+  const charset = params
+    .find((p) => p.startsWith('charset='))
+    ?.slice('charset='.length)
+    .replaceAll('"', '');
   const encoding = (headers.get('content-encoding') ?? 'identity').trim().toLowerCase();
   if (type !== JSON_MEDIA_TYPE || (charset && charset !== 'utf-8' && charset !== 'utf8') || encoding !== 'identity') {
     throw new DomainError('unsupported_media_type', 'Send the request body as application/json in UTF-8, without Content-Encoding.');

@@ -89,6 +89,8 @@ export function invalidRequest(where: string, issues: readonly z.core.$ZodIssue[
     }
   }
   const first = errors[0];
-  const detail = first ? `The request is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.` : 'The request is invalid.';
+  const detail = first
+    ? `The request is invalid: ${first.path} ${first.message}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}.`
+    : 'The request is invalid.';
   return new DomainError('invalid_request', detail, { errors });
 }

@@ -20,7 +20,11 @@ import { ctxFor, hours, ORG } from '../testing/scene';
 import { createCaller } from '../trpc/root';
 import { changeTopology } from './topology';
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 const withMemory = (gib: number) => gpuUnits(8).map((u) => (u.id === 'gpu-1' ? { ...u, memoryGiB: gib } : u));
 
 describe('expectedTopologyGen', () => {
@@ -32,7 +36,8 @@ describe('expectedTopologyGen', () => {
     process.env.PLATFORM_ORG_ID = ORG.platform;
   });
   /** What a refused call must leave as it was. */
-  const state = async () => JSON.stringify([await db().select().from(nodes), await db().select().from(reservations), await db().select({ n: count() }).from(auditEvents)]);
+  const state = async () =>
+    JSON.stringify([await db().select().from(nodes), await db().select().from(reservations), await db().select({ n: count() }).from(auditEvents)]);
 
   it('PUT topology: the generation edited goes through; another is 409 with the current one, changing nothing', async () => {
     const first = await changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 1 } });
@@ -46,7 +51,9 @@ describe('expectedTopologyGen', () => {
     expect(stale?.detail).toMatch(/generation 2, not 1/);
     expect(await state()).toBe(before);
     // The same list again is a no-op — but only at the generation it was reviewed at.
-    expect((await failure(changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 1 } })))?.code).toBe('topology_changed');
+    expect((await failure(changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 1 } })))?.code).toBe(
+      'topology_changed',
+    );
     expect((await changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 2 } })).topologyGen).toBe(2);
     // Without it, as before: the change applies to whatever the node is at.
     expect((await changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(96) } })).topologyGen).toBe(3);
@@ -54,7 +61,9 @@ describe('expectedTopologyGen', () => {
 
   it('PUT topology: 404 and 403 come first; topology_changed before unit_occupied', async () => {
     expect((await failure(changeTopology({ ctx: op(), input: { nodeId: 'n-nope', units: gpuUnits(8), expectedTopologyGen: 9 } })))?.code).toBe('not_found');
-    expect((await failure(changeTopology({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 9 } })))?.code).toBe('forbidden');
+    expect(
+      (await failure(changeTopology({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 9 } })))?.code,
+    ).toBe('forbidden');
     // Removing gpu-7 (vm-od runs there) at a stale generation: the stale view is what is wrong.
     const withoutGpu7 = gpuUnits(8).filter((u) => u.id !== 'gpu-7');
     expect((await failure(changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withoutGpu7, expectedTopologyGen: 9 } })))?.code).toBe('topology_changed');
@@ -87,7 +96,6 @@ describe('expectedTopologyGen', () => {
     await cancelReservation({ ctx: op(hours(2)), input: r1 });
     expect((await failure(reaffirm({ ctx: op(hours(2)), input: { ...r1, expectedTopologyGen: 9 } })))?.code).toBe('reservation_not_active');
   });
-
 });
 
 describe('expectedTopologyGen over REST and tRPC', () => {
@@ -100,11 +108,15 @@ describe('expectedTopologyGen over REST and tRPC', () => {
 
   it('is an optional integer ≥ 1 (else 400 naming it); the 409 carries topologyGen', async () => {
     const keys = await issueKeys(db(), [ORG.platform]);
-    const put = (body: unknown) => callRoute(topologyRoute.PUT, { method: 'PUT', path: '/v1/nodes/n1/topology', params: { nodeId: 'n1' }, key: keys[ORG.platform], body });
+    const put = (body: unknown) =>
+      callRoute(topologyRoute.PUT, { method: 'PUT', path: '/v1/nodes/n1/topology', params: { nodeId: 'n1' }, key: keys[ORG.platform], body });
     for (const bad of [0, 1.5, '1', null, -1, 2 ** 31]) {
       const res = await put({ units: withMemory(94), expectedTopologyGen: bad });
       expect(res.status, String(bad)).toBe(400);
-      expect((res.json.errors as { path: string }[]).map((e) => e.path), String(bad)).toEqual(['body.expectedTopologyGen']);
+      expect(
+        (res.json.errors as { path: string }[]).map((e) => e.path),
+        String(bad),
+      ).toEqual(['body.expectedTopologyGen']);
     }
     expect((await put({ units: withMemory(94), expectedTopologyGen: 1 })).status).toBe(200);
     const stale = await put({ units: withMemory(96), expectedTopologyGen: 1 });
@@ -112,12 +124,22 @@ describe('expectedTopologyGen over REST and tRPC', () => {
     expect(stale.headers.get('content-type')).toBe('application/problem+json');
     expect(stale.json).toMatchObject({ code: 'topology_changed', status: 409, title: 'Topology changed', topologyGen: 2 });
 
-    const post = (body: unknown) => callRoute(reaffirmRoute.POST, { method: 'POST', path: '/v1/nodes/n1/reservations/r1/reaffirm', params: { nodeId: 'n1', id: 'r1' }, key: keys[ORG.platform], body });
+    const post = (body: unknown) =>
+      callRoute(reaffirmRoute.POST, {
+        method: 'POST',
+        path: '/v1/nodes/n1/reservations/r1/reaffirm',
+        params: { nodeId: 'n1', id: 'r1' },
+        key: keys[ORG.platform],
+        body,
+      });
     expect((await post({ reason: 'x', expectedTopologyGen: 1 })).json).toMatchObject({ code: 'topology_changed', topologyGen: 2 });
     expect((await post({ reason: 'x', expectedTopologyGen: 2 })).json).toMatchObject({ status: 'active', topologyGen: 2 });
 
     const caller = createCaller({ db: db(), principal: { orgId: ORG.platform, actor: { kind: 'user', userId: 'u' }, via: 'console' } });
-    const viaTrpc = await caller.nodes.changeTopology({ nodeId: 'n1', units: gpuUnits(8), expectedTopologyGen: 1 }).then(() => null, (e: { code?: string; cause?: DomainError }) => e);
+    const viaTrpc = await caller.nodes.changeTopology({ nodeId: 'n1', units: gpuUnits(8), expectedTopologyGen: 1 }).then(
+      () => null,
+      (e: { code?: string; cause?: DomainError }) => e,
+    );
     expect(viaTrpc?.code).toBe('CONFLICT');
     expect(viaTrpc?.cause?.toProblem()).toMatchObject({ code: 'topology_changed', topologyGen: 2 });
     expect((await db().select({ gen: nodes.topologyGen }).from(nodes).where(eq(nodes.id, 'n1')))[0]!.gen).toBe(2);

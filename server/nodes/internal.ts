@@ -25,13 +25,25 @@ function findNodeStatement(lock: LockMode) {
     // evaluates it as it scans the row, before waiting for the lock, so a writer queued behind
     // another would record a time from before that one's commit (docs/product.md §9 c).
     const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
-    const q = db.select().from(nodes).where(eq(nodes.id, sql.placeholder('nodeId')));
+    const q = db
+      .select()
+      .from(nodes)
+      .where(eq(nodes.id, sql.placeholder('nodeId')));
     const row = (lock === 'write' ? q.for('no key update') : q).as('locked_node');
     // The unit order comes with the node (every verb orders unit ids by it): one round trip.
     // Qualified by hand: drizzle prints a one-table select's field columns unqualified.
     const unitOrder = sql<string[]>`array(select nu.unit_id from ${nodeUnits} nu where nu.node_id = "locked_node"."id" order by nu.position)`;
     return db
-      .select({ id: row.id, name: row.name, ownerOrgId: row.ownerOrgId, topologyGen: row.topologyGen, createdAt: row.createdAt, updatedAt: row.updatedAt, lockedAt, unitOrder })
+      .select({
+        id: row.id,
+        name: row.name,
+        ownerOrgId: row.ownerOrgId,
+        topologyGen: row.topologyGen,
+        createdAt: row.createdAt,
+        updatedAt: row.updatedAt,
+        lockedAt,
+        unitOrder,
+      })
       .from(row)
       .prepare(`find_node_${lock}`);
   });
@@ -132,10 +144,22 @@ export async function loadUnitPositionsOf(db: DbOrTx, nodeIds: readonly string[]
 
 /** The node_units rows of a unit list, positions in list order. */
 export function unitRows(nodeId: string, units: readonly TopologyUnit[]) {
-  return units.map((u, position) => ({ nodeId, unitId: u.id, position, model: u.model ?? null, memoryGiB: u.memoryGiB ?? null, nvlinkDomain: u.nvlinkDomain ?? null }));
+  return units.map((u, position) => ({
+    nodeId,
+    unitId: u.id,
+    position,
+    model: u.model ?? null,
+    memoryGiB: u.memoryGiB ?? null,
+    nvlinkDomain: u.nvlinkDomain ?? null,
+  }));
 }
 
 /** Drops absent optionals so the stored history compares and prints cleanly. */
 export function normalise(units: readonly TopologyUnit[]): TopologyUnit[] {
-  return units.map((u) => ({ id: u.id, ...(u.model != null ? { model: u.model } : {}), ...(u.memoryGiB != null ? { memoryGiB: u.memoryGiB } : {}), ...(u.nvlinkDomain != null ? { nvlinkDomain: u.nvlinkDomain } : {}) }));
+  return units.map((u) => ({
+    id: u.id,
+    ...(u.model != null ? { model: u.model } : {}),
+    ...(u.memoryGiB != null ? { memoryGiB: u.memoryGiB } : {}),
+    ...(u.nvlinkDomain != null ? { nvlinkDomain: u.nvlinkDomain } : {}),
+  }));
 }

@@ -16,8 +16,18 @@ export async function listNodes({ ctx, input }: { ctx: Ctx; input: ListNodesInpu
   const rows = await ctx.db
     .select()
     .from(nodes)
-    .where(and(input.cursor !== undefined ? gt(nodes.id, decodeCursor(input.cursor)) : undefined, input.ownerOrgId ? eq(nodes.ownerOrgId, input.ownerOrgId) : undefined))
+    .where(
+      and(
+        input.cursor !== undefined ? gt(nodes.id, decodeCursor(input.cursor)) : undefined,
+        input.ownerOrgId ? eq(nodes.ownerOrgId, input.ownerOrgId) : undefined,
+      ),
+    )
     .orderBy(asc(nodes.id))
     .limit(limit + 1);
-  return toPage(rows, limit, (n) => n.id, (kept) => toNodeViews(ctx, kept));
+  return toPage(
+    rows,
+    limit,
+    (n) => n.id,
+    (kept) => toNodeViews(ctx, kept),
+  );
 }

@@ -33,7 +33,9 @@ const onDatabaseClock = (ctx: Ctx): Ctx => ({ ...ctx, clock: 'database' });
 
 async function waitUntilBlocked(marker: string) {
   for (let i = 0; i < 200; i++) {
-    const rows = await tdb.db.execute<{ n: number }>(sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query like ${'%' + marker + '%'}`);
+    const rows = await tdb.db.execute<{ n: number }>(
+      sql`select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and datname = current_database() and query like ${'%' + marker + '%'}`,
+    );
     if ((rows[0]?.n ?? 0) > 0) return;
     await new Promise((r) => setTimeout(r, 10));
   }
@@ -45,7 +47,10 @@ it('a writer that waited for the node lock records a time after the commit it wa
   let committedAfter = new Date(0);
   await tdb.db.transaction(async (tx) => {
     // Connection 1: a reclaim holds the node lock (it locks the node row, never updates it).
-    const r = await reclaim({ ctx: onDatabaseClock({ ...ctxFor(tdb.db, ORG.managing, new Date()), db: tx }), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'] } });
+    const r = await reclaim({
+      ctx: onDatabaseClock({ ...ctxFor(tdb.db, ORG.managing, new Date()), db: tx }),
+      input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'] },
+    });
     expect(r.releasedUnitIds).not.toContain('gpu-3');
     // Connection 2: a placement on another unit queues behind it.
     placement = placeVm({ ctx: onDatabaseClock(ctxFor(second.db, ORG.tenantA, new Date())), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'spot' } });

@@ -27,7 +27,12 @@ export async function registerNode({ ctx, input }: { ctx: Ctx; input: RegisterNo
     if (!node) throw new DomainError('already_exists', `A node "${input.id}" already exists; choose another id.`);
     await tx.insert(nodeUnits).values(unitRows(node.id, units));
     await tx.insert(nodeTopologies).values({ nodeId: node.id, gen: 1, units, createdAt: ctx.now });
-    await writeAuditEvent(tx, ctx, { action: 'node.register', nodeId: node.id, unitIds: units.map((u) => u.id), details: { name: node.name, ownerOrgId: node.ownerOrgId, topologyGen: 1 } });
+    await writeAuditEvent(tx, ctx, {
+      action: 'node.register',
+      nodeId: node.id,
+      unitIds: units.map((u) => u.id),
+      details: { name: node.name, ownerOrgId: node.ownerOrgId, topologyGen: 1 },
+    });
     const [view] = await toNodeViews({ ...ctx, db: tx }, [node]);
     return view!;
   });

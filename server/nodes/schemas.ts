@@ -25,22 +25,19 @@ export const TopologyUnits = z
     }
   });
 
-export const RegisterNodeInput = z.object({ id: Id, name: freeText(200).refine((s) => s.trim().length > 0, 'must not be empty'), ownerOrgId: Id, units: TopologyUnits }).strict();
+export const RegisterNodeInput = z
+  .object({ id: Id, name: freeText(200).refine((s) => s.trim().length > 0, 'must not be empty'), ownerOrgId: Id, units: TopologyUnits })
+  .strict();
 export type RegisterNodeInput = z.infer<typeof RegisterNodeInput>;
 
 /**
  * `expectedTopologyGen` of re-affirm and `PUT …/topology` (docs/product.md §5.4): the node's
  * generation the caller reviewed; another one is 409 `topology_changed` and nothing changes.
  */
-export const ExpectedTopologyGen = z
-  .int('must be an integer')
-  .min(1, 'must be at least 1')
-  .max(2_147_483_647, 'must be at most 2147483647')
-  .optional()
-  .meta({
-    description:
-      "The node's topologyGen the caller reviewed (e.g. the one its diff was computed against). If the node is at another generation, the request is refused with 409 topology_changed (carrying the current one in `topologyGen`) and nothing changes.",
-  });
+export const ExpectedTopologyGen = z.int('must be an integer').min(1, 'must be at least 1').max(2_147_483_647, 'must be at most 2147483647').optional().meta({
+  description:
+    "The node's topologyGen the caller reviewed (e.g. the one its diff was computed against). If the node is at another generation, the request is refused with 409 topology_changed (carrying the current one in `topologyGen`) and nothing changes.",
+});
 
 export const ChangeTopologyBody = z.object({ units: TopologyUnits, expectedTopologyGen: ExpectedTopologyGen }).strict();
 

@@ -28,7 +28,9 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
     assertNodeAction('changeTopology', nodeRelation(ctx, node));
     assertExpectedTopologyGen(node, input.expectedTopologyGen);
     const current = await tx.select().from(nodeUnits).where(eq(nodeUnits.nodeId, node.id)).orderBy(nodeUnits.position);
-    const before = normalise(current.map((u) => ({ id: u.unitId, model: u.model ?? undefined, memoryGiB: u.memoryGiB ?? undefined, nvlinkDomain: u.nvlinkDomain ?? undefined })));
+    const before = normalise(
+      current.map((u) => ({ id: u.unitId, model: u.model ?? undefined, memoryGiB: u.memoryGiB ?? undefined, nvlinkDomain: u.nvlinkDomain ?? undefined })),
+    );
     const after = normalise(input.units);
     if (JSON.stringify(before) === JSON.stringify(after)) {
       const [view] = await toNodeViews(lctx, [node]);

@@ -107,7 +107,14 @@ export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
   if (nodeIds.length === 0) return { units: byNode<NodeUnitRow>([]), holds: byNode<HoldRow>([]), running: byNode<RunningVmRow>([]) };
   const [units, holds, running] = await Promise.all([
     db
-      .select({ nodeId: nodeUnits.nodeId, unitId: nodeUnits.unitId, position: nodeUnits.position, model: nodeUnits.model, memoryGiB: nodeUnits.memoryGiB, nvlinkDomain: nodeUnits.nvlinkDomain })
+      .select({
+        nodeId: nodeUnits.nodeId,
+        unitId: nodeUnits.unitId,
+        position: nodeUnits.position,
+        model: nodeUnits.model,
+        memoryGiB: nodeUnits.memoryGiB,
+        nvlinkDomain: nodeUnits.nvlinkDomain,
+      })
       .from(nodeUnits)
       .where(inArray(nodeUnits.nodeId, nodeIds))
       .orderBy(asc(nodeUnits.nodeId), asc(nodeUnits.position)),

@@ -16,7 +16,11 @@ export type NodeView = {
 
 /** Node objects for `rows`, unit states at `ctx.now`, as the principal may see them. */
 export async function toNodeViews(ctx: Ctx, rows: NodeRow[]): Promise<NodeView[]> {
-  const inputs = await loadUnitInputs(ctx.db, rows.map((n) => n.id), ctx.now);
+  const inputs = await loadUnitInputs(
+    ctx.db,
+    rows.map((n) => n.id),
+    ctx.now,
+  );
   return rows.map((n) => {
     const units = computeUnitViews(ctx, n, inputs.units.get(n.id) ?? [], inputs.holds.get(n.id) ?? [], inputs.running.get(n.id) ?? [], ctx.now);
     return {

@@ -13,7 +13,13 @@ import { toNotificationView, type NotificationView } from './view';
  * @throws DomainError invalid_request for a cursor this API did not hand out, or naming another
  *   org's notification (§8 R6: cursors resolve under the caller's visibility).
  */
-export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListNotificationsInput }): Promise<{ items: NotificationView[]; nextCursor?: string }> {
+export async function listNotifications({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: ListNotificationsInput;
+}): Promise<{ items: NotificationView[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
   const after = input.cursor !== undefined ? await olderThanCursor(ctx.db, notifications, input.cursor, notificationsVisibleTo(ctx)) : undefined;
   const rows = await ctx.db
@@ -22,6 +28,10 @@ export async function listNotifications({ ctx, input }: { ctx: Ctx; input: ListN
     .where(and(notificationsVisibleTo(ctx), after))
     .orderBy(desc(notifications.seq))
     .limit(limit + 1);
-  return toPage(rows, limit, (n) => n.id, (kept) => kept.map(toNotificationView));
+  return toPage(
+    rows,
+    limit,
+    (n) => n.id,
+    (kept) => kept.map(toNotificationView),
+  );
 }
-

@@ -18,7 +18,11 @@ import { countUnreadNotifications } from './count-unread';
 import { listNotifications } from './list';
 import { markNotificationRead } from './read';
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 
 describe('notifications: read by their org only', () => {
   const scene = useFreshScene();
@@ -27,7 +31,10 @@ describe('notifications: read by their org only', () => {
 
   /** The managing org reclaims gpu-0 … gpu-2: vm-spot-a (tenant A) and vm-spot-b (tenant B) end. */
   async function evict() {
-    await reclaim({ ctx: as(ORG.managing, T0), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-1', 'gpu-2'], reason: 'Audience needs it back' } });
+    await reclaim({
+      ctx: as(ORG.managing, T0),
+      input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-1', 'gpu-2'], reason: 'Audience needs it back' },
+    });
     const [mine] = (await listNotifications({ ctx: as(ORG.tenantA), input: {} })).items;
     return mine!;
   }
@@ -37,14 +44,25 @@ describe('notifications: read by their org only', () => {
     expect(n).toMatchObject({
       kind: 'vm.reclaimed',
       at: T0.toISOString(),
-      details: { vmId: 'vm-spot-a', nodeId: 'n1', unitIds: ['gpu-0', 'gpu-1'], terminationReason: 'reclaimed', terminatedAt: T0.toISOString(), reason: 'Audience needs it back' },
+      details: {
+        vmId: 'vm-spot-a',
+        nodeId: 'n1',
+        unitIds: ['gpu-0', 'gpu-1'],
+        terminationReason: 'reclaimed',
+        terminatedAt: T0.toISOString(),
+        reason: 'Audience needs it back',
+      },
     });
     expect(n).not.toHaveProperty('readAt');
     // Never the holder or the reservation (§9 h).
     expect(JSON.stringify(n)).not.toMatch(/r1|org_audience|org_managing|org_owner/);
     expect(await countUnreadNotifications({ ctx: as(ORG.tenantA) })).toEqual({ unread: 1 });
     // The VM the notification names shows its end, to its own org.
-    expect(await getVm({ ctx: as(ORG.tenantA), input: { vmId: 'vm-spot-a' } })).toMatchObject({ status: 'terminated', terminationReason: 'reclaimed', terminatedAt: T0.toISOString() });
+    expect(await getVm({ ctx: as(ORG.tenantA), input: { vmId: 'vm-spot-a' } })).toMatchObject({
+      status: 'terminated',
+      terminationReason: 'reclaimed',
+      terminatedAt: T0.toISOString(),
+    });
   });
 
   it('marks it read (readAt = now) and keeps the first readAt when marked again; the unread count drops', async () => {
@@ -65,7 +83,10 @@ describe('notifications: read by their org only', () => {
     const n = await evict();
     for (const orgId of [ORG.platform, ORG.managing, ORG.owner, ORG.audience, ORG.tenantB, ORG.other]) {
       expect((await failure(markNotificationRead({ ctx: as(orgId), input: { notificationId: n.id } })))?.code, orgId).toBe('not_found');
-      expect((await listNotifications({ ctx: as(orgId), input: {} })).items.map((x) => x.id), orgId).not.toContain(n.id);
+      expect(
+        (await listNotifications({ ctx: as(orgId), input: {} })).items.map((x) => x.id),
+        orgId,
+      ).not.toContain(n.id);
     }
     expect((await failure(markNotificationRead({ ctx: as(ORG.tenantA), input: { notificationId: 'ntf_nope' } })))?.code).toBe('not_found');
     const rows = await db().select({ id: notifications.id, readAt: notifications.readAt }).from(notifications);

@@ -122,7 +122,10 @@ describe('GET /v1/openapi.json', () => {
     expect(doc.components?.securitySchemes?.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' });
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
     for (const [p, item] of Object.entries(doc.paths ?? {})) {
-      for (const [method, op] of Object.entries(item) as [string, { security?: unknown[]; parameters?: { $ref?: string }[]; responses: Record<string, unknown> }][]) {
+      for (const [method, op] of Object.entries(item) as [
+        string,
+        { security?: unknown[]; parameters?: { $ref?: string }[]; responses: Record<string, unknown> },
+      ][]) {
         if (p === OPENAPI_PATH) expect(op.security).toEqual([]);
         else {
           expect(op.security, `${method} ${p}`).toBeUndefined();
@@ -147,7 +150,11 @@ describe('GET /v1/openapi.json', () => {
 
   it('documents the reclaim body, expectedTerminate marked as this API’s extension', () => {
     const op = doc.paths?.['/v1/nodes/{nodeId}/reservations/{id}/reclaim']?.post;
-    const body = (op?.requestBody as { required: boolean; content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; required: string[] } }> }) ?? null;
+    const body =
+      (op?.requestBody as {
+        required: boolean;
+        content: Record<string, { schema: { properties: Record<string, Record<string, unknown>>; required: string[] } }>;
+      }) ?? null;
     expect(body?.required).toBe(true);
     const schema = body!.content['application/json']!.schema;
     expect(Object.keys(schema.properties).sort()).toEqual(['dryRun', 'expectedTerminate', 'reason', 'unitIds']);
@@ -164,10 +171,20 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(reservation.properties).sort()).toEqual(seedResponseFields.filter((f) => !(reclaimOnlyFields as readonly string[]).includes(f)));
     expect(reservation.additionalProperties).toBe(false);
     // Optional strings are omitted when unset (docs/product.md §5); everything else is always present.
-    expect(seedResponseFields.filter((f) => !reservation.required.includes(f))).toEqual(['contractRef', 'endsAt', 'reason', 'skipped', 'terminated', 'wouldSkip', 'wouldTerminate']);
+    expect(seedResponseFields.filter((f) => !reservation.required.includes(f))).toEqual([
+      'contractRef',
+      'endsAt',
+      'reason',
+      'skipped',
+      'terminated',
+      'wouldSkip',
+      'wouldTerminate',
+    ]);
     expect(reservation.properties.endsAt?.description).toBe('Absent = open-ended until cancelled');
 
-    expect(doc.components?.schemas?.ReclaimResponse).toEqual({ anyOf: [{ $ref: '#/components/schemas/ReclaimApplied' }, { $ref: '#/components/schemas/ReclaimDryRun' }] });
+    expect(doc.components?.schemas?.ReclaimResponse).toEqual({
+      anyOf: [{ $ref: '#/components/schemas/ReclaimApplied' }, { $ref: '#/components/schemas/ReclaimDryRun' }],
+    });
     const applied = schemas.ReclaimApplied!;
     const dryRun = schemas.ReclaimDryRun!;
     expect([...new Set([...Object.keys(applied.properties), ...Object.keys(dryRun.properties)])].sort()).toEqual(seedResponseFields);
@@ -214,7 +231,14 @@ describe('live answers match the documented response schemas', () => {
   async function check(method: 'GET' | 'POST', template: string, params: Record<string, string>, opts: { key: string; body?: unknown; status?: number }) {
     const route = restRoutes.find((r) => r.path === template && r.method === method);
     expect(route, `${method} ${template} is documented`).toBeDefined();
-    const file = path.join(appV1, ...template.replace(/^\/v1\//, '').split('/').map((s) => s.replace(/^\{(\w+)\}$/, '[$1]')), 'route.ts');
+    const file = path.join(
+      appV1,
+      ...template
+        .replace(/^\/v1\//, '')
+        .split('/')
+        .map((s) => s.replace(/^\{(\w+)\}$/, '[$1]')),
+      'route.ts',
+    );
     const mod = (await import(file)) as RouteModule;
     const urlPath = template.replace(/\{(\w+)\}/g, (_, name: string) => params[name]!);
     const res = await callRoute(mod[method]!, { method, path: urlPath, params, key: opts.key, body: opts.body });
@@ -233,9 +257,15 @@ describe('live answers match the documented response schemas', () => {
     await check('GET', '/v1/nodes/{nodeId}', { nodeId: 'n1' }, { key: operator });
     await check('GET', '/v1/nodes/{nodeId}/reservations', { nodeId: 'n1' }, { key: operator });
     await check('GET', '/v1/nodes/{nodeId}/reservations/{id}', reservation, { key: operator });
-    const dry = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, { key: operator, body: { unitIds: ['gpu-0', 'gpu-4'], dryRun: true } });
+    const dry = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, {
+      key: operator,
+      body: { unitIds: ['gpu-0', 'gpu-4'], dryRun: true },
+    });
     expect(dry).toHaveProperty('wouldTerminate');
-    const real = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, { key: operator, body: { unitIds: ['gpu-0', 'gpu-4'], reason: 'maintenance' } });
+    const real = await check('POST', '/v1/nodes/{nodeId}/reservations/{id}/reclaim', reservation, {
+      key: operator,
+      body: { unitIds: ['gpu-0', 'gpu-4'], reason: 'maintenance' },
+    });
     expect(real).toHaveProperty('terminated');
     await check('GET', '/v1/vms', {}, { key: operator });
     await check('GET', '/v1/vms/{id}', { id: 'vm-spot-a' }, { key: operator });

@@ -47,12 +47,11 @@ function describeParameters(doc: oas31.OpenAPIObject): void {
   }
 }
 
-const IdempotencyKeyHeader = IdempotencyKey.optional()
-  .meta({
-    description:
-      'Makes the request safe to retry: the answer of the first request with this key (scoped to acting org, method and path) is replayed byte for byte for 24 h. The same key with a different body is 422 idempotency_key_reused; a duplicate while the first is in flight is 409 idempotency_in_progress.',
-    param: { id: 'IdempotencyKey' },
-  });
+const IdempotencyKeyHeader = IdempotencyKey.optional().meta({
+  description:
+    'Makes the request safe to retry: the answer of the first request with this key (scoped to acting org, method and path) is replayed byte for byte for 24 h. The same key with a different body is 422 idempotency_key_reused; a duplicate while the first is in flight is 409 idempotency_in_progress.',
+  param: { id: 'IdempotencyKey' },
+});
 
 const problemContent = { 'application/problem+json': { schema: Problem } };
 
@@ -136,7 +135,10 @@ function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
 function operation(r: RouteSpec): ZodOpenApiOperationObject {
   const idempotent = takesIdempotencyKey(r);
   const replayedHeader = z.object({
-    'Idempotent-Replayed': z.literal('true').optional().meta({ description: 'Present when this answer is the stored answer of an earlier request with the same Idempotency-Key.' }),
+    'Idempotent-Replayed': z
+      .literal('true')
+      .optional()
+      .meta({ description: 'Present when this answer is the stored answer of an earlier request with the same Idempotency-Key.' }),
   });
   return {
     operationId: r.operationId,
@@ -186,38 +188,36 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
     if (item[method]) throw new Error(`Duplicate route ${r.method} ${r.path}`);
     item[method] = operation(r);
   }
-  const doc = createDocument(
-    {
-      openapi: '3.1.0',
-      info: {
-        title: 'GPU Reservations API',
-        version: '1.0.0',
-        description: [
-          'Reserve GPU units of nodes for an audience of orgs, release them to the spot market, and reclaim them (docs/product.md §5).',
-          'JSON over HTTPS; every route but `GET /v1/openapi.json` needs `Authorization: Bearer <api key>`.',
-          'Every error is RFC 9457 `application/problem+json` (the `Problem` schema). Unknown fields and query parameters are 400.',
-          'Unknown paths under /v1 are 404; a method a path does not declare is 405 with `Allow` (components.responses.MethodNotAllowed).',
-          'Every mutating POST/PUT/PATCH accepts an `Idempotency-Key` header, but `POST /v1/api-keys`: its answer holds a secret shown once and never stored.',
-        ].join('\n\n'),
-      },
-      servers: [{ url: '/', description: 'This deployment.' }],
-      security: [{ bearerAuth: [] }],
-      tags: [
-        { name: 'Nodes', description: 'GPU nodes and their units.' },
-        { name: 'Reservations', description: 'Reservations of units, the spot market, reclaim.' },
-        { name: 'VMs', description: 'Workloads on units.' },
-        { name: 'Audit', description: 'The audit trail and notifications.' },
-        { name: 'Orgs', description: 'Finding orgs to reserve units for.' },
-        { name: 'API keys', description: "The acting org's API keys." },
-        { name: 'Meta', description: 'This document.' },
-      ],
-      paths,
-      components: {
-        securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' } },
-        responses: sharedResponses,
-      },
-    }
-  );
+  const doc = createDocument({
+    openapi: '3.1.0',
+    info: {
+      title: 'GPU Reservations API',
+      version: '1.0.0',
+      description: [
+        'Reserve GPU units of nodes for an audience of orgs, release them to the spot market, and reclaim them (docs/product.md §5).',
+        'JSON over HTTPS; every route but `GET /v1/openapi.json` needs `Authorization: Bearer <api key>`.',
+        'Every error is RFC 9457 `application/problem+json` (the `Problem` schema). Unknown fields and query parameters are 400.',
+        'Unknown paths under /v1 are 404; a method a path does not declare is 405 with `Allow` (components.responses.MethodNotAllowed).',
+        'Every mutating POST/PUT/PATCH accepts an `Idempotency-Key` header, but `POST /v1/api-keys`: its answer holds a secret shown once and never stored.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/', description: 'This deployment.' }],
+    security: [{ bearerAuth: [] }],
+    tags: [
+      { name: 'Nodes', description: 'GPU nodes and their units.' },
+      { name: 'Reservations', description: 'Reservations of units, the spot market, reclaim.' },
+      { name: 'VMs', description: 'Workloads on units.' },
+      { name: 'Audit', description: 'The audit trail and notifications.' },
+      { name: 'Orgs', description: 'Finding orgs to reserve units for.' },
+      { name: 'API keys', description: "The acting org's API keys." },
+      { name: 'Meta', description: 'This document.' },
+    ],
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' } },
+      responses: sharedResponses,
+    },
+  });
   describeParameters(doc);
   return doc;
 }

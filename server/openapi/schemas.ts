@@ -68,8 +68,14 @@ const WouldSkip = SortedIds('Reclaim dry run only: VM ids that would be left run
 
 // Two variants rather than one object with four optional arrays: on a real run
 // `terminated`/`skipped` are always present and the dry-run pair absent, and vice versa (docs/product.md §5.1).
-const ReclaimApplied = Reservation.extend({ terminated: Terminated, skipped: Skipped }).meta({ id: 'ReclaimApplied', description: 'Answer of a real reclaim: the reservation after the change, with `terminated` and `skipped`.' });
-const ReclaimDryRun = Reservation.extend({ wouldTerminate: WouldTerminate, wouldSkip: WouldSkip }).meta({ id: 'ReclaimDryRun', description: 'Answer of a dry run (`dryRun: true`): the unchanged reservation, with `wouldTerminate` and `wouldSkip`.' });
+const ReclaimApplied = Reservation.extend({ terminated: Terminated, skipped: Skipped }).meta({
+  id: 'ReclaimApplied',
+  description: 'Answer of a real reclaim: the reservation after the change, with `terminated` and `skipped`.',
+});
+const ReclaimDryRun = Reservation.extend({ wouldTerminate: WouldTerminate, wouldSkip: WouldSkip }).meta({
+  id: 'ReclaimDryRun',
+  description: 'Answer of a dry run (`dryRun: true`): the unchanged reservation, with `wouldTerminate` and `wouldSkip`.',
+});
 
 /** The reclaim answer: the published Response, one variant per `dryRun`. */
 export const ReclaimResponse = z.union([ReclaimApplied, ReclaimDryRun]).meta({ id: 'ReclaimResponse' });
@@ -82,7 +88,9 @@ export const Unit = z
     model: z.string().optional(),
     memoryGiB: z.int().min(1).optional(),
     nvlinkDomain: z.string().optional(),
-    reservationId: Id.optional().meta({ description: 'The reservation holding the unit (or, for a free unit, the next one), only where the caller may see it.' }),
+    reservationId: Id.optional().meta({
+      description: 'The reservation holding the unit (or, for a free unit, the next one), only where the caller may see it.',
+    }),
     vmId: Id.optional().meta({ description: 'The VM running on the unit, only where the caller may see it.' }),
   })
   .meta({ id: 'Unit' });
@@ -132,7 +140,9 @@ export const AuditEvent = z
       .strictObject({ id: Id, name: z.string(), prefix: z.string() })
       .optional()
       .meta({ description: "The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made)." }),
-    via: z.enum(auditVias).meta({ description: '`console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.' }),
+    via: z
+      .enum(auditVias)
+      .meta({ description: '`console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.' }),
     nodeId: Id.optional().meta({ description: 'The node the event is about; absent for org-level events (`api_key.*`, `sign_in.lockout`).' }),
     reservationId: Id.optional(),
     unitIds: UnitIds,

@@ -18,14 +18,21 @@ import { getVm } from '../vms/get';
 import { listVms } from '../vms/list';
 import { createReservation } from './create';
 
-const failure = (p: Promise<unknown>) => p.then(() => null, (e: unknown) => e as DomainError);
+const failure = (p: Promise<unknown>) =>
+  p.then(
+    () => null,
+    (e: unknown) => e as DomainError,
+  );
 const min = (m: number, base: Date = T0) => new Date(base.getTime() + m * 60_000);
 
 describe('a new reservation starts at most 5 minutes in the past', () => {
   const scene = useFreshScene();
   const db = () => scene().db;
   const create = (startsAt: Date | undefined, extra: Record<string, unknown> = {}) =>
-    createReservation({ ctx: ctxFor(db(), ORG.owner, T0), input: { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], ...(startsAt ? { startsAt } : {}), ...extra } });
+    createReservation({
+      ctx: ctxFor(db(), ORG.owner, T0),
+      input: { nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], ...(startsAt ? { startsAt } : {}), ...extra },
+    });
 
   it('5 minutes back is accepted; a millisecond more is 422 start_in_past naming body.startsAt, creating nothing', async () => {
     const err = await failure(create(new Date(min(-5).getTime() - 1)));
@@ -55,7 +62,13 @@ describe('a new reservation starts at most 5 minutes in the past', () => {
     });
     expect(res.status, res.text).toBe(422);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.json).toMatchObject({ code: 'start_in_past', title: 'Start in the past', status: 422, errors: [{ path: 'body.startsAt' }], type: expect.stringContaining('start-in-past') });
+    expect(res.json).toMatchObject({
+      code: 'start_in_past',
+      title: 'Start in the past',
+      status: 422,
+      errors: [{ path: 'body.startsAt' }],
+      type: expect.stringContaining('start-in-past'),
+    });
   });
 });
 
@@ -68,11 +81,27 @@ describe('visibility through a reservation starts at its createdAt (§9 f)', () 
 
   it('a VM that ended before the reservation was created is not the managing org’s to see; one running since is', async () => {
     // On gpu-6 (free in the scene): a VM that ran from T0 − 10 min to T0 − 1 min.
-    await insertVm(db(), { id: 'vm-before', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: min(-10), terminatedAt: min(-1) });
+    await insertVm(db(), {
+      id: 'vm-before',
+      nodeId: 'n1',
+      orgId: ORG.tenantA,
+      tier: 'on-demand',
+      unitIds: ['gpu-6'],
+      startedAt: min(-10),
+      terminatedAt: min(-1),
+    });
     // At T0 the owner reserves gpu-6, managed by org_managing, backdated 4 minutes: allowed.
     const r = await createReservation({
       ctx: ctxFor(db(), ORG.owner, T0),
-      input: { nodeId: 'n1', id: 'r-back', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: min(-4), endsAt: min(120) },
+      input: {
+        nodeId: 'n1',
+        id: 'r-back',
+        reservedUnitIds: ['gpu-6'],
+        allowedOrgIds: [ORG.audience],
+        managingOrgIds: [ORG.managing],
+        startsAt: min(-4),
+        endsAt: min(120),
+      },
     });
     expect(r).toMatchObject({ startsAt: min(-4).toISOString(), createdAt: T0.toISOString() });
     // Then a spot VM lands on it and runs on.
@@ -92,12 +121,28 @@ describe('visibility through a reservation starts at its createdAt (§9 f)', () 
 
   it('a VM running when the reservation was created shows through it', async () => {
     await insertVm(db(), { id: 'vm-across', nodeId: 'n1', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-6'], startedAt: min(-10), terminatedAt: min(3) });
-    await insertReservation(db(), { id: 'r-back', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: min(-4), createdAt: T0 });
+    await insertReservation(db(), {
+      id: 'r-back',
+      nodeId: 'n1',
+      unitIds: ['gpu-6'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.managing],
+      startsAt: min(-4),
+      createdAt: T0,
+    });
     expect((await listVms({ ctx: ctxFor(db(), ORG.managing, min(10)), input: { nodeId: 'n1' } })).items.map((v) => v.id)).toContain('vm-across');
   });
 
   it('a reservation created before its period begins shows what runs from its start on, as before', async () => {
-    await insertReservation(db(), { id: 'r-ahead', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: min(30), createdAt: T0 });
+    await insertReservation(db(), {
+      id: 'r-ahead',
+      nodeId: 'n1',
+      unitIds: ['gpu-6'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.managing],
+      startsAt: min(30),
+      createdAt: T0,
+    });
     await insertVm(db(), { id: 'vm-early', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: min(5), terminatedAt: min(20) });
     await insertVm(db(), { id: 'vm-late', nodeId: 'n1', orgId: ORG.tenantA, tier: 'on-demand', unitIds: ['gpu-6'], startedAt: min(25), terminatedAt: min(40) });
     const seen = (await listVms({ ctx: ctxFor(db(), ORG.managing, min(60)), input: { nodeId: 'n1' } })).items.map((v) => v.id);

@@ -20,12 +20,18 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
     requireAction(s, 'cancel');
     const updated = await saveReservation(tx, s, input.reason, { cancelledAt: s.ctx.now });
     // Cancelled rows leave the exclusion constraint, so the units can be reserved again.
-    await tx.update(reservationUnits).set({ cancelled: true }).where(and(eq(reservationUnits.nodeId, s.node.id), eq(reservationUnits.reservationId, s.reservation.id)));
+    await tx
+      .update(reservationUnits)
+      .set({ cancelled: true })
+      .where(and(eq(reservationUnits.nodeId, s.node.id), eq(reservationUnits.reservationId, s.reservation.id)));
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.cancel',
       nodeId: s.node.id,
       reservationId: s.reservation.id,
-      unitIds: sortUnitIds(s.units.map((u) => u.unitId), s.positions),
+      unitIds: sortUnitIds(
+        s.units.map((u) => u.unitId),
+        s.positions,
+      ),
       reason: input.reason || undefined,
       details: { previousStatus: s.status },
     });

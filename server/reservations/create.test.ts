@@ -19,7 +19,10 @@ describe('reservation ids are unique per node', () => {
     // org_other cannot see r1 on n1 (404); its create with that id on its own node succeeds.
     const hidden = await getReservation({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', reservationId: 'r1' } }).catch((e: unknown) => e);
     expect((hidden as DomainError).code).toBe('not_found');
-    const mine = await createReservation({ ctx: ctxFor(db(), ORG.other, T0), input: { nodeId: 'n-other', id: 'r1', reservedUnitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantA] } });
+    const mine = await createReservation({
+      ctx: ctxFor(db(), ORG.other, T0),
+      input: { nodeId: 'n-other', id: 'r1', reservedUnitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantA] },
+    });
     expect(mine).toMatchObject({ id: 'r1', nodeId: 'n-other', reservedUnitIds: ['gpu-0'] });
 
     const theirs = await getReservation({ ctx: ctxFor(db(), ORG.owner), input: { nodeId: 'n1', reservationId: 'r1' } });
@@ -29,7 +32,10 @@ describe('reservation ids are unique per node', () => {
   });
 
   it('an id taken on the same node is 409 already_exists (its creator may see every reservation there)', async () => {
-    const err = await createReservation({ ctx: ctxFor(db(), ORG.owner, T0), input: { nodeId: 'n1', id: 'r1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.tenantA], startsAt: hours(100) } }).catch((e: unknown) => e);
+    const err = await createReservation({
+      ctx: ctxFor(db(), ORG.owner, T0),
+      input: { nodeId: 'n1', id: 'r1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.tenantA], startsAt: hours(100) },
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DomainError);
     expect((err as DomainError).code).toBe('already_exists');
   });

@@ -39,9 +39,13 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
     if (endsAt && endsAt <= startsAt) throw invalidPeriod('body.endsAt', 'must be after startsAt');
     if (endsAt && endsAt <= lctx.now) throw invalidPeriod('body.endsAt', 'must be in the future');
     if (startsAt.getTime() < lctx.now.getTime() - MAX_BACKDATE_MS) {
-      throw new DomainError('start_in_past', `A reservation may start at most ${MAX_BACKDATE_MS / 60_000} minutes in the past (it would otherwise claim time that has already been used); give a later startsAt, or none to start now.`, {
-        errors: [{ path: 'body.startsAt', message: `must be at most ${MAX_BACKDATE_MS / 60_000} minutes in the past` }],
-      });
+      throw new DomainError(
+        'start_in_past',
+        `A reservation may start at most ${MAX_BACKDATE_MS / 60_000} minutes in the past (it would otherwise claim time that has already been used); give a later startsAt, or none to start now.`,
+        {
+          errors: [{ path: 'body.startsAt', message: `must be at most ${MAX_BACKDATE_MS / 60_000} minutes in the past` }],
+        },
+      );
     }
 
     const positions = node.positions;
@@ -52,7 +56,8 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
     const id = input.id ?? newId('res');
     const coversNow = startsAt <= lctx.now && (!endsAt || endsAt > lctx.now);
     const busy = coversNow ? await runningOn(tx, lctx, node, input.reservedUnitIds, positions) : null;
-    if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs now; reserve them from a later time or once they are free.`, busy);
+    if (busy)
+      throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs now; reserve them from a later time or once they are free.`, busy);
     const overlap = await overlappingUnits(tx, node.id, input.reservedUnitIds, startsAt, endsAt);
     if (overlap.length) {
       const unitIds = sortUnitIds(overlap, positions);
@@ -79,7 +84,9 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
       .returning();
     const row = inserted[0];
     if (!row) throw new DomainError('already_exists', `A reservation "${id}" already exists on node "${node.id}"; choose another id or omit it.`);
-    await tx.insert(reservationUnits).values(input.reservedUnitIds.map((unitId) => ({ reservationId: id, nodeId: node.id, unitId, startsAt, endsAt, cancelled: false, released: false })));
+    await tx
+      .insert(reservationUnits)
+      .values(input.reservedUnitIds.map((unitId) => ({ reservationId: id, nodeId: node.id, unitId, startsAt, endsAt, cancelled: false, released: false })));
     const unitIds = sortUnitIds(input.reservedUnitIds, positions);
     await writeAuditEvent(tx, lctx, {
       action: 'reservation.create',
@@ -87,9 +94,20 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
       reservationId: id,
       unitIds,
       reason: input.reason || undefined,
-      details: { allowedOrgIds: row.allowedOrgIds, managingOrgIds: row.managingOrgIds, startsAt: startsAt.toISOString(), ...(endsAt ? { endsAt: endsAt.toISOString() } : {}) },
+      details: {
+        allowedOrgIds: row.allowedOrgIds,
+        managingOrgIds: row.managingOrgIds,
+        startsAt: startsAt.toISOString(),
+        ...(endsAt ? { endsAt: endsAt.toISOString() } : {}),
+      },
     });
-    return toReservation(row, unitIds.map((unitId) => ({ unitId, released: false })), positions, node.topologyGen, lctx.now);
+    return toReservation(
+      row,
+      unitIds.map((unitId) => ({ unitId, released: false })),
+      positions,
+      node.topologyGen,
+      lctx.now,
+    );
   });
 }
 

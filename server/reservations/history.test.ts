@@ -42,14 +42,20 @@ describe('getReservationHistory', () => {
 
   it('pending → active → expired from startsAt and endsAt, around an audited edit', async () => {
     const owner = (h: number) => ctxFor(db(), ORG.owner, hours(h));
-    await createReservation({ ctx: owner(0), input: { nodeId: 'n1', id: 'r-later', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2), endsAt: hours(5) } });
+    await createReservation({
+      ctx: owner(0),
+      input: { nodeId: 'n1', id: 'r-later', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2), endsAt: hours(5) },
+    });
     await updateReservation({ ctx: owner(1), input: { nodeId: 'n1', reservationId: 'r-later', contractRef: 'C-7', reason: 'paperwork' } });
     expect(await historyOf(ORG.owner, 'r-later', hours(1.5))).toEqual(['created:pending', 'updated:pending']);
     expect(await historyOf(ORG.owner, 'r-later', hours(3))).toEqual(['created:pending', 'updated:pending', 'started:active']);
     expect(await historyOf(ORG.owner, 'r-later', hours(6))).toEqual(['created:pending', 'updated:pending', 'started:active', 'expired:expired']);
     const { entries } = await getReservationHistory({ ctx: owner(6), input: { nodeId: 'n1', reservationId: 'r-later' } });
     expect(entries[0]).toMatchObject({ at: hours(0).toISOString(), event: { action: 'reservation.create', actorOrgId: ORG.owner } });
-    expect(entries[1]).toMatchObject({ at: hours(1).toISOString(), event: { action: 'reservation.update', reason: 'paperwork', details: { contractRef: 'C-7' } } });
+    expect(entries[1]).toMatchObject({
+      at: hours(1).toISOString(),
+      event: { action: 'reservation.update', reason: 'paperwork', details: { contractRef: 'C-7' } },
+    });
     expect(entries[2]).toEqual({ at: hours(2).toISOString(), kind: 'started', status: 'active' });
     expect(entries[3]).toEqual({ at: hours(5).toISOString(), kind: 'expired', status: 'expired' });
   });
@@ -63,14 +69,18 @@ describe('getReservationHistory', () => {
     expect(entries[1]).toMatchObject({ kind: 'needs-review', topologyGen: 2, at: hours(1).toISOString() });
     expect(entries[2]!.event).toMatchObject({ action: 'reservation.reaffirm', details: { fromGen: 1, toGen: 2 } });
     // The node owner and the managing org see the re-affirm event (§2), so the same history.
-    for (const orgId of [ORG.owner, ORG.managing]) expect(await historyOf(orgId, 'r1', hours(3)), orgId).toEqual(['created:active', 'needs-review:needs-review', 'reaffirmed:active']);
+    for (const orgId of [ORG.owner, ORG.managing])
+      expect(await historyOf(orgId, 'r1', hours(3)), orgId).toEqual(['created:active', 'needs-review:needs-review', 'reaffirmed:active']);
     // The audience may not see it (§2: its own actions only): the history holds what its trail holds.
     expect(await historyOf(ORG.audience, 'r1', hours(3))).toEqual(['created:active']);
   });
 
   it('a topology change before the period begins leaves it needs-review at its start', async () => {
     const owner = ctxFor(db(), ORG.owner, hours(0));
-    await createReservation({ ctx: owner, input: { nodeId: 'n1', id: 'r-soon', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2) } });
+    await createReservation({
+      ctx: owner,
+      input: { nodeId: 'n1', id: 'r-soon', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(2) },
+    });
     await changeTopology({ ctx: ctxFor(db(), ORG.platform, hours(1)), input: { nodeId: 'n1', units: [...gpuUnits(8), { id: 'gpu-8' }] } });
     // Needs-review outranks pending and active (§4): the start changes nothing, so it is not a line.
     expect(await historyOf(ORG.owner, 'r-soon', hours(3))).toEqual(['created:pending', 'needs-review:needs-review']);

@@ -51,15 +51,31 @@ type Moment = { t: number; kind: HistoryKind; event?: AuditEventView; topologyGe
  * (`fromGen` → `toGen`), or is the row's own when none shows.
  * Period boundaries use the current `startsAt`/`endsAt` (edits may have moved them).
  */
-export function deriveStatusHistory(row: ReservationRow, events: readonly AuditEventView[], generations: readonly { gen: number; createdAt: Date }[], nodeTopologyGen: number, now: Date): HistoryEntry[] {
+export function deriveStatusHistory(
+  row: ReservationRow,
+  events: readonly AuditEventView[],
+  generations: readonly { gen: number; createdAt: Date }[],
+  nodeTopologyGen: number,
+  now: Date,
+): HistoryEntry[] {
   const ms = (iso: string) => new Date(iso).getTime();
   const reaffirms = events.filter((e) => e.action === 'reservation.reaffirm');
   const genOf = (v: unknown, fallback: number) => (typeof v === 'number' ? v : fallback);
   const initialGen = reaffirms.length > 0 ? genOf(reaffirms[0]!.details.fromGen, row.topologyGen) : row.topologyGen;
   const reservationGenAt = (t: number) => reaffirms.reduce((g, e) => (ms(e.at) <= t ? genOf(e.details.toGen, g) : g), initialGen);
-  const nodeGenAt = (t: number) => (t >= now.getTime() ? nodeTopologyGen : generations.reduce((g, x) => (x.createdAt.getTime() <= t ? x.gen : g), generations[0]?.gen ?? nodeTopologyGen));
+  const nodeGenAt = (t: number) =>
+    t >= now.getTime() ? nodeTopologyGen : generations.reduce((g, x) => (x.createdAt.getTime() <= t ? x.gen : g), generations[0]?.gen ?? nodeTopologyGen);
   const statusAt = (t: number) =>
-    reservationStatus({ cancelledAt: row.cancelledAt && row.cancelledAt.getTime() <= t ? row.cancelledAt : null, startsAt: row.startsAt, endsAt: row.endsAt, topologyGen: reservationGenAt(t) }, nodeGenAt(t), new Date(t));
+    reservationStatus(
+      {
+        cancelledAt: row.cancelledAt && row.cancelledAt.getTime() <= t ? row.cancelledAt : null,
+        startsAt: row.startsAt,
+        endsAt: row.endsAt,
+        topologyGen: reservationGenAt(t),
+      },
+      nodeGenAt(t),
+      new Date(t),
+    );
 
   const created = row.createdAt.getTime();
   const nowMs = now.getTime();
@@ -69,19 +85,30 @@ export function deriveStatusHistory(row: ReservationRow, events: readonly AuditE
     const kind = kindOfAction[e.action];
     if (kind && kind !== 'created') moments.push({ t: ms(e.at), kind, event: e, always: true });
   }
-  if (row.cancelledAt && !events.some((e) => e.action === 'reservation.cancel')) moments.push({ t: row.cancelledAt.getTime(), kind: 'cancelled', always: true });
+  if (row.cancelledAt && !events.some((e) => e.action === 'reservation.cancel'))
+    moments.push({ t: row.cancelledAt.getTime(), kind: 'cancelled', always: true });
   // Boundaries after the audited changes of the same instant: the change is the cause.
   if (within(row.startsAt.getTime())) moments.push({ t: row.startsAt.getTime(), kind: 'started', always: false });
   if (row.endsAt && within(row.endsAt.getTime())) moments.push({ t: row.endsAt.getTime(), kind: 'expired', always: false });
-  for (const g of generations) if (within(g.createdAt.getTime())) moments.push({ t: g.createdAt.getTime(), kind: 'needs-review', topologyGen: g.gen, always: false });
+  for (const g of generations)
+    if (within(g.createdAt.getTime())) moments.push({ t: g.createdAt.getTime(), kind: 'needs-review', topologyGen: g.gen, always: false });
 
   const entries: HistoryEntry[] = [];
   let previous: ReservationStatus | null = null;
   // A stable sort keeps events in audit order and boundaries after them within an instant.
-  for (const m of moments.map((m, i) => ({ m, i })).sort((a, b) => a.m.t - b.m.t || a.i - b.i).map(({ m }) => m)) {
+  for (const m of moments
+    .map((m, i) => ({ m, i }))
+    .sort((a, b) => a.m.t - b.m.t || a.i - b.i)
+    .map(({ m }) => m)) {
     const status = statusAt(m.t);
     if (m.always || status !== previous) {
-      entries.push({ at: new Date(m.t).toISOString(), kind: m.kind, status, ...(m.event ? { event: m.event } : {}), ...(m.topologyGen !== undefined ? { topologyGen: m.topologyGen } : {}) });
+      entries.push({
+        at: new Date(m.t).toISOString(),
+        kind: m.kind,
+        status,
+        ...(m.event ? { event: m.event } : {}),
+        ...(m.topologyGen !== undefined ? { topologyGen: m.topologyGen } : {}),
+      });
     }
     previous = status;
   }
@@ -101,7 +128,11 @@ export async function getReservationHistory({ ctx, input }: { ctx: Ctx; input: G
   const node = await readNode(ctx, input.nodeId);
   const { reservation } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
   const [generations, page] = await Promise.all([
-    ctx.db.select({ gen: nodeTopologies.gen, createdAt: nodeTopologies.createdAt }).from(nodeTopologies).where(eq(nodeTopologies.nodeId, node.id)).orderBy(asc(nodeTopologies.gen)),
+    ctx.db
+      .select({ gen: nodeTopologies.gen, createdAt: nodeTopologies.createdAt })
+      .from(nodeTopologies)
+      .where(eq(nodeTopologies.nodeId, node.id))
+      .orderBy(asc(nodeTopologies.gen)),
     // The audit trail's own visibility (§2): the history shows no event the trail would not.
     listAuditEvents({ ctx, input: { nodeId: node.id, reservationId: reservation.id, limit: HISTORY_EVENT_LIMIT } }),
   ]);

@@ -16,7 +16,9 @@ function reservationStatement(lock: LockMode) {
     // The reservation's unit rows come with it, aggregated: one round trip, not two. Written
     // with explicit qualifiers: drizzle prints a one-table select's field columns unqualified,
     // which inside this subquery would name reservation_units' own node_id (issue 10 review).
-    const units = sql<ReservationUnitState[]>`coalesce((select json_agg(json_build_object('unitId', ru.unit_id, 'released', ru.released)) from ${reservationUnits} ru where ru.node_id = "reservations"."node_id" and ru.reservation_id = "reservations"."id"), '[]'::json)`;
+    const units = sql<
+      ReservationUnitState[]
+    >`coalesce((select json_agg(json_build_object('unitId', ru.unit_id, 'released', ru.released)) from ${reservationUnits} ru where ru.node_id = "reservations"."node_id" and ru.reservation_id = "reservations"."id"), '[]'::json)`;
     const q = db
       .select({ reservation: reservations, units })
       .from(reservations)
@@ -52,7 +54,12 @@ export async function loadReservationUnits(db: DbOrTx, nodeId: string, reservati
   const rows = await db
     .select({ reservationId: reservationUnits.reservationId, unitId: reservationUnits.unitId, released: reservationUnits.released })
     .from(reservationUnits)
-    .where(and(eq(reservationUnits.nodeId, nodeId), reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds)));
+    .where(
+      and(
+        eq(reservationUnits.nodeId, nodeId),
+        reservationIds.length === 1 ? eq(reservationUnits.reservationId, reservationIds[0]!) : inArray(reservationUnits.reservationId, reservationIds),
+      ),
+    );
   for (const row of rows) byReservation.get(row.reservationId)?.push({ unitId: row.unitId, released: row.released });
   return byReservation;
 }
@@ -69,7 +76,12 @@ export async function loadReservationUnitsAcross(db: DbOrTx, keys: readonly { no
     sql`, `,
   );
   const rows = await db
-    .select({ nodeId: reservationUnits.nodeId, reservationId: reservationUnits.reservationId, unitId: reservationUnits.unitId, released: reservationUnits.released })
+    .select({
+      nodeId: reservationUnits.nodeId,
+      reservationId: reservationUnits.reservationId,
+      unitId: reservationUnits.unitId,
+      released: reservationUnits.released,
+    })
     .from(reservationUnits)
     .where(sql`(${reservationUnits.nodeId}, ${reservationUnits.reservationId}) in (${pairs})`);
   for (const row of rows) byKey.get(compositeKey(row.nodeId, row.reservationId))?.push({ unitId: row.unitId, released: row.released });
@@ -186,7 +198,12 @@ export function requireAction(s: Pick<ReservationScope, 'reservation' | 'relatio
  * one (docs/product.md §5: a Reservation's `reason` is the latest change's that gave one), plus `set`.
  * @returns the row after the change.
  */
-export async function saveReservation(tx: Tx, scope: Pick<ReservationScope, 'ctx' | 'reservation'>, reason: string | undefined, set: Partial<typeof reservations.$inferInsert> = {}): Promise<ReservationRow> {
+export async function saveReservation(
+  tx: Tx,
+  scope: Pick<ReservationScope, 'ctx' | 'reservation'>,
+  reason: string | undefined,
+  set: Partial<typeof reservations.$inferInsert> = {},
+): Promise<ReservationRow> {
   const [row] = await tx
     .update(reservations)
     .set({ ...set, updatedAt: scope.ctx.now, ...(reason ? { reason } : {}) })

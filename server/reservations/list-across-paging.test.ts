@@ -31,10 +31,21 @@ async function build() {
       [[me], []], // audience only
       [[ORG.audience], [me]], // managing only
       [[ORG.tenantB], [ORG.managing]], // invisible unless I own the node
-      [[me, ORG.tenantB], [me, ORG.managing]],
+      [
+        [me, ORG.tenantB],
+        [me, ORG.managing],
+      ],
     ];
     for (let i = 0; i < mixes.length; i++) {
-      await insertReservation(db(), { id: `r${(i * 7) % 6}${n}`, nodeId, unitIds: [`gpu-${unit++ % 8}`], allowedOrgIds: mixes[i]![0], managingOrgIds: mixes[i]![1], startsAt: hours(-10 - i * 100), endsAt: hours(-10 - i * 100 + 50) });
+      await insertReservation(db(), {
+        id: `r${(i * 7) % 6}${n}`,
+        nodeId,
+        unitIds: [`gpu-${unit++ % 8}`],
+        allowedOrgIds: mixes[i]![0],
+        managingOrgIds: mixes[i]![1],
+        startsAt: hours(-10 - i * 100),
+        endsAt: hours(-10 - i * 100 + 50),
+      });
     }
   }
 }
@@ -66,8 +77,14 @@ describe('cross-node paging, cut per branch', () => {
         for (const { r } of sorted) {
           const page = await listReservations({ ctx: p, input: { role, limit: 2, cursor: encodeCursor(compositeKey(r.nodeId, r.id)) } });
           const key = `${r.nodeId}/${r.id}`;
-          const rest = want.filter((k) => { const [n, i] = k.split('/'); return cmp(n!, r.nodeId) > 0 || (n === r.nodeId && cmp(i!, r.id) > 0); });
-          expect(page.items.map((x) => `${x.nodeId}/${x.id}`), `${orgId} ${role} after ${key}`).toEqual(rest.slice(0, 2));
+          const rest = want.filter((k) => {
+            const [n, i] = k.split('/');
+            return cmp(n!, r.nodeId) > 0 || (n === r.nodeId && cmp(i!, r.id) > 0);
+          });
+          expect(
+            page.items.map((x) => `${x.nodeId}/${x.id}`),
+            `${orgId} ${role} after ${key}`,
+          ).toEqual(rest.slice(0, 2));
           expect(page.nextCursor !== undefined, `${orgId} ${role} after ${key} next`).toBe(rest.length > 2);
         }
       }

@@ -31,7 +31,14 @@ async function addReservations() {
   await insertNode(db(), { id: 'n2', ownerOrgId: ORG.owner, createdAt: hours(-72) });
   await insertNode(db(), { id: 'n3', ownerOrgId: ORG.other, createdAt: hours(-72) });
   const period = { startsAt: hours(-10), endsAt: hours(10) };
-  await insertReservation(db(), { id: 'r2', nodeId: 'n2', unitIds: ['gpu-3', 'gpu-1'], releasedUnitIds: ['gpu-3'], allowedOrgIds: [ORG.tenantA, ORG.audience], ...period });
+  await insertReservation(db(), {
+    id: 'r2',
+    nodeId: 'n2',
+    unitIds: ['gpu-3', 'gpu-1'],
+    releasedUnitIds: ['gpu-3'],
+    allowedOrgIds: [ORG.tenantA, ORG.audience],
+    ...period,
+  });
   await insertReservation(db(), { id: 'r3', nodeId: 'n2', unitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantB], managingOrgIds: [ORG.tenantA], ...period });
   await insertReservation(db(), { id: 'r1', nodeId: 'n3', unitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantA], managingOrgIds: [ORG.managing], ...period });
   await insertReservation(db(), { id: 'r4', nodeId: 'n3', unitIds: ['gpu-1'], allowedOrgIds: [ORG.audience], ...period, cancelledAt: hours(-1) });
@@ -70,7 +77,13 @@ describe('listReservations: what each principal sees across nodes', () => {
     await addReservations();
     const { items } = await listReservations({ ctx: ctxFor(db(), ORG.platform, T0), input: {} });
     const byKey = Object.fromEntries(items.map((r) => [keyOf(r), r]));
-    expect(byKey['n2/r2']).toMatchObject({ status: 'active', reservedUnitIds: ['gpu-1', 'gpu-3'], releasedUnitIds: ['gpu-3'], allowedOrgIds: [ORG.audience, ORG.tenantA], managingOrgIds: [] });
+    expect(byKey['n2/r2']).toMatchObject({
+      status: 'active',
+      reservedUnitIds: ['gpu-1', 'gpu-3'],
+      releasedUnitIds: ['gpu-3'],
+      allowedOrgIds: [ORG.audience, ORG.tenantA],
+      managingOrgIds: [],
+    });
     expect(byKey['n3/r1']).toMatchObject({ status: 'active', reservedUnitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantA] });
     expect(byKey['n1/r1']).toMatchObject({ status: 'active', reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'], contractRef: 'C-1' });
     expect(byKey['n3/r4']).toMatchObject({ status: 'cancelled' });
@@ -149,7 +162,15 @@ describe('listReservations: the query can use an index', () => {
     await db().execute(sql`analyze nodes`);
   }
 
-  type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Index Name'?: string; 'Actual Rows'?: number; 'Actual Loops'?: number; 'Rows Removed by Filter'?: number; Plans?: PlanNode[] };
+  type PlanNode = {
+    'Node Type': string;
+    'Relation Name'?: string;
+    'Index Name'?: string;
+    'Actual Rows'?: number;
+    'Actual Loops'?: number;
+    'Rows Removed by Filter'?: number;
+    Plans?: PlanNode[];
+  };
   const walk = (n: PlanNode): PlanNode[] => [n, ...(n.Plans ?? []).flatMap(walk)];
 
   /** The plan nodes of the verb's page query for `orgId` and `role` (PostgreSQL's JSON EXPLAIN, run when `analyze`). */
@@ -179,8 +200,15 @@ describe('listReservations: the query can use an index', () => {
     for (const [orgId, role, indexes] of cases) {
       const plan = await planOf(orgId, role);
       const label = `${orgId} role=${role}: ${plan.map((n) => n['Node Type'] + (n['Index Name'] ? `(${n['Index Name']})` : n['Relation Name'] ? `(${n['Relation Name']})` : '')).join(' > ')}`;
-      expect(plan.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'reservations'), label).toEqual([]);
-      for (const index of indexes) expect(plan.some((n) => n['Index Name'] === index), `${label} uses ${index}`).toBe(true);
+      expect(
+        plan.filter((n) => n['Node Type'] === 'Seq Scan' && n['Relation Name'] === 'reservations'),
+        label,
+      ).toEqual([]);
+      for (const index of indexes)
+        expect(
+          plan.some((n) => n['Index Name'] === index),
+          `${label} uses ${index}`,
+        ).toBe(true);
     }
   });
 
@@ -196,7 +224,10 @@ describe('listReservations: the query can use an index', () => {
       // Rows each plan node produced or filtered away, over all its loops.
       const touched = plan.map((n) => ({ n, rows: ((n['Actual Rows'] ?? 0) + (n['Rows Removed by Filter'] ?? 0)) * (n['Actual Loops'] ?? 1) }));
       const most = touched.reduce((a, b) => (b.rows > a.rows ? b : a));
-      expect(most.rows, `role=${role}: ${most.n['Node Type']} ${most.n['Index Name'] ?? most.n['Relation Name'] ?? ''} touched ${most.rows} rows`).toBeLessThanOrEqual(4 * (limit + 1));
+      expect(
+        most.rows,
+        `role=${role}: ${most.n['Node Type']} ${most.n['Index Name'] ?? most.n['Relation Name'] ?? ''} touched ${most.rows} rows`,
+      ).toBeLessThanOrEqual(4 * (limit + 1));
     }
   });
 });

@@ -26,18 +26,33 @@ export async function listNodeReservations({
   const rows = await ctx.db
     .select()
     .from(reservations)
-    .where(and(eq(reservations.nodeId, node.id), reservationVisibleTo(ctx, node), input.cursor !== undefined ? gt(reservations.id, decodeCursor(input.cursor)) : undefined))
+    .where(
+      and(
+        eq(reservations.nodeId, node.id),
+        reservationVisibleTo(ctx, node),
+        input.cursor !== undefined ? gt(reservations.id, decodeCursor(input.cursor)) : undefined,
+      ),
+    )
     .orderBy(asc(reservations.id))
     .limit(limit + 1);
-  return toPage(rows, limit, (r) => r.id, async (kept) => {
-    const visible = kept.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
-    const units = await loadReservationUnits(ctx.db, node.id, visible.map(({ r }) => r.id));
-    const positions = node.positions;
-    return visible.map(({ r, rel }) => {
-      const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
-      return { reservation, actions: offeredReservationActions(rel, reservation) };
-    });
-  });
+  return toPage(
+    rows,
+    limit,
+    (r) => r.id,
+    async (kept) => {
+      const visible = kept.map((r) => ({ r, rel: relationTo(ctx, node, r) })).filter(({ rel }) => maySeeReservation(rel));
+      const units = await loadReservationUnits(
+        ctx.db,
+        node.id,
+        visible.map(({ r }) => r.id),
+      );
+      const positions = node.positions;
+      return visible.map(({ r, rel }) => {
+        const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
+        return { reservation, actions: offeredReservationActions(rel, reservation) };
+      });
+    },
+  );
 }
 
 /**
@@ -59,11 +74,29 @@ export async function listReservations({ ctx, input }: { ctx: Ctx; input: ListRe
   const rows = await ctx.db
     .select({ r: reservations, nodeTopologyGen })
     .from(reservations)
-    .where(and(reservationListedFor(ctx, input.role ?? 'any', after, limit + 1), after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined))
+    .where(
+      and(
+        reservationListedFor(ctx, input.role ?? 'any', after, limit + 1),
+        after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined,
+      ),
+    )
     .orderBy(asc(reservations.nodeId), asc(reservations.id))
     .limit(limit + 1);
-  return toPage(rows, limit, ({ r }) => compositeKey(r.nodeId, r.id), async (kept) => {
-    const [units, positions] = await Promise.all([loadReservationUnitsAcross(ctx.db, kept.map(({ r }) => r)), loadUnitPositionsOf(ctx.db, [...new Set(kept.map(({ r }) => r.nodeId))])]);
-    return kept.map(({ r, nodeTopologyGen }) => toReservation(r, units.get(compositeKey(r.nodeId, r.id)) ?? [], positions.get(r.nodeId) ?? new Map(), nodeTopologyGen, ctx.now));
-  });
+  return toPage(
+    rows,
+    limit,
+    ({ r }) => compositeKey(r.nodeId, r.id),
+    async (kept) => {
+      const [units, positions] = await Promise.all([
+        loadReservationUnitsAcross(
+          ctx.db,
+          kept.map(({ r }) => r),
+        ),
+        loadUnitPositionsOf(ctx.db, [...new Set(kept.map(({ r }) => r.nodeId))]),
+      ]);
+      return kept.map(({ r, nodeTopologyGen }) =>
+        toReservation(r, units.get(compositeKey(r.nodeId, r.id)) ?? [], positions.get(r.nodeId) ?? new Map(), nodeTopologyGen, ctx.now),
+      );
+    },
+  );
 }

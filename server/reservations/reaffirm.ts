@@ -29,14 +29,21 @@ export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput 
     const missing = s.units.map((u) => u.unitId).filter((u) => !positions.has(u));
     if (missing.length) {
       const unitIds = sortUnitIds(missing, positions);
-      throw new DomainError('unit_missing', `Units ${unitIds.join(', ')} are no longer on node "${node.id}"; remove them from the reservation (PATCH reservedUnitIds) before re-affirming.`, { unitIds });
+      throw new DomainError(
+        'unit_missing',
+        `Units ${unitIds.join(', ')} are no longer on node "${node.id}"; remove them from the reservation (PATCH reservedUnitIds) before re-affirming.`,
+        { unitIds },
+      );
     }
     const updated = await saveReservation(tx, s, input.reason, { topologyGen: node.topologyGen });
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.reaffirm',
       nodeId: node.id,
       reservationId: r.id,
-      unitIds: sortUnitIds(s.units.map((u) => u.unitId), positions),
+      unitIds: sortUnitIds(
+        s.units.map((u) => u.unitId),
+        positions,
+      ),
       reason: input.reason || undefined,
       details: { fromGen: r.topologyGen, toGen: node.topologyGen, status: reservationStatus(updated, node.topologyGen, s.ctx.now) },
     });

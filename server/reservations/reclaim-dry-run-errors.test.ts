@@ -27,10 +27,36 @@ async function outcome(p: Promise<unknown>) {
 async function addMore() {
   // n2: an r1 of its own that org_other can see (audience) but n1/r1 it cannot.
   await insertNode(db(), { id: 'n2', ownerOrgId: ORG.other, createdAt: hours(-72) });
-  await insertReservation(db(), { id: 'r-only-n2', nodeId: 'n2', unitIds: ['gpu-0'], releasedUnitIds: ['gpu-0'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(-1) });
+  await insertReservation(db(), {
+    id: 'r-only-n2',
+    nodeId: 'n2',
+    unitIds: ['gpu-0'],
+    releasedUnitIds: ['gpu-0'],
+    allowedOrgIds: [ORG.audience],
+    managingOrgIds: [ORG.managing],
+    startsAt: hours(-1),
+  });
   // n1: a cancelled one, and a future one on free gpu-6 that runs a spot VM now.
-  await insertReservation(db(), { id: 'r-cancel', nodeId: 'n1', unitIds: ['gpu-6'], releasedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(30), endsAt: hours(40), cancelledAt: hours(-1) });
-  await insertReservation(db(), { id: 'r-future', nodeId: 'n1', unitIds: ['gpu-6'], releasedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(48) });
+  await insertReservation(db(), {
+    id: 'r-cancel',
+    nodeId: 'n1',
+    unitIds: ['gpu-6'],
+    releasedUnitIds: ['gpu-6'],
+    allowedOrgIds: [ORG.audience],
+    managingOrgIds: [ORG.managing],
+    startsAt: hours(30),
+    endsAt: hours(40),
+    cancelledAt: hours(-1),
+  });
+  await insertReservation(db(), {
+    id: 'r-future',
+    nodeId: 'n1',
+    unitIds: ['gpu-6'],
+    releasedUnitIds: ['gpu-6'],
+    allowedOrgIds: [ORG.audience],
+    managingOrgIds: [ORG.managing],
+    startsAt: hours(48),
+  });
   await insertVm(db(), { id: 'vm-on-6', nodeId: 'n1', orgId: ORG.tenantA, tier: 'spot', unitIds: ['gpu-6'], startedAt: hours(-1) });
 }
 

@@ -34,17 +34,43 @@ async function addShapes() {
   await insertNode(db(), { id: 'n2', ownerOrgId: ORG.owner, topologyGen: 2, createdAt: hours(-72) });
   const base = { nodeId: 'n2', allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], createdAt: hours(-72) };
   // needs-review and holding its units now; a spot VM spans a released and an unreleased unit.
-  await insertReservation(db(), { ...base, id: 'r-review', unitIds: ['gpu-0', 'gpu-1', 'gpu-2'], releasedUnitIds: ['gpu-0'], startsAt: hours(-24), endsAt: hours(2), topologyGen: 1 });
+  await insertReservation(db(), {
+    ...base,
+    id: 'r-review',
+    unitIds: ['gpu-0', 'gpu-1', 'gpu-2'],
+    releasedUnitIds: ['gpu-0'],
+    startsAt: hours(-24),
+    endsAt: hours(2),
+    topologyGen: 1,
+  });
   await insertVm(db(), { id: 'vm-n2-wide', nodeId: 'n2', orgId: ORG.tenantA, tier: 'spot', unitIds: ['gpu-0', 'gpu-1'], startedAt: hours(-1) });
   // pending: its units run VMs on someone else's capacity now, which its reclaim leaves alone.
-  await insertReservation(db(), { ...base, id: 'r-pending', unitIds: ['gpu-4', 'gpu-5'], releasedUnitIds: ['gpu-4', 'gpu-5'], startsAt: hours(4), topologyGen: 2 });
+  await insertReservation(db(), {
+    ...base,
+    id: 'r-pending',
+    unitIds: ['gpu-4', 'gpu-5'],
+    releasedUnitIds: ['gpu-4', 'gpu-5'],
+    startsAt: hours(4),
+    topologyGen: 2,
+  });
   await insertVm(db(), { id: 'vm-n2-free', nodeId: 'n2', orgId: ORG.tenantB, tier: 'spot', unitIds: ['gpu-4'], startedAt: hours(-1) });
   // expired: not reclaimable, dry run or not.
-  await insertReservation(db(), { ...base, id: 'r-expired', unitIds: ['gpu-6'], releasedUnitIds: ['gpu-6'], startsAt: hours(-48), endsAt: hours(-24), topologyGen: 2 });
+  await insertReservation(db(), {
+    ...base,
+    id: 'r-expired',
+    unitIds: ['gpu-6'],
+    releasedUnitIds: ['gpu-6'],
+    startsAt: hours(-48),
+    endsAt: hours(-24),
+    topologyGen: 2,
+  });
 }
 
 const shapes: { name: string; input: Omit<ReclaimInput, 'dryRun'> }[] = [
-  { name: 'every released unit: two spot VMs (one multi-unit), one idle unit', input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'] } },
+  {
+    name: 'every released unit: two spot VMs (one multi-unit), one idle unit',
+    input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'] },
+  },
   { name: 'one unit of a multi-unit spot VM', input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-1'] } },
   { name: 'units with a reserved VM only (skipped, nothing leaves the market)', input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-4', 'gpu-5'] } },
   { name: 'every reserved unit', input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'] } },
@@ -81,11 +107,19 @@ describe('the dry run reports exactly what the real reclaim then does', () => {
 });
 
 describe('the reservation read brings only its own units', () => {
-  it('a reservation id also used on another node does not lend it that one\'s units', async () => {
+  it("a reservation id also used on another node does not lend it that one's units", async () => {
     // Regression: drizzle prints a one-table select's field columns unqualified, so the unit
     // subquery once compared reservation_units' node_id with itself and merged both nodes' r1.
     await insertNode(db(), { id: 'n9', ownerOrgId: ORG.owner, createdAt: hours(-72) });
-    await insertReservation(db(), { id: 'r1', nodeId: 'n9', unitIds: ['gpu-0', 'gpu-6', 'gpu-7'], releasedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(-1) });
+    await insertReservation(db(), {
+      id: 'r1',
+      nodeId: 'n9',
+      unitIds: ['gpu-0', 'gpu-6', 'gpu-7'],
+      releasedUnitIds: ['gpu-7'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.managing],
+      startsAt: hours(-1),
+    });
     const ctx = ctxFor(db(), ORG.managing, T0);
     const dry = await reclaim({ ctx, input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'], dryRun: true } });
     expect(dry.reservedUnitIds).toEqual(['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5']);
@@ -102,7 +136,10 @@ describe('the dry run takes no locks and no transaction id', () => {
     const client = postgres(scene().url, { max: 1, onnotice: () => {}, debug: (_conn, query) => sent.push(query), connection: { TimeZone: 'UTC' } });
     try {
       const logged = drizzle(client, { schema });
-      const res = await reclaim({ ctx: ctxFor(logged, ORG.managing, T0), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-2', 'gpu-4'], dryRun: true } });
+      const res = await reclaim({
+        ctx: ctxFor(logged, ORG.managing, T0),
+        input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-2', 'gpu-4'], dryRun: true },
+      });
       expect(res).toMatchObject({ wouldTerminate: ['vm-spot-a', 'vm-spot-b'], wouldSkip: ['vm-res'] });
       // (postgres.js reads the array types once per connection first.)
       // One statement is one snapshot: no BEGIN, no COMMIT, nothing else sent.
@@ -118,7 +155,6 @@ describe('the dry run takes no locks and no transaction id', () => {
       await client.end();
     }
   });
-
 });
 
 describe('a dry run under an Idempotency-Key (REST)', () => {

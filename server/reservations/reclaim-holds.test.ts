@@ -53,7 +53,11 @@ describe('reclaim acts only on units the reservation holds now, whatever its sta
         await insertVm(db(), { id: 'vm-x-spot', nodeId: 'n2', orgId: ORG.tenantA, tier: 'spot', unitIds: ['gpu-0'], startedAt: hours(-2) });
         await insertVm(db(), { id: 'vm-x-od', nodeId: 'n2', orgId: ORG.tenantB, tier: 'on-demand', unitIds: ['gpu-1'], startedAt: hours(-2) });
 
-        const status = reservationStatus({ cancelledAt: variant === 'cancelled' ? hours(-72) : null, ...period, topologyGen: 1 }, variant === 'needs-review' ? 2 : 1, T0);
+        const status = reservationStatus(
+          { cancelledAt: variant === 'cancelled' ? hours(-72) : null, ...period, topologyGen: 1 },
+          variant === 'needs-review' ? 2 : 1,
+          T0,
+        );
         const input = { nodeId: 'n2', reservationId: 'rx', unitIds: ['gpu-0', 'gpu-1'] };
         const ctx = ctxFor(db(), ORG.managing, T0);
 
@@ -89,7 +93,14 @@ describe('reclaim acts only on units the reservation holds now, whatever its sta
 
   it('a shrink before the period is not blocked by VMs that run on other capacity', async () => {
     await insertNode(db(), { id: 'n2', ownerOrgId: ORG.owner, createdAt: hours(-72) });
-    await insertReservation(db(), { id: 'rx', nodeId: 'n2', unitIds: ['gpu-0', 'gpu-1'], allowedOrgIds: [ORG.audience], ...periods.before, createdAt: hours(-72) });
+    await insertReservation(db(), {
+      id: 'rx',
+      nodeId: 'n2',
+      unitIds: ['gpu-0', 'gpu-1'],
+      allowedOrgIds: [ORG.audience],
+      ...periods.before,
+      createdAt: hours(-72),
+    });
     await insertVm(db(), { id: 'vm-aud-od', nodeId: 'n2', orgId: ORG.audience, tier: 'on-demand', unitIds: ['gpu-1'], startedAt: hours(-2) });
     const res = await updateReservation({ ctx: ctxFor(db(), ORG.owner, T0), input: { nodeId: 'n2', reservationId: 'rx', reservedUnitIds: ['gpu-0'] } });
     expect(res.reservedUnitIds).toEqual(['gpu-0']);
@@ -107,12 +118,24 @@ describe('the reported reproduction, over REST and tRPC: a future reservation tu
     const units = gpuUnits(4).map((u) => ({ id: u.id, model: u.model, memoryGiB: u.memoryGiB, nvlinkDomain: u.nvlinkDomain }));
     expect((await post(nodesRoute, '/v1/nodes', keys[ORG.platform]!, { id: 'n-future', name: 'Future', ownerOrgId: ORG.owner, units })).status).toBe(201);
     const startsAt = new Date(Date.now() + 2 * 86_400_000).toISOString();
-    const created = await post(reservationsRoute, '/v1/nodes/n-future/reservations', keys[ORG.owner]!, { id: 'r-future', reservedUnitIds: ['gpu-0', 'gpu-1'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt }, { nodeId: 'n-future' });
+    const created = await post(
+      reservationsRoute,
+      '/v1/nodes/n-future/reservations',
+      keys[ORG.owner]!,
+      { id: 'r-future', reservedUnitIds: ['gpu-0', 'gpu-1'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt },
+      { nodeId: 'n-future' },
+    );
     expect(created.status).toBe(201);
     expect((await post(vmsRoute, '/v1/vms', keys[ORG.tenantA]!, { nodeId: 'n-future', unitIds: ['gpu-0'], tier: 'spot' })).status).toBe(201);
     expect((await post(vmsRoute, '/v1/vms', keys[ORG.tenantB]!, { nodeId: 'n-future', unitIds: ['gpu-1'], tier: 'on-demand' })).status).toBe(201);
     const changed = units.map((u, i) => (i === 3 ? { ...u, memoryGiB: 94 } : u));
-    const topo = await callRoute(topologyRoute.PUT, { method: 'PUT', path: '/v1/nodes/n-future/topology', key: keys[ORG.platform], body: { units: changed }, params: { nodeId: 'n-future' } });
+    const topo = await callRoute(topologyRoute.PUT, {
+      method: 'PUT',
+      path: '/v1/nodes/n-future/topology',
+      key: keys[ORG.platform],
+      body: { units: changed },
+      params: { nodeId: 'n-future' },
+    });
     expect(topo.status).toBe(200);
   }
 
@@ -126,7 +149,13 @@ describe('the reported reproduction, over REST and tRPC: a future reservation tu
     await stage(keys);
     const path = '/v1/nodes/n-future/reservations/r-future/reclaim';
     const params = { nodeId: 'n-future', id: 'r-future' };
-    const dry = await callRoute(reclaimRoute.POST, { method: 'POST', path, key: keys[ORG.managing], body: { unitIds: ['gpu-0', 'gpu-1'], dryRun: true }, params });
+    const dry = await callRoute(reclaimRoute.POST, {
+      method: 'POST',
+      path,
+      key: keys[ORG.managing],
+      body: { unitIds: ['gpu-0', 'gpu-1'], dryRun: true },
+      params,
+    });
     expect(dry.status).toBe(200);
     expect(dry.json).toMatchObject({ status: 'needs-review', wouldTerminate: [], wouldSkip: [] });
     const real = await callRoute(reclaimRoute.POST, { method: 'POST', path, key: keys[ORG.managing], body: { unitIds: ['gpu-0', 'gpu-1'] }, params });

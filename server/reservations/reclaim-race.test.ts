@@ -48,7 +48,10 @@ describe('spot placement racing a reclaim (two connections)', () => {
     const outcome = await placement;
     expect(outcome).toBeInstanceOf(DomainError);
     expect((outcome as DomainError).code).toBe('unit_unavailable');
-    const onUnit = await tdb.db.select().from(vmUnits).where(and(eq(vmUnits.unitId, 'gpu-3'), eq(vmUnits.running, true)));
+    const onUnit = await tdb.db
+      .select()
+      .from(vmUnits)
+      .where(and(eq(vmUnits.unitId, 'gpu-3'), eq(vmUnits.running, true)));
     expect(onUnit).toHaveLength(0);
   });
 
@@ -74,7 +77,11 @@ describe('spot placement racing a reclaim (two connections)', () => {
       } else {
         expect((placed.reason as DomainError).code).toBe('unit_unavailable');
       }
-      const running = await tdb.db.select().from(vmUnits).innerJoin(vms, eq(vms.id, vmUnits.vmId)).where(and(eq(vmUnits.unitId, 'gpu-3'), eq(vmUnits.running, true)));
+      const running = await tdb.db
+        .select()
+        .from(vmUnits)
+        .innerJoin(vms, eq(vms.id, vmUnits.vmId))
+        .where(and(eq(vmUnits.unitId, 'gpu-3'), eq(vmUnits.running, true)));
       expect(running).toHaveLength(0);
     }
   });

@@ -145,7 +145,10 @@ describe('expectedTerminate (docs/product.md §5.1 step 5)', () => {
 
 describe('reservation status (docs/product.md §5.1 step 2)', () => {
   it('refuses cancelled and expired reservations with their status', async () => {
-    await db().update(reservations).set({ cancelledAt: hours(0.5) }).where(eq(reservations.id, 'r1'));
+    await db()
+      .update(reservations)
+      .set({ cancelledAt: hours(0.5) })
+      .where(eq(reservations.id, 'r1'));
     const cancelled = await failure(reclaim({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: input() }));
     expect([cancelled.code, cancelled.extras.reservationStatus]).toEqual(['reservation_not_reclaimable', 'cancelled']);
 
@@ -156,12 +159,27 @@ describe('reservation status (docs/product.md §5.1 step 2)', () => {
   });
 
   it('accepts pending and needs-review reservations', async () => {
-    await insertReservation(db(), { id: 'r-pending', nodeId: 'n1', unitIds: ['gpu-6'], releasedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt: hours(48) });
+    await insertReservation(db(), {
+      id: 'r-pending',
+      nodeId: 'n1',
+      unitIds: ['gpu-6'],
+      releasedUnitIds: ['gpu-6'],
+      allowedOrgIds: [ORG.audience],
+      startsAt: hours(48),
+    });
     const pending = await reclaim({ ctx: ctxFor(db(), ORG.owner), input: { nodeId: 'n1', reservationId: 'r-pending', unitIds: ['gpu-6'] } });
     expect(pending).toMatchObject({ status: 'pending', releasedUnitIds: [], terminated: [] });
     // A pending reservation holds nothing yet: the spot VMs on its future units are another
     // holder's, so it evicts no one (r1 is active on gpu-0 … gpu-5; r-later starts tomorrow).
-    await insertReservation(db(), { id: 'r-later', nodeId: 'n1', unitIds: ['gpu-7'], releasedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.other], startsAt: hours(24) });
+    await insertReservation(db(), {
+      id: 'r-later',
+      nodeId: 'n1',
+      unitIds: ['gpu-7'],
+      releasedUnitIds: ['gpu-7'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.other],
+      startsAt: hours(24),
+    });
     const later = await reclaim({ ctx: ctxFor(db(), ORG.other), input: { nodeId: 'n1', reservationId: 'r-later', unitIds: ['gpu-7'] } });
     expect(later).toMatchObject({ status: 'pending', releasedUnitIds: [], terminated: [], skipped: [] });
     expect((await db().select().from(vms).where(eq(vms.id, 'vm-od')))[0]?.status).toBe('running');
@@ -221,7 +239,10 @@ describe('who may reclaim (docs/product.md §2)', () => {
   it('records who acted and through which transport', async () => {
     const ctx = { ...ctxFor(db(), ORG.owner), actor: { kind: 'user' as const, userId: 'u1' }, via: 'console' as const };
     await reclaim({ ctx, input: input() });
-    const [event] = await db().select().from(auditEvents).where(and(eq(auditEvents.reservationId, 'r1')));
+    const [event] = await db()
+      .select()
+      .from(auditEvents)
+      .where(and(eq(auditEvents.reservationId, 'r1')));
     expect(event).toMatchObject({ actorOrgId: ORG.owner, actorUserId: 'u1', actorApiKeyId: null, via: 'console' });
   });
 });

@@ -64,7 +64,9 @@ const affectedVms = preparedStatement((db) => {
 const previewRead = preparedStatement((db) => {
   const lockedAt = sql<Date>`clock_timestamp()`.mapWith((v: string | Date) => new Date(v));
   const unitOrder = sql<string[]>`array(select nu.unit_id from ${nodeUnits} nu where nu.node_id = ${nodes.id} order by nu.position)`;
-  const units = sql<ReservationUnitState[] | null>`(select json_agg(json_build_object('unitId', ru.unit_id, 'released', ru.released)) from ${reservationUnits} ru where ru.node_id = ${reservations.nodeId} and ru.reservation_id = ${reservations.id})`;
+  const units = sql<
+    ReservationUnitState[] | null
+  >`(select json_agg(json_build_object('unitId', ru.unit_id, 'released', ru.released)) from ${reservationUnits} ru where ru.node_id = ${reservations.nodeId} and ru.reservation_id = ${reservations.id})`;
   // `running` is a literal for the partial index `vm_units … WHERE running` (see affectedVmsStatement).
   const onUnits = sql<{ id: string; tier: string }[] | null>`(select json_agg(json_build_object('id', v.id, 'tier', v.tier)) from ${vms} v
     where v.status = 'running' and v.id in (select vu.vm_id from ${vmUnits} vu where vu.node_id = ${nodes.id} and vu.running and vu.unit_id = any(${sql.placeholder('unitIds')}::text[])))`;
@@ -86,7 +88,15 @@ async function previewReclaim(ctx: Ctx, input: ReclaimInput): Promise<ReclaimRes
   if (!row.reservation || !relation || !maySeeReservation(relation)) throw notFound(`Reservation "${input.reservationId}" on node "${node.id}"`);
   const lctx = atLockTime(ctx, row.lockedAt);
   const reservation = row.reservation;
-  const scope = { ctx: lctx, node, reservation, relation, status: reservationStatus(reservation, node.topologyGen, lctx.now), units: row.units ?? [], positions: node.positions };
+  const scope = {
+    ctx: lctx,
+    node,
+    reservation,
+    relation,
+    status: reservationStatus(reservation, node.topologyGen, lctx.now),
+    units: row.units ?? [],
+    positions: node.positions,
+  };
   checkReclaim(scope, input);
   const plan = planEviction(scope, input, holdsNow(reservation, lctx.now) ? (row.onUnits ?? []) : []);
   return { ...plan.current, wouldTerminate: plan.terminate, wouldSkip: plan.skipped };
@@ -132,9 +142,13 @@ function planEviction<V extends { id: string; tier: string }>(scope: Reservation
     const expected = new Set(input.expectedTerminate);
     const same = expected.size === terminate.length && terminate.every((id) => expected.has(id));
     if (!same) {
-      throw new DomainError('eviction_set_changed', 'The spot VMs this reclaim would terminate changed since your preview; review the current set and confirm again.', {
-        terminate,
-      });
+      throw new DomainError(
+        'eviction_set_changed',
+        'The spot VMs this reclaim would terminate changed since your preview; review the current set and confirm again.',
+        {
+          terminate,
+        },
+      );
     }
   }
 
@@ -215,7 +229,14 @@ async function reclaimOn(tx: Tx, ctx: Ctx, input: ReclaimInput): Promise<Reclaim
       at: lctx.now,
       kind: 'vm.reclaimed',
       message: `Your spot VM ${vm.id} on node ${node.id} (${vmUnitIds.join(', ')}) was terminated: the capacity holder reclaimed its units${input.reason ? ` (reason: ${input.reason})` : ''}.`,
-      details: { vmId: vm.id, nodeId: node.id, unitIds: vmUnitIds, terminationReason: 'reclaimed', terminatedAt: lctx.now.toISOString(), ...(input.reason ? { reason: input.reason } : {}) },
+      details: {
+        vmId: vm.id,
+        nodeId: node.id,
+        unitIds: vmUnitIds,
+        terminationReason: 'reclaimed',
+        terminatedAt: lctx.now.toISOString(),
+        ...(input.reason ? { reason: input.reason } : {}),
+      },
     });
   });
   await writeReclaim(tx, {

@@ -21,7 +21,9 @@ import { toReservation, type Reservation } from './view';
 export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput }): Promise<Reservation> {
   const dryRun = input.dryRun ?? false;
   // A dry run reads one read-only snapshot, lock-free (reclaim's is a single SELECT: server/reservations/reclaim.ts).
-  const run = dryRun ? (fn: (tx: Tx) => Promise<Reservation>) => inReadOnlySnapshot(ctx.db, fn) : (fn: (tx: Tx) => Promise<Reservation>) => inTransaction(ctx, fn);
+  const run = dryRun
+    ? (fn: (tx: Tx) => Promise<Reservation>) => inReadOnlySnapshot(ctx.db, fn)
+    : (fn: (tx: Tx) => Promise<Reservation>) => inTransaction(ctx, fn);
   return run(async (tx) => {
     const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'none' : 'write');
     const { node, reservation: r, positions } = s;

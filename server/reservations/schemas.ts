@@ -41,7 +41,10 @@ export const CreateReservationBody = CreateReservationFields.superRefine(periodR
 export const CreateReservationInput = CreateReservationFields.extend({ nodeId: Id }).superRefine(periodRule);
 export type CreateReservationInput = z.infer<typeof CreateReservationInput>;
 
-export const OrgIdList = z.array(Id).max(256).refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
+export const OrgIdList = z
+  .array(Id)
+  .max(256)
+  .refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
 
 /** Body of `PATCH …/reservations/{id}`: the fields that may change (docs/product.md §5; §5.4 shrink). */
 export const UpdateReservationBody = z
@@ -61,7 +64,10 @@ export type UpdateReservationInput = z.infer<typeof UpdateReservationInput>;
 /** Body of `POST …/release` (docs/product.md §5.2). */
 export const ReleaseBody = z
   .object({
-    unitIds: distinctIds(1024).meta({ description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds and not running a VM.", uniqueItems: true }),
+    unitIds: distinctIds(1024).meta({
+      description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds and not running a VM.",
+      uniqueItems: true,
+    }),
     reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
     dryRun: z.boolean().optional().meta({ description: 'Return the reservation as it would look after the release, and write nothing.' }),
   })
@@ -73,12 +79,14 @@ export type ReleaseInput = z.infer<typeof ReleaseInput>;
 /** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (docs/product.md §5.1a). */
 export const ReclaimBody = z
   .object({
-    unitIds: distinctIds(1024).meta({ description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation).", uniqueItems: true }),
+    unitIds: distinctIds(1024).meta({
+      description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation).",
+      uniqueItems: true,
+    }),
     // The published contract's words (docs/product.md §5.1a).
-    dryRun: z
-      .boolean()
-      .optional()
-      .meta({ description: 'Report which spot workloads would be terminated, and change nothing: no terminations, and the capacity boundary stays where it is.' }),
+    dryRun: z.boolean().optional().meta({
+      description: 'Report which spot workloads would be terminated, and change nothing: no terminations, and the capacity boundary stays where it is.',
+    }),
     reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
     // Distinct like every other id list (docs/product.md §9 d): a set named twice is a client's bug.
     expectedTerminate: z
@@ -118,10 +126,10 @@ export const ListNodeReservationsQuery = z.object({ limit: Limit.optional(), cur
 /** `GET /v1/reservations` (docs/product.md §5): the caller's reservations on every node, by (nodeId, id). */
 export const ListReservationsInput = z
   .object({
-    role: z
-      .enum(reservationRoles)
-      .optional()
-      .meta({ description: '`audience`: those whose allowedOrgIds hold the acting org; `managing`: those whose managingOrgIds hold it; `any` (default): every reservation the caller may see.' }),
+    role: z.enum(reservationRoles).optional().meta({
+      description:
+        '`audience`: those whose allowedOrgIds hold the acting org; `managing`: those whose managingOrgIds hold it; `any` (default): every reservation the caller may see.',
+    }),
     limit: LimitNumber.optional(),
     cursor: z.string().optional(),
   })

@@ -25,18 +25,26 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     const { node, reservation: r, positions } = s;
     requireAction(s, 'edit');
     if (input.endsAt && input.endsAt <= r.startsAt) {
-      throw new DomainError('invalid_request', 'endsAt must be after the reservation’s startsAt.', { errors: [{ path: 'body.endsAt', message: 'must be after startsAt' }] });
+      throw new DomainError('invalid_request', 'endsAt must be after the reservation’s startsAt.', {
+        errors: [{ path: 'body.endsAt', message: 'must be after startsAt' }],
+      });
     }
     // As on create: an end in the past would rewrite history; cancel ends a reservation now.
     if (input.endsAt && input.endsAt <= s.ctx.now) {
-      throw new DomainError('invalid_request', 'endsAt must be in the future; to end a reservation now, cancel it.', { errors: [{ path: 'body.endsAt', message: 'must be in the future' }] });
+      throw new DomainError('invalid_request', 'endsAt must be in the future; to end a reservation now, cancel it.', {
+        errors: [{ path: 'body.endsAt', message: 'must be in the future' }],
+      });
     }
     const held = new Set(s.units.map((u) => u.unitId));
     if (input.reservedUnitIds) {
       const gained = input.reservedUnitIds.filter((u) => !held.has(u));
       if (gained.length) {
         const unitIds = sortUnitIds(gained, positions);
-        throw new DomainError('unit_not_in_reservation', `Units ${unitIds.join(', ')} are not in reservation "${r.id}"; a reservation can lose units but never gain them.`, { unitIds });
+        throw new DomainError(
+          'unit_not_in_reservation',
+          `Units ${unitIds.join(', ')} are not in reservation "${r.id}"; a reservation can lose units but never gain them.`,
+          { unitIds },
+        );
       }
     }
     await requireKnownOrgs(tx, [...(input.allowedOrgIds ?? []), ...(input.managingOrgIds ?? [])]);
@@ -46,11 +54,18 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     const audience = new Set(input.allowedOrgIds ?? r.allowedOrgIds);
     // Only a reservation that holds its units now has the audience's VMs on them; before its
     // period they run on other capacity and the shrink does not touch them (holdsNow).
-    const busy = holdsNow(r, s.ctx.now) ? await runningOn(tx, s.ctx, node, removed, positions, { filter: (vm) => audience.has(vm.orgId) || r.allowedOrgIds.includes(vm.orgId) }) : null;
-    if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} run VMs of the reservation’s audience; they must end before the units leave the reservation.`, busy);
+    const busy = holdsNow(r, s.ctx.now)
+      ? await runningOn(tx, s.ctx, node, removed, positions, { filter: (vm) => audience.has(vm.orgId) || r.allowedOrgIds.includes(vm.orgId) })
+      : null;
+    if (busy)
+      throw new DomainError(
+        'unit_occupied',
+        `Units ${busy.unitIds.join(', ')} run VMs of the reservation’s audience; they must end before the units leave the reservation.`,
+        busy,
+      );
 
     const endsAt = input.endsAt === undefined ? r.endsAt : input.endsAt;
-    const extends_ = (r.endsAt !== null && (endsAt === null || endsAt > r.endsAt));
+    const extends_ = r.endsAt !== null && (endsAt === null || endsAt > r.endsAt);
     if (extends_) {
       const overlap = await overlappingUnits(tx, node.id, [...keep], r.startsAt, endsAt, r.id);
       if (overlap.length) {
@@ -71,8 +86,21 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
     if (Object.keys(changes).length === 0) return toReservation(r, s.units, positions, node.topologyGen, s.ctx.now);
 
     const updated = await saveReservation(tx, s, input.reason, { allowedOrgIds: allowed, managingOrgIds: managing, endsAt, contractRef });
-    if (removed.length) await tx.delete(reservationUnits).where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, removed)));
-    if ('endsAt' in changes) await tx.update(reservationUnits).set({ endsAt }).where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), notInArray(reservationUnits.unitId, removed.length ? removed : [''])));
+    if (removed.length)
+      await tx
+        .delete(reservationUnits)
+        .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, removed)));
+    if ('endsAt' in changes)
+      await tx
+        .update(reservationUnits)
+        .set({ endsAt })
+        .where(
+          and(
+            eq(reservationUnits.nodeId, node.id),
+            eq(reservationUnits.reservationId, r.id),
+            notInArray(reservationUnits.unitId, removed.length ? removed : ['']),
+          ),
+        );
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.update',
       nodeId: node.id,
@@ -81,6 +109,12 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
       reason: input.reason || undefined,
       details: changes,
     });
-    return toReservation(updated, s.units.filter((u) => keep.has(u.unitId)), positions, node.topologyGen, s.ctx.now);
+    return toReservation(
+      updated,
+      s.units.filter((u) => keep.has(u.unitId)),
+      positions,
+      node.topologyGen,
+      s.ctx.now,
+    );
   });
 }

@@ -91,4 +91,3 @@ export function toReservation(
 export type ReclaimResult = Reservation & { terminated?: string[]; skipped?: string[]; wouldTerminate?: string[]; wouldSkip?: string[] };
 
 /** What the acting org may do with a reservation; the console offers only these (docs/product.md §6). */
-

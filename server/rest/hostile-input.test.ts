@@ -110,7 +110,17 @@ async function send(spec: Pick<RouteSpec, 'path'>, r: Req, label: string): Promi
 }
 
 /** A hostile variant of a base request: each part replaces the base's. */
-type Variant = { label: string; allowed: readonly number[]; params?: Record<string, string>; query?: string; body?: BodyInit; headers?: Record<string, string>; method?: string; noBody?: boolean; check?: (a: Answer) => string | null };
+type Variant = {
+  label: string;
+  allowed: readonly number[];
+  params?: Record<string, string>;
+  query?: string;
+  body?: BodyInit;
+  headers?: Record<string, string>;
+  method?: string;
+  noBody?: boolean;
+  check?: (a: Answer) => string | null;
+};
 
 function requestOf(spec: RouteSpec, base: Base, v: Variant): Req {
   const params = v.params ?? base.params ?? {};
@@ -119,19 +129,66 @@ function requestOf(spec: RouteSpec, base: Base, v: Variant): Req {
   const auth: Record<string, string> = base.as ? { authorization: `Bearer ${keys[ORG[base.as]]}` } : {};
   const json: Record<string, string> = spec.body ? { 'content-type': 'application/json' } : {};
   const body = v.noBody ? undefined : (v.body ?? (spec.body ? JSON.stringify(base.body) : undefined));
-  return { method: v.method ?? spec.method, path: query ? `${path}?${query}` : path, params, headers: { ...auth, ...json, ...base.headers, ...v.headers }, body };
+  return {
+    method: v.method ?? spec.method,
+    path: query ? `${path}?${query}` : path,
+    params,
+    headers: { ...auth, ...json, ...base.headers, ...v.headers },
+    body,
+  };
 }
 
 // ── The corpus, derived per route ───────────────────────────────────────────────────────
 
 const shapeOf = (schema: z.ZodType | undefined): Record<string, z.ZodType> => (schema && 'shape' in schema ? (schema.shape as Record<string, z.ZodType>) : {});
 
-const malformedJson = ['{', '{"unitIds":', '{"a":}', '[', '{"a":1,}', "{'a':1}", 'nul', 'NaN', '{"a":NaN}', '{"a":Infinity}', '{} {}', '{"a":01}', '{"a":"\\x"}', '{"a":"\u0001"}', '/* */ {}', '\ufeff\ufeff{}'];
+const malformedJson = [
+  '{',
+  '{"unitIds":',
+  '{"a":}',
+  '[',
+  '{"a":1,}',
+  "{'a':1}",
+  'nul',
+  'NaN',
+  '{"a":NaN}',
+  '{"a":Infinity}',
+  '{} {}',
+  '{"a":01}',
+  '{"a":"\\x"}',
+  '{"a":"\u0001"}',
+  '/* */ {}',
+  '\ufeff\ufeff{}',
+];
 /** Valid JSON, but deeper than any request needs: refused by depth, before any recursive walk. */
 const tooDeep = ['['.repeat(20_000) + ']'.repeat(20_000), '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000), `{"reason":${'['.repeat(33)}${']'.repeat(33)}}`];
 const nonObjects = ['[]', 'null', '42', '"x"', 'true', '[{}]'];
-const wrongMediaTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/xml', 'application/json; charset=latin1', 'application/json; charset=utf-16', 'application/jsonx', 'json', 'application/*', 'application/json, text/plain'];
-const badCredentials = ['', 'Bearer', 'Bearer ', 'Bearer gpuk_nope', `Bearer ${'k'.repeat(10_000)}`, "Bearer ' OR '1'='1", 'Bearer %', 'Bearer a b', 'Basic YTpi', 'Bearer\tgpuk_x', 'Bearer gpuk_x, Bearer gpuk_y'];
+const wrongMediaTypes = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'application/xml',
+  'application/json; charset=latin1',
+  'application/json; charset=utf-16',
+  'application/jsonx',
+  'json',
+  'application/*',
+  'application/json, text/plain',
+];
+const badCredentials = [
+  '',
+  'Bearer',
+  'Bearer ',
+  'Bearer gpuk_nope',
+  `Bearer ${'k'.repeat(10_000)}`,
+  "Bearer ' OR '1'='1",
+  'Bearer %',
+  'Bearer a b',
+  'Basic YTpi',
+  'Bearer\tgpuk_x',
+  'Bearer gpuk_x, Bearer gpuk_y',
+];
 
 function variantsOf(spec: RouteSpec, base: Base): Variant[] {
   const out: Variant[] = [];
@@ -139,13 +196,16 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
   const add = (v: Variant) => out.push(v);
 
   // Credentials first (401 before 400, docs/product.md §5), with a hostile query to prove the order.
-  if (spec.auth !== 'none') for (const c of badCredentials) add({ label: `Authorization ${JSON.stringify(c.slice(0, 30))}`, allowed: [401], headers: { authorization: c }, query: 'bogus=1' });
+  if (spec.auth !== 'none')
+    for (const c of badCredentials)
+      add({ label: `Authorization ${JSON.stringify(c.slice(0, 30))}`, allowed: [401], headers: { authorization: c }, query: 'bogus=1' });
 
   // Query: unknown and repeated parameters, raw tricks, and every parameter × every hostile string.
   const queryShape = shapeOf(spec.query);
   const baseQuery = base.query ?? {};
   add({ label: 'unknown query parameter', allowed: [400], query: new URLSearchParams({ ...baseQuery, "'; DROP TABLE nodes;--": '1' }).toString() });
-  for (const raw of ['limit=1&limit=2', '=x', 'a[]=1', '__proto__=1', 'constructor=1', '%ZZ=1', `${'k'.repeat(5_000)}=1`]) add({ label: `query ${raw.slice(0, 30)}`, allowed: [400], query: raw });
+  for (const raw of ['limit=1&limit=2', '=x', 'a[]=1', '__proto__=1', 'constructor=1', '%ZZ=1', `${'k'.repeat(5_000)}=1`])
+    add({ label: `query ${raw.slice(0, 30)}`, allowed: [400], query: raw });
   add({ label: 'empty query parameters', allowed: ok, query: '&&' });
   for (const [k] of Object.entries(queryShape)) {
     for (const s of [...hostileStrings, { label: '%00 raw', value: '%00', mustFail: false }]) {
@@ -165,7 +225,13 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
   if (!spec.body) return out;
   const valid = JSON.stringify(base.body);
   for (const b of malformedJson) add({ label: `malformed JSON ${JSON.stringify(b.slice(0, 20))}`, allowed: [400], body: b });
-  for (const b of tooDeep) add({ label: `JSON nested ${b.length} characters deep`, allowed: [400], body: b, check: (a) => (String(a.problem?.detail).includes('levels deep') ? null : `deep JSON: ${String(a.problem?.detail)}`) });
+  for (const b of tooDeep)
+    add({
+      label: `JSON nested ${b.length} characters deep`,
+      allowed: [400],
+      body: b,
+      check: (a) => (String(a.problem?.detail).includes('levels deep') ? null : `deep JSON: ${String(a.problem?.detail)}`),
+    });
   for (const b of nonObjects) add({ label: `JSON body ${b}`, allowed: [400], body: b });
   add({ label: 'invalid UTF-8', allowed: [400], body: new Uint8Array([0x7b, 0x22, 0xff, 0xfe, 0x22, 0x3a, 0x31, 0x7d]) });
   const firstKey = Object.keys(base.body as object)[0];
@@ -185,7 +251,8 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
   add({ label: 'streamed 4 MiB body', allowed: [413], body: new Blob([valid.slice(0, -1), ',"reason":"', 'x'.repeat(4 * 1024 * 1024), '"}']).stream() });
   // A 413 comes before the 400 a huge body would otherwise earn.
   add({ label: '70 KB reason', allowed: [413], body: JSON.stringify({ ...(base.body as object), reason: 'x'.repeat(70_000) }) });
-  if (spec.method !== 'GET') for (const k of ['', 'k'.repeat(256)]) add({ label: `Idempotency-Key of ${k.length} characters`, allowed: [400], headers: { 'idempotency-key': k } });
+  if (spec.method !== 'GET')
+    for (const k of ['', 'k'.repeat(256)]) add({ label: `Idempotency-Key of ${k.length} characters`, allowed: [400], headers: { 'idempotency-key': k } });
   for (const m of mutationsOf(base.body, 'body')) {
     const e = expectationFor(spec.body, m.value, m.mustFail, base.status);
     add({ label: m.label, allowed: e.allowed, body: JSON.stringify(m.value) ?? 'undefined' });
@@ -207,7 +274,10 @@ async function runAll(spec: RouteSpec, base: Base, variants: Variant[]): Promise
     try {
       const a = await send(spec, requestOf(spec, base, v), label);
       sent++;
-      const why = judge({ label: v.label, status: a.status, problem: a.problem, allowed: v.allowed, contentType: a.status >= 400 ? a.contentType : undefined }) ?? v.check?.(a) ?? null;
+      const why =
+        judge({ label: v.label, status: a.status, problem: a.problem, allowed: v.allowed, contentType: a.status >= 400 ? a.contentType : undefined }) ??
+        v.check?.(a) ??
+        null;
       if (why) failures.push(why);
     } catch (e) {
       failures.push(`${v.label}: threw ${(e as Error).message.slice(0, 200)}`);
@@ -237,7 +307,18 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
       const spec = declared[0]!;
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !declared.some((d) => d.method === m))) {
         const base = bases[spec.operationId]!;
-        failures.push(...(await runAll(spec, base, [{ label: `${method} ${path}`, method, allowed: [405], noBody: method === 'GET', body: '{}', check: (a) => (a.allow?.includes(spec.method) ? null : `${method} ${path}: Allow is ${a.allow}`) }])));
+        failures.push(
+          ...(await runAll(spec, base, [
+            {
+              label: `${method} ${path}`,
+              method,
+              allowed: [405],
+              noBody: method === 'GET',
+              body: '{}',
+              check: (a) => (a.allow?.includes(spec.method) ? null : `${method} ${path}: Allow is ${a.allow}`),
+            },
+          ])),
+        );
       }
     }
     expect(failures).toEqual([]);
@@ -258,8 +339,14 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
 
   it('has a corpus base for every route-table entry, and none for an entry that does not exist', () => {
     const ids = restRoutes.map((r) => r.operationId);
-    expect(ids.filter((id) => !bases[id]), 'routes without a base').toEqual([]);
-    expect(Object.keys(bases).filter((id) => !ids.includes(id)), 'bases naming no route').toEqual([]);
+    expect(
+      ids.filter((id) => !bases[id]),
+      'routes without a base',
+    ).toEqual([]);
+    expect(
+      Object.keys(bases).filter((id) => !ids.includes(id)),
+      'bases naming no route',
+    ).toEqual([]);
   });
 
   it('leaves the database as it found it, and sent well over 100 hostile inputs', async () => {

@@ -22,7 +22,13 @@ async function records(n: number, age: number, orgId: string, prefix: string) {
     .insert(idempotencyRecords)
     .values(Array.from({ length: n }, (_, i) => ({ ...scope(`${prefix}-${i}`, orgId), requestHash: 'h', status: 200, body: '{}', createdAt: ago(age + i) })));
 }
-const expired = async () => (await db().select({ n: count() }).from(idempotencyRecords).where(lt(idempotencyRecords.createdAt, ago(TTL_MS - 1))))[0]!.n;
+const expired = async () =>
+  (
+    await db()
+      .select({ n: count() })
+      .from(idempotencyRecords)
+      .where(lt(idempotencyRecords.createdAt, ago(TTL_MS - 1)))
+  )[0]!.n;
 /** A promise and its resolve (Node 20 has no Promise.withResolvers). */
 function deferred(): { promise: Promise<void>; resolve: () => void } {
   let resolve!: () => void;
@@ -36,7 +42,9 @@ describe('expired idempotency records are purged by writers', () => {
     await records(150, TTL_MS + 3_600_000, ORG.tenantA, 'old');
     await records(3, TTL_MS - 3_600_000, ORG.tenantB, 'young');
     // Exactly 24 h old is expired too: it would no longer be replayed.
-    await db().insert(idempotencyRecords).values({ ...scope('edge', ORG.other), requestHash: 'h', status: 200, body: '{}', createdAt: ago(TTL_MS) });
+    await db()
+      .insert(idempotencyRecords)
+      .values({ ...scope('edge', ORG.other), requestHash: 'h', status: 200, body: '{}', createdAt: ago(TTL_MS) });
     expect(await expired()).toBe(151);
 
     await runIdempotent(db(), scope('new-1'), 'f1', T0, ok);
@@ -90,7 +98,10 @@ describe('expired idempotency records are purged by writers', () => {
     const first = await runIdempotent(db(), scope('day'), 'f', T0, ok);
     expect(first.replayed).toBe(false);
     expect((await runIdempotent(db(), scope('day'), 'f', new Date(T0.getTime() + TTL_MS - 1), ok)).replayed).toBe(true);
-    const later = await runIdempotent(db(), scope('day'), 'other request', new Date(T0.getTime() + TTL_MS), async () => ({ status: 201, body: '{"again":true}' }));
+    const later = await runIdempotent(db(), scope('day'), 'other request', new Date(T0.getTime() + TTL_MS), async () => ({
+      status: 201,
+      body: '{"again":true}',
+    }));
     expect(later).toEqual({ status: 201, body: '{"again":true}', replayed: false });
   });
 });

@@ -57,7 +57,12 @@ function nestsDeeperThan(text: string, max: number): boolean {
  * @throws DomainError invalid_request naming the problem.
  */
 export function parseRequestJson(text: string): unknown {
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) throw invalid('body', `nests more than ${MAX_JSON_DEPTH} levels deep`, `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more.`);
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH))
+    throw invalid(
+      'body',
+      `nests more than ${MAX_JSON_DEPTH} levels deep`,
+      `The request body nests arrays or objects more than ${MAX_JSON_DEPTH} levels deep; no request of this API needs more.`,
+    );
   let value: unknown;
   try {
     value = JSON.parse(text);
@@ -73,7 +78,12 @@ export function parseRequestJson(text: string): unknown {
       throw invalid('body', 'is not valid JSON', 'The request body is not valid JSON.');
     }
     const duplicate = findDuplicateKey(ast, ['body']);
-    if (duplicate) throw invalid(duplicate.join('.'), 'is given more than once', `The request body gives "${duplicate.slice(1).join('.')}" more than once; send each field once.`);
+    if (duplicate)
+      throw invalid(
+        duplicate.join('.'),
+        'is given more than once',
+        `The request body gives "${duplicate.slice(1).join('.')}" more than once; send each field once.`,
+      );
   }
   return value;
 }

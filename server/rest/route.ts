@@ -10,7 +10,6 @@ import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, s
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
 
-
 const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
 
 const EmptyQuery = z.object({}).strict();
@@ -89,7 +88,10 @@ function canonicalPath(pathname: string): string {
 function queryObject(url: URL): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of url.searchParams) {
-    if (k in out) throw new DomainError('invalid_request', `The query parameter "${k}" is given more than once.`, { errors: [{ path: `query.${k}`, message: 'is given more than once' }] });
+    if (k in out)
+      throw new DomainError('invalid_request', `The query parameter "${k}" is given more than once.`, {
+        errors: [{ path: `query.${k}`, message: 'is given more than once' }],
+      });
     out[k] = v;
   }
   return out;
@@ -128,9 +130,13 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
         const k = IdempotencyKey.safeParse(idemKey);
         if (!k.success) throw invalidRequest('header.Idempotency-Key', k.error.issues);
         if (h.idempotency === 'refused') {
-          throw new DomainError('invalid_request', 'This route does not take an Idempotency-Key: its answer holds a secret that is shown once and never stored, so it cannot be replayed. Send the request without it.', {
-            errors: [{ path: 'header.Idempotency-Key', message: 'is not accepted by this route' }],
-          });
+          throw new DomainError(
+            'invalid_request',
+            'This route does not take an Idempotency-Key: its answer holds a secret that is shown once and never stored, so it cannot be replayed. Send the request without it.',
+            {
+              errors: [{ path: 'header.Idempotency-Key', message: 'is not accepted by this route' }],
+            },
+          );
         }
       }
       const params = (h.params ?? NoParams).safeParse((await route?.params) ?? {});
@@ -146,14 +152,26 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
           return { status, body: JSON.stringify(result) };
         } catch (e) {
           // A verb's 429 (creating API keys too fast) says when to retry, as the pipeline's does.
-          if (e instanceof DomainError && e.httpStatus < 500) return { status: e.httpStatus, body: JSON.stringify(e.toProblem()), ...(e.retryAfterSeconds !== undefined ? { headers: { 'retry-after': String(e.retryAfterSeconds) } } : {}) };
+          if (e instanceof DomainError && e.httpStatus < 500)
+            return {
+              status: e.httpStatus,
+              body: JSON.stringify(e.toProblem()),
+              ...(e.retryAfterSeconds !== undefined ? { headers: { 'retry-after': String(e.retryAfterSeconds) } } : {}),
+            };
           throw e;
         }
       };
       if (idemKey !== null && principal) {
         const scope = { orgId: principal.orgId, method: req.method, path: canonicalPath(url.pathname), key: idemKey };
         const mode = h.readOnly?.(body) ? 'read' : 'write';
-        const r = await runIdempotent(getDb(), scope, requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)), principal.now, execute, mode);
+        const r = await runIdempotent(
+          getDb(),
+          scope,
+          requestFingerprint(canonicalJson(query.data ?? {}), canonicalJson(json ?? null)),
+          principal.now,
+          execute,
+          mode,
+        );
         return storedToResponse(r, r.replayed ? { 'idempotent-replayed': 'true' } : {});
       }
       return storedToResponse(await execute(principal ? getDb() : null));

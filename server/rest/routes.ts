@@ -27,7 +27,23 @@ import { listNotifications } from '../notifications/list';
 import { ListNotificationsQuery } from '../notifications/schemas';
 import { markNotificationRead } from '../notifications/read';
 import { MarkNotificationReadBody } from '../notifications/schemas';
-import { ApiKey, ApiKeyPage, AuditEventPage, CreatedApiKey, Node, NodePage, Notification, NotificationPage, OpenApiDocumentSchema, OrgSummaryList, ReclaimResponse, Reservation, ReservationPage, Vm, VmPage } from '../openapi/schemas';
+import {
+  ApiKey,
+  ApiKeyPage,
+  AuditEventPage,
+  CreatedApiKey,
+  Node,
+  NodePage,
+  Notification,
+  NotificationPage,
+  OpenApiDocumentSchema,
+  OrgSummaryList,
+  ReclaimResponse,
+  Reservation,
+  ReservationPage,
+  Vm,
+  VmPage,
+} from '../openapi/schemas';
 import { SearchOrgsQuery } from '../orgs/schemas';
 import { searchOrgs } from '../orgs/search';
 import { cancelReservation } from '../reservations/cancel';
@@ -37,7 +53,16 @@ import { listNodeReservations, listReservations } from '../reservations/list';
 import { reaffirm } from '../reservations/reaffirm';
 import { reclaim } from '../reservations/reclaim';
 import { release } from '../reservations/release';
-import { CreateReservationBody, ListNodeReservationsQuery, ListReservationsQuery, ReaffirmBody, ReasonBody, ReclaimBody, ReleaseBody, UpdateReservationBody } from '../reservations/schemas';
+import {
+  CreateReservationBody,
+  ListNodeReservationsQuery,
+  ListReservationsQuery,
+  ReaffirmBody,
+  ReasonBody,
+  ReclaimBody,
+  ReleaseBody,
+  UpdateReservationBody,
+} from '../reservations/schemas';
 import { updateReservation } from '../reservations/update';
 import { getVm } from '../vms/get';
 import { listVms } from '../vms/list';
@@ -126,7 +151,7 @@ export const restRoutes: readonly RouteSpec[] = [
     tag: 'Reservations',
     summary: 'List reservations across nodes',
     description:
-      "The reservations the caller may see, on every node, ordered by (nodeId, id) and cursor-paginated. `role=audience` keeps those whose allowedOrgIds hold the acting org (its capacity), `role=managing` those whose managingOrgIds hold it. A filtered list: never 403.",
+      'The reservations the caller may see, on every node, ordered by (nodeId, id) and cursor-paginated. `role=audience` keeps those whose allowedOrgIds hold the acting org (its capacity), `role=managing` those whose managingOrgIds hold it. A filtered list: never 403.',
     query: ListReservationsQuery,
     response: ReservationPage,
     responseDescription: 'A page of reservations.',
@@ -159,7 +184,8 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'node page: Reserve…',
     tag: 'Reservations',
     summary: 'Create a reservation',
-    description: 'Platform operator or node owner. `startsAt` defaults to now and may be at most 5 minutes in the past (else 422 start_in_past); the orgs named must exist (422).',
+    description:
+      'Platform operator or node owner. `startsAt` defaults to now and may be at most 5 minutes in the past (else 422 start_in_past); the orgs named must exist (422).',
     params: NodePath,
     body: CreateReservationBody,
     status: 201,
@@ -369,7 +395,8 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'API keys page',
     tag: 'API keys',
     summary: "List the acting org's API keys",
-    description: 'Newest first, revoked ones included (with revokedAt); never a secret; each with who created it (`createdBy`) where that was recorded. Every org sees only its own keys, the platform operator included.',
+    description:
+      'Newest first, revoked ones included (with revokedAt); never a secret; each with who created it (`createdBy`) where that was recorded. Every org sees only its own keys, the platform operator included.',
     query: ListApiKeysQuery,
     response: ApiKeyPage,
     responseDescription: 'A page of API keys.',
@@ -400,7 +427,8 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'API keys page: Revoke',
     tag: 'API keys',
     summary: 'Revoke an API key',
-    description: "One of the acting org's keys (another org's is 404); audited as api_key.revoke. From then on the key is refused (401) on every request. Revoking a revoked key changes nothing.",
+    description:
+      "One of the acting org's keys (another org's is 404); audited as api_key.revoke. From then on the key is refused (401) on every request. Revoking a revoked key changes nothing.",
     params: ApiKeyPath,
     body: RevokeApiKeyBody,
     response: ApiKey,
@@ -415,7 +443,8 @@ export const restRoutes: readonly RouteSpec[] = [
     console: 'Reserve… and Edit… dialogs: the org picker',
     tag: 'Orgs',
     summary: 'Search orgs by name (the org picker)',
-    description: 'Ids and names of the orgs whose name or id contains `q`, at most 20, by name. For those who may create reservations: the platform operator and node owners (else 403).',
+    description:
+      'Ids and names of the orgs whose name or id contains `q`, at most 20, by name. For those who may create reservations: the platform operator and node owners (else 403).',
     query: SearchOrgsQuery,
     response: OrgSummaryList,
     responseDescription: 'Matching orgs.',

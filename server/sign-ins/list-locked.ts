@@ -30,6 +30,13 @@ export async function listLockedSignIns({ ctx }: { ctx: Ctx }): Promise<{ items:
     order by locked_until desc, user_id collate "C", scope
     limit ${MAX_ROWS}`);
   return {
-    items: rows.map((r) => ({ userId: r.user_id, email: r.email, name: r.name, scope: r.scope, failures: r.attempts, lockedUntil: new Date(r.locked_until).toISOString() })),
+    items: rows.map((r) => ({
+      userId: r.user_id,
+      email: r.email,
+      name: r.name,
+      scope: r.scope,
+      failures: r.attempts,
+      lockedUntil: new Date(r.locked_until).toISOString(),
+    })),
   };
 }

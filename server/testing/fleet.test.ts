@@ -26,7 +26,10 @@ describe('generateFleet', () => {
     const before = await countFleet(t.db);
     const after = await generateFleet(t.db, { nodes: NODES, historyPerNode: HISTORY, now: seededAt });
     // Running per node: reserved + 2 spot on even nodes, on-demand every third, spot on gpu-7 every fourth.
-    const running = Array.from({ length: NODES }, (_, j) => j + 1).reduce((s, i) => s + (i % 2 === 0 ? 3 : 0) + (i % 3 === 0 ? 1 : 0) + (i % 4 === 0 ? 1 : 0), 0);
+    const running = Array.from({ length: NODES }, (_, j) => j + 1).reduce(
+      (s, i) => s + (i % 2 === 0 ? 3 : 0) + (i % 3 === 0 ? 1 : 0) + (i % 4 === 0 ? 1 : 0),
+      0,
+    );
     expect(after.nodes - before.nodes).toBe(NODES);
     expect(after.units - before.units).toBe(NODES * 8);
     expect(after.reservations - before.reservations).toBe(NODES * 4);

@@ -97,7 +97,8 @@ function typeOf(v: Json): string {
 function hugeArray(sample: Json): Json[] {
   const n = 5_000;
   if (typeof sample === 'string') return Array.from({ length: n }, (_, i) => `u${i}`);
-  if (sample && typeof sample === 'object' && !Array.isArray(sample) && typeof sample.id === 'string') return Array.from({ length: 1_500 }, (_, i) => ({ id: `u${i}` }));
+  if (sample && typeof sample === 'object' && !Array.isArray(sample) && typeof sample.id === 'string')
+    return Array.from({ length: 1_500 }, (_, i) => ({ id: `u${i}` }));
   return Array.from({ length: n }, () => sample);
 }
 
@@ -155,7 +156,13 @@ export function expectationFor(schema: z.ZodType, value: unknown, mustFail: bool
 }
 
 /** The answer to one hostile request, as the corpus judges it. */
-export type Verdict = { label: string; status: number; problem: Record<string, unknown> | null | undefined; allowed: readonly number[]; contentType?: string | null };
+export type Verdict = {
+  label: string;
+  status: number;
+  problem: Record<string, unknown> | null | undefined;
+  allowed: readonly number[];
+  contentType?: string | null;
+};
 
 /**
  * Why an answer fails the corpus, or null: its status must be one of `allowed` (never a 5xx),
@@ -168,8 +175,10 @@ export function judge(v: Verdict): string | null {
   if (!p || p.status !== v.status || typeof p.code !== 'string' || typeof p.detail !== 'string' || p.detail.length < 10 || typeof p.title !== 'string') {
     return `${v.label}: ${v.status} without a useful problem: ${JSON.stringify(p)?.slice(0, 300)}`;
   }
-  if (p.code === 'invalid_request' && !(Array.isArray(p.errors) && p.errors.length > 0) && v.status === 400) return `${v.label}: 400 naming no field: ${p.detail}`;
-  if (v.contentType !== undefined && v.contentType !== 'application/problem+json') return `${v.label}: ${v.status} as ${v.contentType}, not application/problem+json`;
+  if (p.code === 'invalid_request' && !(Array.isArray(p.errors) && p.errors.length > 0) && v.status === 400)
+    return `${v.label}: 400 naming no field: ${p.detail}`;
+  if (v.contentType !== undefined && v.contentType !== 'application/problem+json')
+    return `${v.label}: ${v.status} as ${v.contentType}, not application/problem+json`;
   return null;
 }
 
@@ -200,7 +209,9 @@ const MAY_CHANGE: Record<string, 'table' | string[]> = { rate_limit_windows: 'ta
  * @returns table name → md5 of its rows (the empty string for an empty table).
  */
 export async function snapshotTables(db: Db): Promise<Record<string, string>> {
-  const tables = await db.execute<{ name: string }>(sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`);
+  const tables = await db.execute<{ name: string }>(
+    sql`select table_name as name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE' order by table_name`,
+  );
   const parts = tables
     .filter((t) => MAY_CHANGE[t.name] !== 'table')
     .map((t) => {

@@ -35,13 +35,24 @@ const NOW = hours(1);
  */
 async function history(db: Db, opts: { afterTopology?: () => Promise<void> } = {}) {
   const spot = await placeVm({ ctx: ctxFor(db, ORG.tenantA, hours(0.1)), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
-  await createReservation({ ctx: ctxFor(db, ORG.owner, hours(0.15)), input: { nodeId: 'n1', id: 'r2', reservedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], startsAt: hours(0.55) } });
+  await createReservation({
+    ctx: ctxFor(db, ORG.owner, hours(0.15)),
+    input: { nodeId: 'n1', id: 'r2', reservedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], startsAt: hours(0.55) },
+  });
   const onDemand = await placeVm({ ctx: ctxFor(db, ORG.tenantA, hours(0.2)), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'on-demand' } });
   await release({ ctx: ctxFor(db, ORG.managing, hours(0.3)), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
-  const reclaimed = await reclaim({ ctx: ctxFor(db, ORG.managing, hours(0.4)), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'], expectedTerminate: ['vm-spot-a'] } });
+  const reclaimed = await reclaim({
+    ctx: ctxFor(db, ORG.managing, hours(0.4)),
+    input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'], expectedTerminate: ['vm-spot-a'] },
+  });
   expect(reclaimed.terminated).toEqual(['vm-spot-a']);
   await terminateVm({ ctx: ctxFor(db, ORG.tenantB, hours(0.5)), input: { vmId: 'vm-od' } });
-  const units = Array.from({ length: 8 }, (_, i) => ({ id: `gpu-${i}`, model: 'H100-SXM5', memoryGiB: i === 7 ? 96 : 80, nvlinkDomain: `nvl-${Math.floor(i / 4)}` }));
+  const units = Array.from({ length: 8 }, (_, i) => ({
+    id: `gpu-${i}`,
+    model: 'H100-SXM5',
+    memoryGiB: i === 7 ? 96 : 80,
+    nvlinkDomain: `nvl-${Math.floor(i / 4)}`,
+  }));
   await changeTopology({ ctx: ctxFor(db, ORG.platform, hours(0.6)), input: { nodeId: 'n1', units } });
   await opts.afterTopology?.();
   for (const reservationId of ['r1', 'r2']) await reaffirm({ ctx: ctxFor(db, ORG.platform, hours(0.7)), input: { nodeId: 'n1', reservationId } });
@@ -101,8 +112,22 @@ const sqlFault = (statements: string) => (tx: DbOrTx) => tx.execute(sql.raw(stat
 const auditFault = (statements: string) => sqlFault(`alter table audit_events disable trigger audit_events_no_update_or_delete; ${statements}`);
 
 /** An audit event written by hand, as a verb would have (server/audit/write.ts). */
-async function plantEvent(db: DbOrTx, e: { action: (typeof auditEvents.$inferInsert)['action']; at: Date; reservationId?: string; details: Record<string, unknown> }) {
-  await db.insert(auditEvents).values({ id: newId('evt'), at: e.at, action: e.action, actorOrgId: ORG.platform, actorApiKeyId: 'key_planted', via: 'api', nodeId: 'n1', reservationId: e.reservationId ?? null, unitIds: [], details: e.details });
+async function plantEvent(
+  db: DbOrTx,
+  e: { action: (typeof auditEvents.$inferInsert)['action']; at: Date; reservationId?: string; details: Record<string, unknown> },
+) {
+  await db.insert(auditEvents).values({
+    id: newId('evt'),
+    at: e.at,
+    action: e.action,
+    actorOrgId: ORG.platform,
+    actorApiKeyId: 'key_planted',
+    via: 'api',
+    nodeId: 'n1',
+    reservationId: e.reservationId ?? null,
+    unitIds: [],
+    details: e.details,
+  });
 }
 
 /** A spot VM with its `vm.place` event, both written by hand. */
@@ -183,7 +208,10 @@ describe('3. no spot VM on a reserved unit that is not released', () => {
       // running VM is legal when its period starts later (docs/product.md §5 create).
       await cancelReservation({ ctx: ctxFor(db, ORG.owner, hours(0.74)), input: { nodeId: 'n1', reservationId: 'r2' } });
       await placeVm({ ctx: ctxFor(db, ORG.tenantB, hours(0.75)), input: { nodeId: 'n1', unitIds: ['gpu-7'], tier: 'spot' } });
-      const r4 = await createReservation({ ctx: ctxFor(db, ORG.owner, hours(0.8)), input: { nodeId: 'n1', id: 'r4', reservedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], startsAt: hours(0.9) } });
+      const r4 = await createReservation({
+        ctx: ctxFor(db, ORG.owner, hours(0.8)),
+        input: { nodeId: 'n1', id: 'r4', reservedUnitIds: ['gpu-7'], allowedOrgIds: [ORG.audience], startsAt: hours(0.9) },
+      });
       expect(r4.status).toBe('pending');
       // At NOW r4 holds gpu-7, unreleased, with the spot VM from before its period on it.
       expect(await checkInvariants(db, options)).toEqual([]);
@@ -234,7 +262,9 @@ describe('6. non-cancelled reservations of a unit never overlap', () => {
   });
 
   it('catches a unit row whose period disagrees with its reservation (what the constraint sees)', async () => {
-    const found = await planted(sqlFault(`update reservation_units set ends_at = '${hours(48).toISOString()}' where reservation_id = 'r1' and unit_id = 'gpu-5'`));
+    const found = await planted(
+      sqlFault(`update reservation_units set ends_at = '${hours(48).toISOString()}' where reservation_id = 'r1' and unit_id = 'gpu-5'`),
+    );
     expect(broken(found)).toEqual(['no-overlapping-reservations']);
     expect(kinds(found)).toEqual(['unit-copy-disagrees']);
   });
@@ -245,7 +275,13 @@ describe('7. every change has exactly one audit event', () => {
     ['placement', 'a missing vm.place', () => `delete from audit_events where action = 'vm.place' and details->>'vmId' = '${ids.spotVmId}'`, []],
     ['termination', 'a missing vm.terminate', () => `delete from audit_events where action = 'vm.terminate'`, []],
     // The copy commits last with the first one's time, so it is also out of commit order.
-    ['termination', 'a reclaim recorded twice', () => `insert into audit_events (id, at, action, actor_org_id, actor_user_id, actor_api_key_id, actor_job, via, node_id, reservation_id, unit_ids, details) select id || '-copy', at, action, actor_org_id, actor_user_id, actor_api_key_id, actor_job, via, node_id, reservation_id, unit_ids, details from audit_events where action = 'reservation.reclaim'`, ['times-follow-commit-order']],
+    [
+      'termination',
+      'a reclaim recorded twice',
+      () =>
+        `insert into audit_events (id, at, action, actor_org_id, actor_user_id, actor_api_key_id, actor_job, via, node_id, reservation_id, unit_ids, details) select id || '-copy', at, action, actor_org_id, actor_user_id, actor_api_key_id, actor_job, via, node_id, reservation_id, unit_ids, details from audit_events where action = 'reservation.reclaim'`,
+      ['times-follow-commit-order'],
+    ],
     ['topology', 'a missing node.topology', () => `delete from audit_events where action = 'node.topology'`, []],
     ['reaffirm', 'a missing reservation.reaffirm', () => `delete from audit_events where action = 'reservation.reaffirm' and reservation_id = 'r2'`, []],
   ])('catches %s: %s', async (kind, _what, statements, also) => {
@@ -261,7 +297,9 @@ describe('7. every change has exactly one audit event', () => {
   });
 
   it('catches a re-affirm event that changed nothing', async () => {
-    const found = await planted((tx) => plantEvent(tx, { action: 'reservation.reaffirm', at: hours(0.8), reservationId: 'r1', details: { fromGen: 2, toGen: 2 } }));
+    const found = await planted((tx) =>
+      plantEvent(tx, { action: 'reservation.reaffirm', at: hours(0.8), reservationId: 'r1', details: { fromGen: 2, toGen: 2 } }),
+    );
     expect(broken(found)).toEqual(['audit-complete']);
     expect(found[0]!.message).toContain('must move it up');
   });
@@ -287,6 +325,16 @@ describe('9. recorded times follow commit order', () => {
 });
 
 it('plants a fault for every invariant', () => {
-  const planted = new Set<InvariantName>(['single-running-vm', 'vm-units-agree', 'no-spot-on-unreleased-unit', 'no-reserved-vm-on-released-unit', 'no-placement-on-withheld-unit', 'no-overlapping-reservations', 'audit-complete', 'reclaims-notified', 'times-follow-commit-order']);
+  const planted = new Set<InvariantName>([
+    'single-running-vm',
+    'vm-units-agree',
+    'no-spot-on-unreleased-unit',
+    'no-reserved-vm-on-released-unit',
+    'no-placement-on-withheld-unit',
+    'no-overlapping-reservations',
+    'audit-complete',
+    'reclaims-notified',
+    'times-follow-commit-order',
+  ]);
   expect([...planted].sort()).toEqual([...invariantNames].sort());
 });

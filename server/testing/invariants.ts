@@ -161,7 +161,16 @@ export const vmUnitsAgree: InvariantCheck = async (db) => {
  * and reclaim evicts by hold, not status (§9 b).
  */
 export const noSpotOnUnreleasedUnit: InvariantCheck = async (db, scope) => {
-  const found = await rows<{ vm_id: string; tier: string; org_id: string; node_id: string; unit_id: string; reservation_id: string; started_at: string; starts_at: string }>(
+  const found = await rows<{
+    vm_id: string;
+    tier: string;
+    org_id: string;
+    node_id: string;
+    unit_id: string;
+    reservation_id: string;
+    started_at: string;
+    starts_at: string;
+  }>(
     db,
     sql`select v.id as vm_id, v.tier, v.org_id, vu.node_id, vu.unit_id, r.id as reservation_id, ${iso('v.started_at')} as started_at, ${iso('r.starts_at')} as starts_at
         from vms v
@@ -178,7 +187,16 @@ export const noSpotOnUnreleasedUnit: InvariantCheck = async (db, scope) => {
     invariant: 'no-spot-on-unreleased-unit',
     kind: `${r.tier}-on-unreleased-unit`,
     message: `${r.tier} VM ${r.vm_id} (started ${r.started_at}) runs on ${r.node_id}/${r.unit_id}, held since ${r.starts_at} by reservation ${r.reservation_id} and not released.`,
-    details: { vmId: r.vm_id, tier: r.tier, orgId: r.org_id, nodeId: r.node_id, unitId: r.unit_id, reservationId: r.reservation_id, startedAt: r.started_at, reservationStartsAt: r.starts_at },
+    details: {
+      vmId: r.vm_id,
+      tier: r.tier,
+      orgId: r.org_id,
+      nodeId: r.node_id,
+      unitId: r.unit_id,
+      reservationId: r.reservation_id,
+      startedAt: r.started_at,
+      reservationStartsAt: r.starts_at,
+    },
   }));
 };
 
@@ -222,7 +240,8 @@ const TOPOLOGY_CTE = sql`topo as (
  * `a` committed before `b` on the same node: by audit seq when both have one (exact), else by
  * time (a tie is not "before").
  */
-const before = (a: string, b: string) => sql.raw(`(case when ${a}.seq is not null and ${b}.seq is not null then ${a}.seq < ${b}.seq else ${a}.at < ${b}.at end)`);
+const before = (a: string, b: string) =>
+  sql.raw(`(case when ${a}.seq is not null and ${b}.seq is not null then ${a}.seq < ${b}.seq else ${a}.at < ${b}.at end)`);
 
 /** The node generation in force when the event `x` (columns node_id, at, seq) committed. */
 const nodeGenAt = (x: string) => sql`(select max(t.gen) from topo t where t.node_id = ${sql.raw(x)}.node_id and (t.gen = 1 or ${before('t', x)}))`;
@@ -250,7 +269,17 @@ const nodeGenAt = (x: string) => sql`(select max(t.gen) from topo t where t.node
  * broken (invariant 7) the reconstruction may be wrong too.
  */
 export const noPlacementOnWithheldUnit: InvariantCheck = async (db) => {
-  const found = await rows<{ vm_id: string; tier: string; node_id: string; unit_id: string; reservation_id: string; at: string; seq: number | null; node_gen: number; res_gen: number }>(
+  const found = await rows<{
+    vm_id: string;
+    tier: string;
+    node_id: string;
+    unit_id: string;
+    reservation_id: string;
+    at: string;
+    seq: number | null;
+    node_gen: number;
+    res_gen: number;
+  }>(
     db,
     sql`with ${TOPOLOGY_CTE},
         reaffirms as (
@@ -289,7 +318,17 @@ export const noPlacementOnWithheldUnit: InvariantCheck = async (db) => {
     invariant: 'no-placement-on-withheld-unit',
     kind: 'placed-on-withheld-unit',
     message: `${r.tier} VM ${r.vm_id} was placed at ${r.at} on ${r.node_id}/${r.unit_id} while reservation ${r.reservation_id} (generation ${r.res_gen}) held it at node generation ${r.node_gen}: the unit was withheld.`,
-    details: { vmId: r.vm_id, tier: r.tier, nodeId: r.node_id, unitId: r.unit_id, reservationId: r.reservation_id, placedAt: r.at, placeSeq: r.seq === null ? null : Number(r.seq), nodeGen: r.node_gen, reservationGen: r.res_gen },
+    details: {
+      vmId: r.vm_id,
+      tier: r.tier,
+      nodeId: r.node_id,
+      unitId: r.unit_id,
+      reservationId: r.reservation_id,
+      placedAt: r.at,
+      placeSeq: r.seq === null ? null : Number(r.seq),
+      nodeGen: r.node_gen,
+      reservationGen: r.res_gen,
+    },
   }));
 };
 
@@ -509,7 +548,12 @@ export const reclaimsNotified: InvariantCheck = async (db, scope) => {
         where not exists (select 1 from vms v where v.id = n.vm_id and v.termination_reason = 'reclaimed')
         order by 1`,
   );
-  return found.map((r) => ({ invariant: 'reclaims-notified', kind: 'notification', message: `VM ${r.vm_id}: ${r.info}.`, details: { vmId: r.vm_id, info: r.info } }));
+  return found.map((r) => ({
+    invariant: 'reclaims-notified',
+    kind: 'notification',
+    message: `VM ${r.vm_id}: ${r.info}.`,
+    details: { vmId: r.vm_id, info: r.info },
+  }));
 };
 
 /**

@@ -110,7 +110,14 @@ function problemsOf(json: unknown): (Record<string, unknown> | null)[] {
 }
 
 async function send(c: Call, as: Who | null): Promise<string | null> {
-  session.current = as ? { principal: { orgId: ORG[as], actor: { kind: 'user', userId: `user_${as}` }, via: 'console' }, user: { id: `user_${as}`, email: `${as}@example.com`, name: as }, orgs: [{ id: ORG[as], name: as }], sessionId: `ses_${as}` } : null;
+  session.current = as
+    ? {
+        principal: { orgId: ORG[as], actor: { kind: 'user', userId: `user_${as}` }, via: 'console' },
+        user: { id: `user_${as}`, email: `${as}@example.com`, name: as },
+        orgs: [{ id: ORG[as], name: as }],
+        sessionId: `ses_${as}`,
+      }
+    : null;
   const method = c.method ?? (c.body === undefined ? 'GET' : 'POST');
   const headers = { ...sameOrigin, ...(c.body !== undefined ? { 'content-type': 'application/json' } : {}), ...c.headers };
   const req = new Request(`${endpoint}/${c.path}${c.query ? `?${c.query}` : ''}`, { method, headers, body: c.body, duplex: 'half' } as RequestInit);
@@ -133,7 +140,9 @@ async function send(c: Call, as: Who | null): Promise<string | null> {
 
 /** A call of `path` with `input`, as the console's client sends it: GET ?input= for a query, POST for a mutation. */
 function callOf(path: string, type: string, input: unknown, label: string, allowed: readonly number[], extra: Partial<Call> = {}): Call {
-  return type === 'query' ? { label, path, query: `input=${encodeURIComponent(wire(input))}`, allowed, ...extra } : { label, path, body: wire(input), allowed, ...extra };
+  return type === 'query'
+    ? { label, path, query: `input=${encodeURIComponent(wire(input))}`, allowed, ...extra }
+    : { label, path, body: wire(input), allowed, ...extra };
 }
 
 // ── The corpus, per procedure ───────────────────────────────────────────────────────────
@@ -162,8 +171,14 @@ const badSuperjson = (json: unknown): unknown[] => [
   { json: '1e99999', meta: { values: ['bigint'] } },
   { json: '9'.repeat(50_000), meta: { values: ['bigint'] } },
 ];
-const malformedJson = ['{', '', '{"json":', 'nul', '{"json":{}} x', '[' .repeat(20_000) + ']'.repeat(20_000)];
-const wrongMediaTypes = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/octet-stream', 'application/json; charset=latin1'];
+const malformedJson = ['{', '', '{"json":', 'nul', '{"json":{}} x', '['.repeat(20_000) + ']'.repeat(20_000)];
+const wrongMediaTypes = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/octet-stream',
+  'application/json; charset=latin1',
+];
 const crossSite: Record<string, string>[] = [
   { 'sec-fetch-site': 'cross-site' },
   { 'sec-fetch-site': 'same-site' },
@@ -176,7 +191,8 @@ const crossSite: Record<string, string>[] = [
 function callsOf(path: string, type: string, schema: z.ZodType | undefined, base: Base): Call[] {
   const out: Call[] = [];
   const ok = [base.status];
-  const add = (label: string, input: unknown, allowed: readonly number[], extra: Partial<Call> = {}) => out.push(callOf(path, type, input, `${path} — ${label}`, allowed, extra));
+  const add = (label: string, input: unknown, allowed: readonly number[], extra: Partial<Call> = {}) =>
+    out.push(callOf(path, type, input, `${path} — ${label}`, allowed, extra));
   const json = superjson.serialize(base.input).json;
 
   // Every input mutation: refused by the schema → 400 naming the input; accepted → the base's answer.
@@ -213,7 +229,12 @@ function callsOf(path: string, type: string, schema: z.ZodType | undefined, base
   const batchInput = JSON.stringify(Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), superjson.serialize(base.input)])));
   const over = Array.from({ length: n }, () => path).join(',');
   const batch = (label: string, paths: string, text: string, allowed: readonly number[]) =>
-    out.push({ label: `${path} — batch ${label}`, path: paths, allowed, ...(type === 'query' ? { query: `batch=1&input=${encodeURIComponent(text)}` } : { query: 'batch=1', body: text }) });
+    out.push({
+      label: `${path} — batch ${label}`,
+      path: paths,
+      allowed,
+      ...(type === 'query' ? { query: `batch=1&input=${encodeURIComponent(text)}` } : { query: 'batch=1', body: text }),
+    });
   batch(`of ${n}`, over, batchInput, [400]);
   batch(`of ${n}, commas percent-encoded`, over.replaceAll(',', '%2C'), batchInput, [400]);
   batch('of 1000', Array.from({ length: 1000 }, () => path).join(','), '{}', [400]);
@@ -221,7 +242,18 @@ function callsOf(path: string, type: string, schema: z.ZodType | undefined, base
   batch('with input a string', path, '"x"', [400]);
 
   // Names near this one: 404 NOT_FOUND with the problem. (tRPC trims slashes: `${path}/` is this very procedure.)
-  for (const name of [`${path}x`, `${path}.x`, path.toUpperCase(), `${path}%00`, `${path}%20`, `${path}%2F`, `${path}..`, `${path.split('.')[0]}.__proto__`, `${path.split('.')[0]}.constructor`, `${path.split('.')[0]}._def`]) {
+  for (const name of [
+    `${path}x`,
+    `${path}.x`,
+    path.toUpperCase(),
+    `${path}%00`,
+    `${path}%20`,
+    `${path}%2F`,
+    `${path}..`,
+    `${path.split('.')[0]}.__proto__`,
+    `${path.split('.')[0]}.constructor`,
+    `${path.split('.')[0]}._def`,
+  ]) {
     out.push(callOf(name, type, base.input, `${path} — procedure name ${JSON.stringify(name)}`, [404]));
   }
   if (!base.skipAccepted) out.push(callOf(`${path}/`, type, base.input, `${path} — trailing slash`, ok));
@@ -267,15 +299,46 @@ describe('hostile input over tRPC (docs/product.md §8 R3)', () => {
   }
 
   it('answers unknown procedure names with 404 and the problem', async () => {
-    const names = ['', 'nope', 'nodes', 'nodes.', '.get', '__proto__', 'constructor', 'toString', 'hasOwnProperty', '_def', 'nodes._def', 'createCaller', "nodes.get'; DROP TABLE nodes;--", 'nodes.get%00', 'nodes%2Fget', '../nodes.get', 'nodes.get🚀', 'x'.repeat(5_000), ...hostilePathValues.filter((p) => !p.includes('/') && !/[\ud800-\udfff]/.test(p)).map(encodeURIComponent)];
-    const calls = names.map((name) => ({ label: `procedure ${JSON.stringify(name.slice(0, 40))}`, path: name, query: `input=${encodeURIComponent(wire({ nodeId: 'n1' }))}`, allowed: [404] }));
+    const names = [
+      '',
+      'nope',
+      'nodes',
+      'nodes.',
+      '.get',
+      '__proto__',
+      'constructor',
+      'toString',
+      'hasOwnProperty',
+      '_def',
+      'nodes._def',
+      'createCaller',
+      "nodes.get'; DROP TABLE nodes;--",
+      'nodes.get%00',
+      'nodes%2Fget',
+      '../nodes.get',
+      'nodes.get🚀',
+      'x'.repeat(5_000),
+      ...hostilePathValues.filter((p) => !p.includes('/') && !/[\ud800-\udfff]/.test(p)).map(encodeURIComponent),
+    ];
+    const calls = names.map((name) => ({
+      label: `procedure ${JSON.stringify(name.slice(0, 40))}`,
+      path: name,
+      query: `input=${encodeURIComponent(wire({ nodeId: 'n1' }))}`,
+      allowed: [404],
+    }));
     expect(await runAll(calls, 'owner')).toEqual([]);
   });
 
   it('has a corpus base for every procedure, and none for a procedure that does not exist', () => {
     const names = procedures.map(([p]) => p);
-    expect(names.filter((p) => !bases[p]), 'procedures without a base').toEqual([]);
-    expect(Object.keys(bases).filter((p) => !names.includes(p)), 'bases naming no procedure').toEqual([]);
+    expect(
+      names.filter((p) => !bases[p]),
+      'procedures without a base',
+    ).toEqual([]);
+    expect(
+      Object.keys(bases).filter((p) => !names.includes(p)),
+      'bases naming no procedure',
+    ).toEqual([]);
   });
 
   it('leaves the database as it found it, and sent well over 100 hostile inputs', async () => {

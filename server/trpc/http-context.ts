@@ -36,7 +36,12 @@ async function resolveHttpContext(req: Request, calls: number): Promise<TrpcCont
   // reloads to the current one (docs/product.md §6), rather than act as an org not on screen.
   const shown = req.headers.get(ACTING_ORG_HEADER);
   if (session && shown !== null && shown !== session.principal.orgId) {
-    throw toTrpcError(new DomainError('acting_org_changed', `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`));
+    throw toTrpcError(
+      new DomainError(
+        'acting_org_changed',
+        `This page acts as ${shown}, but your session now acts as ${session.principal.orgId} (the org was switched elsewhere); reload the page to continue as ${session.principal.orgId}.`,
+      ),
+    );
   }
   if (session && session.principal.actor.kind === 'user') {
     try {

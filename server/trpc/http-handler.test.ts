@@ -19,7 +19,12 @@ const scene = useFreshScene(() => new Date());
 const db = () => scene().db;
 
 function signInAs(orgId: string) {
-  session.current = { principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' }, user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' }, orgs: [{ id: orgId, name: orgId }], sessionId: `ses_${orgId}` };
+  session.current = {
+    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' },
+    user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' },
+    orgs: [{ id: orgId, name: orgId }],
+    sessionId: `ses_${orgId}`,
+  };
 }
 afterEach(() => {
   session.current = null;
@@ -31,7 +36,14 @@ const sameSite = { 'sec-fetch-site': 'same-origin' };
 const dryRun = { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0'], dryRun: true };
 
 function post(path: string, body: BodyInit, headers: Record<string, string> = {}) {
-  return handleTrpcRequest(new Request(`${base}/${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...sameSite, ...headers }, body, duplex: 'half' } as RequestInit));
+  return handleTrpcRequest(
+    new Request(`${base}/${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...sameSite, ...headers },
+      body,
+      duplex: 'half',
+    } as RequestInit),
+  );
 }
 
 /** A body that streams `total` bytes in 1 MiB chunks, counting how many were pulled. */
@@ -52,7 +64,9 @@ describe('tRPC body cap', () => {
   it('refuses a declared 100 MiB body with 413 problem+json, unread', async () => {
     signInAs(ORG.managing);
     const reason = 'x'.repeat(100 * 1024 * 1024);
-    const res = await post('reservations.reclaim', JSON.stringify(superjson.serialize({ ...dryRun, reason })), { 'content-length': String(reason.length + 100) });
+    const res = await post('reservations.reclaim', JSON.stringify(superjson.serialize({ ...dryRun, reason })), {
+      'content-length': String(reason.length + 100),
+    });
     expect(res.status).toBe(413);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
     expect(await res.json()).toMatchObject({ status: 413, code: 'payload_too_large' });
@@ -110,7 +124,11 @@ describe('console rate limit', () => {
     signInAs(ORG.owner);
     const batch = (n: number) => {
       const input = Object.fromEntries(Array.from({ length: n }, (_, i) => [String(i), superjson.serialize({ nodeId: 'n1' })]));
-      return handleTrpcRequest(new Request(`${base}/${Array.from({ length: n }, () => 'nodes.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, { headers: sameSite }));
+      return handleTrpcRequest(
+        new Request(`${base}/${Array.from({ length: n }, () => 'nodes.get').join(',')}?batch=1&input=${encodeURIComponent(JSON.stringify(input))}`, {
+          headers: sameSite,
+        }),
+      );
     };
     expect((await batch(16)).status).toBe(200);
     expect((await batch(4)).status).toBe(200);
@@ -127,7 +145,9 @@ describe('console rate limit', () => {
     vi.stubEnv('RATE_LIMIT_PER_MINUTE', '0');
     signInAs(ORG.owner);
     for (let i = 0; i < 3; i++) {
-      const res = await handleTrpcRequest(new Request(`${base}/nodes.get?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ nodeId: 'n1' })))}`, { headers: sameSite }));
+      const res = await handleTrpcRequest(
+        new Request(`${base}/nodes.get?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ nodeId: 'n1' })))}`, { headers: sameSite }),
+      );
       expect(res.status).toBe(200);
     }
     const [row] = await db().select({ n: count() }).from(vms).where(eq(vms.nodeId, 'n1'));
@@ -140,7 +160,9 @@ describe('tRPC errors carry the problem REST would answer', () => {
     signInAs(ORG.managing);
     const res = await post('reservations.reclaim', JSON.stringify(superjson.serialize({ nodeId: 'n1', reservationId: 'r1', unitIds: [], reason: 5 })));
     expect(res.status).toBe(400);
-    const body = (await res.json()) as { error: { json: { data: { problem: { code: string; status: number; errors: { path: string; message: string }[] } } } } };
+    const body = (await res.json()) as {
+      error: { json: { data: { problem: { code: string; status: number; errors: { path: string; message: string }[] } } } };
+    };
     const problem = body.error.json.data.problem;
     expect(problem).toMatchObject({ code: 'invalid_request', status: 400 });
     expect(problem.errors.map((e) => e.path).sort()).toEqual(['input.reason', 'input.unitIds']);
@@ -171,7 +193,9 @@ describe('found by the adversarial review', () => {
     signInAs(ORG.owner);
     await db().execute(sql`alter table node_units rename to node_units_gone`);
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const res = await handleTrpcRequest(new Request(`${base}/nodes.get?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ nodeId: 'n1' })))}`, { headers: sameSite }));
+    const res = await handleTrpcRequest(
+      new Request(`${base}/nodes.get?input=${encodeURIComponent(JSON.stringify(superjson.serialize({ nodeId: 'n1' })))}`, { headers: sameSite }),
+    );
     expect(res.status).toBe(500);
     const text = await res.text();
     expect(text).not.toMatch(/select|node_units|params|Failed query/i);

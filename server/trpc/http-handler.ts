@@ -11,7 +11,6 @@ export { MAX_BATCH_SIZE };
 
 export const TRPC_ENDPOINT = '/api/trpc';
 
-
 /**
  * How many procedure calls a tRPC request carries (`/api/trpc/a,b,c?batch=1` is three),
  * counted as tRPC counts them: on the percent-decoded path, so `a%2Cb` is two as well.

@@ -57,7 +57,14 @@ function findForeign(json: unknown, values: unknown): string | null {
 function deserializeInput(payload: unknown): unknown {
   if (!isRecord(payload) || !('json' in payload)) throw new Error(`${NOT_SUPERJSON}.`);
   const { meta } = payload;
-  if (meta !== undefined && !(isRecord(meta) && (meta.values === undefined || typeof meta.values === 'object') && (meta.referentialEqualities === undefined || typeof meta.referentialEqualities === 'object'))) {
+  if (
+    meta !== undefined &&
+    !(
+      isRecord(meta) &&
+      (meta.values === undefined || typeof meta.values === 'object') &&
+      (meta.referentialEqualities === undefined || typeof meta.referentialEqualities === 'object')
+    )
+  ) {
     throw new Error(`${NOT_SUPERJSON} (its "meta" is malformed).`);
   }
   const foreign = findForeign(payload.json, isRecord(meta) ? meta.values : undefined);

@@ -2,7 +2,8 @@ import { QueryClient } from '@tanstack/react-query';
 import { TRPCClientError } from '@trpc/client';
 
 /** A 4xx is the answer, not a hiccup: asking again gives the same one. */
-const retryUnlessRefused = (failures: number, error: unknown) => failures < 1 && !(error instanceof TRPCClientError && ((error.data as { httpStatus?: number } | undefined)?.httpStatus ?? 500) < 500);
+const retryUnlessRefused = (failures: number, error: unknown) =>
+  failures < 1 && !(error instanceof TRPCClientError && ((error.data as { httpStatus?: number } | undefined)?.httpStatus ?? 500) < 500);
 
 /**
  * The console's QueryClient, on both sides: the server reads a page's queries into one per

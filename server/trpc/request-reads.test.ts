@@ -51,7 +51,12 @@ afterAll(async () => {
 });
 
 function signInAs(orgId: string) {
-  session.current = { principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' }, user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' }, orgs: [{ id: orgId, name: orgId }], sessionId: `ses_${orgId}` };
+  session.current = {
+    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' },
+    user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' },
+    orgs: [{ id: orgId, name: orgId }],
+    sessionId: `ses_${orgId}`,
+  };
 }
 
 /** The node page's batch (components/queries.ts nodePageQueryInputs), as the browser sends it. */

@@ -16,8 +16,23 @@ describe('a VM names its reservation only to those who may see it', () => {
 
   it('hides an ended reservation from the managing org of the next one', async () => {
     await insertReservation(db(), { id: 'r-secret', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.tenantA], startsAt: hours(-10), endsAt: hours(-2) });
-    await insertVm(db(), { id: 'vm-outlived', nodeId: 'n1', orgId: ORG.tenantA, tier: 'reserved', reservationId: 'r-secret', unitIds: ['gpu-6'], startedAt: hours(-9) });
-    await insertReservation(db(), { id: 'r-next', nodeId: 'n1', unitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.tenantB], startsAt: hours(-1) });
+    await insertVm(db(), {
+      id: 'vm-outlived',
+      nodeId: 'n1',
+      orgId: ORG.tenantA,
+      tier: 'reserved',
+      reservationId: 'r-secret',
+      unitIds: ['gpu-6'],
+      startedAt: hours(-9),
+    });
+    await insertReservation(db(), {
+      id: 'r-next',
+      nodeId: 'n1',
+      unitIds: ['gpu-6'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.tenantB],
+      startsAt: hours(-1),
+    });
 
     const manager = await getVm({ ctx: ctxFor(db(), ORG.tenantB), input: { vmId: 'vm-outlived' } });
     expect(manager.id).toBe('vm-outlived');

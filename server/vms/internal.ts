@@ -16,12 +16,26 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
   const nodeIds = [...new Set(rows.map((v) => v.nodeId))];
   const reservationIds = [...new Set(rows.flatMap((v) => (v.reservationId ? [v.reservationId] : [])))];
   const [units, positionRows, held] = await Promise.all([
-    db.select({ vmId: vmUnits.vmId, unitId: vmUnits.unitId }).from(vmUnits).where(inArray(vmUnits.vmId, rows.map((v) => v.id))),
+    db
+      .select({ vmId: vmUnits.vmId, unitId: vmUnits.unitId })
+      .from(vmUnits)
+      .where(
+        inArray(
+          vmUnits.vmId,
+          rows.map((v) => v.id),
+        ),
+      ),
     db.select({ nodeId: nodeUnits.nodeId, unitId: nodeUnits.unitId, position: nodeUnits.position }).from(nodeUnits).where(inArray(nodeUnits.nodeId, nodeIds)),
     reservationIds.length === 0
       ? Promise.resolve([])
       : db
-          .select({ nodeId: reservations.nodeId, id: reservations.id, allowedOrgIds: reservations.allowedOrgIds, managingOrgIds: reservations.managingOrgIds, ownerOrgId: nodes.ownerOrgId })
+          .select({
+            nodeId: reservations.nodeId,
+            id: reservations.id,
+            allowedOrgIds: reservations.allowedOrgIds,
+            managingOrgIds: reservations.managingOrgIds,
+            ownerOrgId: nodes.ownerOrgId,
+          })
           .from(reservations)
           .innerJoin(nodes, eq(nodes.id, reservations.nodeId))
           .where(and(inArray(reservations.nodeId, nodeIds), inArray(reservations.id, reservationIds))),
@@ -31,7 +45,15 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
   const unitsOf = new Map<string, string[]>();
   for (const u of units) unitsOf.set(u.vmId, [...(unitsOf.get(u.vmId) ?? []), u.unitId]);
   const visible = new Set(held.filter((r) => maySeeReservation(relationTo(principal, r, r))).map((r) => `${r.nodeId}/${r.id}`));
-  return rows.map((vm) => toVmView(principal, vm, unitsOf.get(vm.id) ?? [], positionsByNode.get(vm.nodeId) ?? new Map(), vm.reservationId !== null && visible.has(`${vm.nodeId}/${vm.reservationId}`)));
+  return rows.map((vm) =>
+    toVmView(
+      principal,
+      vm,
+      unitsOf.get(vm.id) ?? [],
+      positionsByNode.get(vm.nodeId) ?? new Map(),
+      vm.reservationId !== null && visible.has(`${vm.nodeId}/${vm.reservationId}`),
+    ),
+  );
 }
 
 /**
@@ -41,11 +63,24 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
  * lock and has locked the VMs (by id).
  * @returns the ended rows and, per VM id, the units it freed.
  */
-export async function endVms(tx: Tx, ctx: Ctx, vmIds: readonly string[], reason: 'reclaimed' | 'terminated'): Promise<{ ended: VmRow[]; unitsOf: Map<string, string[]> }> {
+export async function endVms(
+  tx: Tx,
+  ctx: Ctx,
+  vmIds: readonly string[],
+  reason: 'reclaimed' | 'terminated',
+): Promise<{ ended: VmRow[]; unitsOf: Map<string, string[]> }> {
   const unitsOf = new Map<string, string[]>();
   if (vmIds.length === 0) return { ended: [], unitsOf };
-  const ended = await tx.update(vms).set({ status: 'terminated', terminatedAt: ctx.now, terminationReason: reason }).where(inArray(vms.id, [...vmIds])).returning();
-  const freed = await tx.update(vmUnits).set({ running: false }).where(inArray(vmUnits.vmId, [...vmIds])).returning({ vmId: vmUnits.vmId, unitId: vmUnits.unitId });
+  const ended = await tx
+    .update(vms)
+    .set({ status: 'terminated', terminatedAt: ctx.now, terminationReason: reason })
+    .where(inArray(vms.id, [...vmIds]))
+    .returning();
+  const freed = await tx
+    .update(vmUnits)
+    .set({ running: false })
+    .where(inArray(vmUnits.vmId, [...vmIds]))
+    .returning({ vmId: vmUnits.vmId, unitId: vmUnits.unitId });
   for (const f of freed) unitsOf.set(f.vmId, [...(unitsOf.get(f.vmId) ?? []), f.unitId]);
   return { ended, unitsOf };
 }

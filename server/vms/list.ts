@@ -28,7 +28,12 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
     )
     .orderBy(asc(vms.id))
     .limit(limit + 1);
-  return toPage(rows, limit, (v) => v.id, (kept) => toVmViews(ctx.db, ctx, kept));
+  return toPage(
+    rows,
+    limit,
+    (v) => v.id,
+    (kept) => toVmViews(ctx.db, ctx, kept),
+  );
 }
 
 /**

@@ -40,7 +40,13 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
     requireKnownUnits(node, positions, input.unitIds);
 
     const named = new Set(input.unitIds);
-    const busy = occupiedUnits(ctx, node, (inputs.running.get(node.id) ?? []).filter((r) => named.has(r.unitId)), positions, false);
+    const busy = occupiedUnits(
+      ctx,
+      node,
+      (inputs.running.get(node.id) ?? []).filter((r) => named.has(r.unitId)),
+      positions,
+      false,
+    );
     if (busy) throw new DomainError('unit_occupied', `Units ${busy.unitIds.join(', ')} already run a VM.`, busy);
 
     const views = computeUnitViews(ctx, node, nodeUnits, inputs.holds.get(node.id) ?? [], [], lctx.now);
@@ -55,8 +61,11 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       })
       .map((u) => u.id);
     if (unavailable.length > 0) {
-      const what = input.tier === 'spot' ? 'released or free' : input.tier === 'on-demand' ? 'free' : `held by reservation "${input.reservationId}" and not released`;
-      throw new DomainError('unit_unavailable', `Units ${unavailable.join(', ')} are not ${what}, so a ${input.tier} VM cannot use them.`, { unitIds: unavailable });
+      const what =
+        input.tier === 'spot' ? 'released or free' : input.tier === 'on-demand' ? 'free' : `held by reservation "${input.reservationId}" and not released`;
+      throw new DomainError('unit_unavailable', `Units ${unavailable.join(', ')} are not ${what}, so a ${input.tier} VM cannot use them.`, {
+        unitIds: unavailable,
+      });
     }
 
     const id = newId('vm');

@@ -14,7 +14,8 @@ export const PlaceVmInput = z
   .strict()
   .superRefine((v, ctx) => {
     if (v.tier === 'reserved' && !v.reservationId) ctx.addIssue({ code: 'custom', path: ['reservationId'], message: 'is required for tier "reserved"' });
-    if (v.tier !== 'reserved' && v.reservationId) ctx.addIssue({ code: 'custom', path: ['reservationId'], message: `is only accepted for tier "reserved", not "${v.tier}"` });
+    if (v.tier !== 'reserved' && v.reservationId)
+      ctx.addIssue({ code: 'custom', path: ['reservationId'], message: `is only accepted for tier "reserved", not "${v.tier}"` });
   });
 export type PlaceVmInput = z.infer<typeof PlaceVmInput>;
 

@@ -19,7 +19,10 @@ import { toVmView, type VmView } from './view';
  */
 export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput }): Promise<VmView> {
   return inTransaction(ctx, async (tx) => {
-    const [seen] = await tx.select({ nodeId: vms.nodeId }).from(vms).where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx, ctx.now)));
+    const [seen] = await tx
+      .select({ nodeId: vms.nodeId })
+      .from(vms)
+      .where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx, ctx.now)));
     if (!seen) throw notFound(`VM "${input.vmId}"`);
     // Lock order: the node first, like every writer on it, then the VM.
     const { node, ctx: lctx } = await lockNode(tx, ctx, seen.nodeId);

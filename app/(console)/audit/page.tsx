@@ -12,5 +12,13 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { cursor } = readFilters(params, ['cursor']);
   const events = trpc.audit.list.queryOptions(auditQueryInput(filters, cursor));
   await prefetch(events);
-  return <AuditTrail key={filtersKey(filters)} filters={filters} actions={ListAuditInput.shape.action.unwrap().options} events={prefetched(events)} cursor={cursor} />;
+  return (
+    <AuditTrail
+      key={filtersKey(filters)}
+      filters={filters}
+      actions={ListAuditInput.shape.action.unwrap().options}
+      events={prefetched(events)}
+      cursor={cursor}
+    />
+  );
 }

@@ -13,5 +13,14 @@ export default async function VmsPage({ searchParams }: { searchParams: Promise<
   const vms = trpc.vms.list.queryOptions(vmsQueryInput(filters, cursor));
   await prefetch(vms);
   const { status, tier } = ListVmsInput.shape;
-  return <VmList key={filtersKey(filters)} filters={filters} statuses={status.unwrap().options} tiers={tier.unwrap().options} vms={prefetched(vms)} cursor={cursor} />;
+  return (
+    <VmList
+      key={filtersKey(filters)}
+      filters={filters}
+      statuses={status.unwrap().options}
+      tiers={tier.unwrap().options}
+      vms={prefetched(vms)}
+      cursor={cursor}
+    />
+  );
 }

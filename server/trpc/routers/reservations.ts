@@ -6,7 +6,17 @@ import { listNodeReservations, listReservations } from '../../reservations/list'
 import { reaffirm } from '../../reservations/reaffirm';
 import { reclaim } from '../../reservations/reclaim';
 import { release } from '../../reservations/release';
-import { CancelReservationInput, CreateReservationInput, GetReservationInput, ListNodeReservationsInput, ListReservationsInput, ReaffirmInput, ReclaimInput, ReleaseInput, UpdateReservationInput } from '../../reservations/schemas';
+import {
+  CancelReservationInput,
+  CreateReservationInput,
+  GetReservationInput,
+  ListNodeReservationsInput,
+  ListReservationsInput,
+  ReaffirmInput,
+  ReclaimInput,
+  ReleaseInput,
+  UpdateReservationInput,
+} from '../../reservations/schemas';
 import { updateReservation } from '../../reservations/update';
 import { createTRPCRouter, protectedProcedure } from '../init';
 

@@ -24,5 +24,14 @@ export default async function NodePage({ params }: { params: Promise<{ nodeId: s
   // any other failure (a refresh over the rate limit, a database blip) is shown beside what the
   // page already shows.
   if (node.code === 'not_found' || node.code === 'invalid_request') notFound();
-  return <NodeView nodeId={nodeId} node={node} actions={prefetched(queries.actions)} reservations={prefetched(queries.reservations)} vms={prefetched(queries.vms)} readAt={Date.now()} />;
+  return (
+    <NodeView
+      nodeId={nodeId}
+      node={node}
+      actions={prefetched(queries.actions)}
+      reservations={prefetched(queries.reservations)}
+      vms={prefetched(queries.vms)}
+      readAt={Date.now()}
+    />
+  );
 }

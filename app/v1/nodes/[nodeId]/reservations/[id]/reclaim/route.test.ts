@@ -11,7 +11,8 @@ const scene = useFreshScene(() => new Date());
 let keys: Record<string, string>;
 const path = '/v1/nodes/n1/reservations/r1/reclaim';
 const params = { nodeId: 'n1', id: 'r1' };
-const post = (body: unknown, over: Partial<Parameters<typeof callRoute>[1]> = {}) => callRoute(POST, { method: 'POST', path, params, key: keys[ORG.owner], body, ...over });
+const post = (body: unknown, over: Partial<Parameters<typeof callRoute>[1]> = {}) =>
+  callRoute(POST, { method: 'POST', path, params, key: keys[ORG.owner], body, ...over });
 
 beforeEach(async () => {
   keys = await issueKeys(scene().db, Object.values(ORG));
@@ -26,7 +27,21 @@ function expectProblem(res: Awaited<ReturnType<typeof callRoute>>, status: numbe
   expect(res.json).toMatchObject({ status, code, title: expect.any(String), type: expect.stringContaining('http'), detail: expect.any(String) });
 }
 
-const reservationFields = ['allowedOrgIds', 'contractRef', 'createdAt', 'endsAt', 'id', 'managingOrgIds', 'nodeId', 'releasedUnitIds', 'reservedUnitIds', 'startsAt', 'status', 'topologyGen', 'updatedAt'];
+const reservationFields = [
+  'allowedOrgIds',
+  'contractRef',
+  'createdAt',
+  'endsAt',
+  'id',
+  'managingOrgIds',
+  'nodeId',
+  'releasedUnitIds',
+  'reservedUnitIds',
+  'startsAt',
+  'status',
+  'topologyGen',
+  'updatedAt',
+];
 
 describe('POST …/reclaim: the published contract', () => {
   it('dry run answers exactly the contract fields, with wouldTerminate/wouldSkip only', async () => {
@@ -34,7 +49,11 @@ describe('POST …/reclaim: the published contract', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(Object.keys(res.json).sort()).toEqual([...reservationFields, 'wouldSkip', 'wouldTerminate'].sort());
-    expect(res.json).toMatchObject({ wouldTerminate: ['vm-spot-a', 'vm-spot-b'], wouldSkip: ['vm-res'], reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'] });
+    expect(res.json).toMatchObject({
+      wouldTerminate: ['vm-spot-a', 'vm-spot-b'],
+      wouldSkip: ['vm-res'],
+      reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5'],
+    });
     expect(res.json.startsAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
   });
 
@@ -51,7 +70,11 @@ describe('POST …/reclaim: the published contract', () => {
     const body = { unitIds: ['gpu-4', 'gpu-2', 'gpu-0'], dryRun: true };
     const rest = await post(body);
     const [row] = await scene().db.execute<{ now: string }>(sql`select now() as now`);
-    const caller = createCaller({ db: scene().db, principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' }, now: new Date(row!.now) });
+    const caller = createCaller({
+      db: scene().db,
+      principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' },
+      now: new Date(row!.now),
+    });
     const viaTrpc = await caller.reservations.reclaim({ nodeId: 'n1', reservationId: 'r1', ...body });
     expect(viaTrpc).toEqual(rest.json);
   });
@@ -112,7 +135,11 @@ describe('POST …/reclaim: errors as problem+json (docs/product.md §5)', () =>
 
   it('415 for compressed bodies and charsets other than UTF-8', async () => {
     const rawBody = JSON.stringify({ unitIds: ['gpu-0'] });
-    expectProblem(await post(undefined, { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await post(undefined, { rawBody, headers: { 'content-type': 'application/json', 'content-encoding': 'gzip' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectProblem(await post(undefined, { rawBody, headers: { 'content-type': 'application/json; charset=latin1' } }), 415, 'unsupported_media_type');
     expect((await post(undefined, { rawBody, headers: { 'content-type': 'application/json; charset=UTF-8' } })).status).toBe(200);
   });
@@ -124,7 +151,11 @@ describe('POST …/reclaim: errors as problem+json (docs/product.md §5)', () =>
   it('400 for unknown query parameters and malformed JSON; 415 for other media types; 413 over 64 KiB', async () => {
     expectProblem(await post({ unitIds: ['gpu-0'] }, { path: `${path}?force=1` }), 400, 'invalid_request');
     expectProblem(await post(undefined, { rawBody: '{"unitIds": [', headers: { 'content-type': 'application/json' } }), 400, 'invalid_request');
-    expectProblem(await post(undefined, { rawBody: 'unitIds=gpu-0', headers: { 'content-type': 'application/x-www-form-urlencoded' } }), 415, 'unsupported_media_type');
+    expectProblem(
+      await post(undefined, { rawBody: 'unitIds=gpu-0', headers: { 'content-type': 'application/x-www-form-urlencoded' } }),
+      415,
+      'unsupported_media_type',
+    );
     expectProblem(await post(undefined, { rawBody: '{}' }), 415, 'unsupported_media_type');
     const huge = JSON.stringify({ unitIds: ['gpu-0'], reason: 'x'.repeat(70_000) });
     expectProblem(await post(undefined, { rawBody: huge, headers: { 'content-type': 'application/json' } }), 413, 'payload_too_large');
@@ -141,7 +172,10 @@ describe('POST …/reclaim: errors as problem+json (docs/product.md §5)', () =>
   });
 
   it('409 reservation_not_reclaimable carries the reservation status', async () => {
-    await scene().db.update(reservations).set({ cancelledAt: new Date('2026-01-01T00:00:00Z') }).where(eq(reservations.id, 'r1'));
+    await scene()
+      .db.update(reservations)
+      .set({ cancelledAt: new Date('2026-01-01T00:00:00Z') })
+      .where(eq(reservations.id, 'r1'));
     const res = await post({ unitIds: ['gpu-0'] });
     expectProblem(res, 409, 'reservation_not_reclaimable');
     expect(res.json.reservationStatus).toBe('cancelled');
@@ -250,4 +284,3 @@ describe('Idempotency-Key (docs/product.md §5)', () => {
     expect(await scene().db.select().from(idempotencyRecords)).toHaveLength(0);
   });
 });
-
