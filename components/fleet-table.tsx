@@ -13,6 +13,7 @@ import { UrlPager } from './ui/url-pager';
 import { MiniGrid, UnitLegend } from './unit-grid/unit-grid';
 
 import { unitStyles } from './unit-grid/unit-styles';
+import { offers } from './offers';
 
 // Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
 const RegisterNodeDialog = lazyWithTrpc(() => import('./topology-dialogs').then((m) => m.RegisterNodeDialog));
@@ -79,13 +80,16 @@ export function FleetTable(props: {
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div className="flex items-end gap-4">
           <div>
-            <h1 className="text-2xl font-semibold">Fleet</h1>
+            <h1 className="text-2xl font-semibold" {...offers('fleet.page')}>
+              Fleet
+            </h1>
             <p className="text-sm text-slate-600">Every node, with its GPU units by state.</p>
           </div>
           {fleetActions.data?.includes('registerNode') && (
             <button
               type="button"
               onClick={() => setRegistering(true)}
+              {...offers('fleet.register-node')}
               className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700"
             >
               Register node…

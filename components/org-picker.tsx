@@ -4,6 +4,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import { useTRPC } from './trpc-provider';
 import { inputClass } from './ui/form-dialog';
+import { offers } from './offers';
 
 /**
  * Picks orgs by name (docs/product.md §6 reserve dialog): a search box over `GET /v1/orgs?q=`
@@ -44,7 +45,13 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
       </div>
       <label className="mt-2 block text-xs text-slate-600">
         Search orgs for “{label}”
-        <input value={q} onChange={(e) => setQ(e.target.value)} placeholder="name or id, e.g. Nimbus" className={`mt-1 ${inputClass}`} />
+        <input
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          placeholder="name or id, e.g. Nimbus"
+          className={`mt-1 ${inputClass}`}
+          {...offers('org-picker')}
+        />
       </label>
       {debounced && (
         <ul className="mt-1 max-h-36 overflow-y-auto rounded-md border border-slate-200" aria-label={`Orgs matching ${debounced}`}>

@@ -8,6 +8,7 @@ import { fieldErrors, problemOf } from './problem';
 import { useTRPC } from './trpc-provider';
 import type { NodeData, Reservation } from './trpc-types';
 import { Field, FormDialog, inputClass } from './ui/form-dialog';
+import { offers } from './offers';
 
 /**
  * The operator's topology actions (docs/product.md §5.4, §6): register a node, edit a node's
@@ -227,10 +228,18 @@ export function diffTopology(before: readonly TopologyUnit[], after: readonly To
 const describe = (u?: TopologyUnit) => (u ? [u.model, u.memoryGiB && `${u.memoryGiB} GiB`, u.nvlinkDomain].filter(Boolean).join(' · ') : '');
 
 /** A per-unit diff, the units in `held` (a reservation's) in bold. */
-function DiffTable(props: { diff: UnitDiff[] | null; beforeLabel: string; afterLabel: string; held: ReadonlySet<string>; empty: string; testId: string }) {
-  const { diff, beforeLabel, afterLabel, held, empty, testId } = props;
+function DiffTable(props: {
+  diff: UnitDiff[] | null;
+  beforeLabel: string;
+  afterLabel: string;
+  held: ReadonlySet<string>;
+  empty: string;
+  testId: string;
+  offer?: ReturnType<typeof offers>;
+}) {
+  const { diff, beforeLabel, afterLabel, held, empty, testId, offer } = props;
   return (
-    <table className="w-full text-left text-xs" data-testid={testId}>
+    <table className="w-full text-left text-xs" data-testid={testId} {...offer}>
       <thead className="text-slate-500">
         <tr>
           <th className="py-1 pr-2 font-medium">Unit</th>
@@ -325,6 +334,7 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
             </p>
           )}
           <DiffTable
+            offer={offers('node.topology-history')}
             diff={history.data ? diff : null}
             beforeLabel={`Generation ${r.topologyGen}`}
             afterLabel="Now"

@@ -2,6 +2,7 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { formatDateTime } from './format';
 import type { Fetched, VmView } from './trpc-types';
+import { offers } from './offers';
 
 const reasons: Record<NonNullable<VmView['terminationReason']>, string> = {
   reclaimed: 'Reclaimed: the capacity holder took its spot units back',
@@ -29,7 +30,9 @@ export function VmDetail({ vm }: { vm: Fetched<VmView> }) {
   return (
     <div className="space-y-4">
       <div className="flex items-center gap-3">
-        <h1 className="font-mono text-2xl font-semibold">{v.id}</h1>
+        <h1 className="font-mono text-2xl font-semibold" {...offers('vm.page')}>
+          {v.id}
+        </h1>
         <span
           data-testid="vm-status"
           className={`rounded px-2 py-0.5 text-xs font-medium ${v.status === 'running' ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}

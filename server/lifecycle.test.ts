@@ -131,9 +131,11 @@ describe('create and edit (docs/product.md §5)', () => {
     expect(await create({ allowedOrgIds: ['org_nope'] })).toBe('unknown_org');
     expect(await create({ id: 'r1' })).toBe('already_exists');
     // Timestamps before 1970 never reach PostgreSQL (year 0 is invalid there; years < 100 read back wrong).
-    const { CreateReservationBody } = await import('./reservations/schemas');
+    const { CreateReservationInput } = await import('./reservations/schemas');
     for (const startsAt of ['0000-01-01T00:00:00Z', '0049-01-01T00:00:00Z', '1969-12-31T23:59:59Z', '2026-13-45T00:00:00Z', '2026-12-01T00:00:00+02:00']) {
-      expect(CreateReservationBody.safeParse({ reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt }).success, startsAt).toBe(false);
+      expect(CreateReservationInput.safeParse({ nodeId: 'n1', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], startsAt }).success, startsAt).toBe(
+        false,
+      );
     }
   });
 

@@ -12,6 +12,7 @@ import type { PageResult } from '../ui/paged-table';
 import { UrlPager } from '../ui/url-pager';
 import { CreateApiKeyForm } from './create-api-key-form';
 import { NewKeyDialog } from './new-key-dialog';
+import { offers } from '../offers';
 
 // Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
 const RevokeKeyDialog = lazyWithTrpc(() => import('./revoke-key-dialog').then((m) => m.RevokeKeyDialog));
@@ -74,6 +75,7 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
             type="button"
             onClick={() => onRevoke(k)}
             aria-label={`Revoke ${k.name}`}
+            {...offers('api-keys.revoke')}
             className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
           >
             Revoke
@@ -99,7 +101,9 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
   return (
     <div className="space-y-4">
       <div>
-        <h1 className="text-2xl font-semibold">API keys</h1>
+        <h1 className="text-2xl font-semibold" {...offers('api-keys.page')}>
+          API keys
+        </h1>
         <p className="text-sm text-slate-600">
           Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created. An org has at most 100 active keys.
         </p>

@@ -6,6 +6,7 @@ import { useServerCall } from '../live/use-server-call';
 import { errorMessage, fieldErrors } from '../problem';
 import type { CreatedApiKey } from '../trpc-types';
 import { buttonStyles } from '../ui/modal';
+import { offers } from '../offers';
 
 /** Creates a key of the acting org (docs/product.md §2 "manage the org's API keys"). */
 const createApiKey = (client: ConsoleClient, input: { name: string }) => client.apiKeys.create.mutate(input);
@@ -60,7 +61,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
           </p>
         )}
       </div>
-      <button type="submit" disabled={create.pending} className={`mt-6 ${buttonStyles.primary}`}>
+      <button type="submit" disabled={create.pending} className={`mt-6 ${buttonStyles.primary}`} {...offers('api-keys.create')}>
         {create.pending ? 'Creating…' : 'Create API key'}
       </button>
       {otherError && (

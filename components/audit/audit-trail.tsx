@@ -6,6 +6,7 @@ import { PageHeader } from '../ui/page-header';
 import { PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
 import { auditColumns } from './audit-columns';
+import { offers } from '../offers';
 
 /**
  * The audit trail page (docs/product.md §6): the events the acting org may see (§2, always a
@@ -34,7 +35,7 @@ export function AuditTrail({
   ];
   return (
     <div className="space-y-4">
-      <PageHeader title="Audit trail" description="What happened, newest first: every event your org may see." />
+      <PageHeader title="Audit trail" offer={offers('audit.page')} description="What happened, newest first: every event your org may see." />
       <UrlFilters fields={fields} values={filters} />
       <PagedTable
         result={events}

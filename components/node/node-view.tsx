@@ -12,6 +12,7 @@ import { emptySelection, type Selection } from '../unit-grid/selection';
 import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
 import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
+import { offers } from '../offers';
 
 const REFRESH_MS = 5_000;
 // Dialogs load on demand, and with them the data layer they call the server through
@@ -81,7 +82,9 @@ export function NodeView(props: {
             </Link>{' '}
             / node
           </p>
-          <h1 className="text-2xl font-semibold">{n.name}</h1>
+          <h1 className="text-2xl font-semibold" {...offers('node.page')}>
+            {n.name}
+          </h1>
           <p className="mt-1 text-sm text-slate-600">
             <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation{' '}
             {n.topologyGen}
@@ -91,6 +94,7 @@ export function NodeView(props: {
           <button
             type="button"
             onClick={() => setOpen({ kind: 'topology' })}
+            {...offers('node.change-topology')}
             className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
           >
             Change topology…

@@ -6,14 +6,15 @@ import { formatDateTime } from '../format';
 import { reservationHref } from '../links';
 import { StatusBadge } from '../reservation/status-badge';
 import type { Reservation, ReservationItem } from '../trpc-types';
+import { offers } from '../offers';
 
 /** What a reservation's buttons open (the node view shows the dialog). */
 export type ReservationDialog = { kind: 'edit' | 'cancel' | 'reaffirm'; reservation: Reservation };
 
 const buttons = [
-  { action: 'edit', label: 'Edit…' },
-  { action: 'cancel', label: 'Cancel reservation…' },
-  { action: 'reaffirm', label: 'Re-affirm…' },
+  { action: 'edit', label: 'Edit…', offer: offers('node.edit-reservation') },
+  { action: 'cancel', label: 'Cancel reservation…', offer: offers('node.cancel-reservation') },
+  { action: 'reaffirm', label: 'Re-affirm…', offer: offers('node.reaffirm') },
 ] as const;
 
 /**
@@ -22,7 +23,7 @@ const buttons = [
  */
 export function ReservationsPanel({ items, error, onOpen }: { items: ReservationItem[] | undefined; error: unknown; onOpen: (d: ReservationDialog) => void }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="reservations-title">
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="reservations-title" {...offers('node.reservations-panel')}>
       <h2 id="reservations-title" className="mb-3 font-semibold">
         Reservations
       </h2>

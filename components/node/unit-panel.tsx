@@ -5,6 +5,7 @@ import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWh
 import { UnitGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
+import { offers } from '../offers';
 
 /** What the panel's action bar opens (the node view shows the dialog). */
 export type UnitAction = { kind: 'reserve'; unitIds: string[] } | { kind: 'release' | 'reclaim'; reservationId: string; unitIds: string[] };
@@ -76,7 +77,13 @@ export function UnitPanel(props: {
             {possible.hint}
           </span>
           {canReserve && (
-            <button type="button" disabled={!possible.reserve} onClick={() => onAction({ kind: 'reserve', unitIds: selectedIds })} className={secondary}>
+            <button
+              type="button"
+              disabled={!possible.reserve}
+              onClick={() => onAction({ kind: 'reserve', unitIds: selectedIds })}
+              className={secondary}
+              {...offers('node.reserve')}
+            >
               Reserve…
             </button>
           )}
@@ -86,6 +93,7 @@ export function UnitPanel(props: {
               disabled={!possible.release}
               onClick={() => possible.release && onAction({ kind: 'release', reservationId: possible.release, unitIds: selectedIds })}
               className={secondary}
+              {...offers('node.release')}
             >
               Release…
             </button>
@@ -95,6 +103,7 @@ export function UnitPanel(props: {
               type="button"
               disabled={!possible.reclaim}
               onClick={() => possible.reclaim && onAction({ kind: 'reclaim', reservationId: possible.reclaim, unitIds: selectedIds })}
+              {...offers('node.reclaim')}
               className="rounded-md bg-red-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-40"
             >
               Reclaim…

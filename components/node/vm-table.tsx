@@ -3,6 +3,7 @@
 import { formatDateTime, formatRelative } from '../format';
 import type { NodeVm } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
+import { offers } from '../offers';
 
 const baseColumns: readonly Column<NodeVm>[] = [
   { key: 'id', header: 'VM', cell: (vm) => vm.id, className: 'py-2 pr-4 font-mono' },
@@ -48,6 +49,7 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
                 type="button"
                 aria-label={`Terminate ${vm.id}…`}
                 onClick={() => onTerminate(vm)}
+                {...offers('node.terminate-vm')}
                 className="rounded-md border border-red-300 px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-50"
               >
                 Terminate…
@@ -57,7 +59,7 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
       ]
     : baseColumns;
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="vms-title">
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="vms-title" {...offers('node.vm-table')}>
       <h2 id="vms-title" className="mb-3 font-semibold">
         Running VMs you can see
       </h2>

@@ -2,6 +2,7 @@
 
 import Link from 'next/link';
 import { useLastGood } from '../live/use-last-good';
+import { offers } from '../offers';
 
 /**
  * The header's bell (docs/product.md §6): the acting org's unread notifications, on every
@@ -14,6 +15,7 @@ export function NotificationBell(props: { unread: number | undefined }) {
   const unread = useLastGood({ data: props.unread }, '').data;
   return (
     <Link
+      {...offers('header.bell')}
       href="/notifications"
       aria-label={unread === undefined ? 'Notifications' : `Notifications, ${unread} unread`}
       data-testid="notification-bell"

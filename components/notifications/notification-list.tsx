@@ -13,6 +13,7 @@ import type { NotificationView } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import type { PageResult } from '../ui/paged-table';
 import { UrlPager } from '../ui/url-pager';
+import { offers } from '../offers';
 
 /** Marks one notification read (its own org's: docs/product.md §2). */
 const markNotificationRead = (client: ConsoleClient, input: { notificationId: string }) => client.audit.markNotificationRead.mutate(input);
@@ -77,6 +78,7 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
             disabled={pendingId === n.id}
             onClick={() => markRead(n)}
             aria-label={`Mark as read: ${n.details.vmId}`}
+            {...offers('notifications.mark-read')}
             className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50"
           >
             Mark as read
@@ -112,7 +114,9 @@ export function NotificationList(props: { list: PageResult<NotificationView>; cu
   return (
     <div className="space-y-4">
       <div>
-        <h1 className="text-2xl font-semibold">Notifications</h1>
+        <h1 className="text-2xl font-semibold" {...offers('notifications.page')}>
+          Notifications
+        </h1>
         <p className="text-sm text-slate-600">What happened to your org’s workloads, newest first.</p>
       </div>
       {list.error && list.data && <StaleBanner error={list.error} what="your notifications" />}

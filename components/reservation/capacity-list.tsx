@@ -9,6 +9,7 @@ import { PageHeader } from '../ui/page-header';
 import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters } from '../ui/url-filters';
 import { StatusBadge } from './status-badge';
+import { offers } from '../offers';
 
 const columns = [
   column<Reservation>('id', 'Reservation', (r) => (
@@ -51,7 +52,7 @@ export function CapacityList({
 }) {
   return (
     <div className="space-y-4">
-      <PageHeader title="My capacity" description="Reservations across the fleet that your org may place workloads on.">
+      <PageHeader title="My capacity" offer={offers('capacity.page')} description="Reservations across the fleet that your org may place workloads on.">
         <UrlFilters
           fields={[{ name: 'role', label: 'Show', kind: 'select', allowAny: false, options: roles.map((r) => ({ value: r, label: roleLabels[r] ?? r })) }]}
           values={{ role: role ?? CAPACITY_DEFAULT_ROLE }}

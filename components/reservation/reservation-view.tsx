@@ -12,6 +12,7 @@ import type { AuditEvent, Fetched, HistoryEntry, NodeData, Reservation, RouterOu
 import { PagedTable, type PageResult } from '../ui/paged-table';
 import { MiniGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { StatusBadge } from './status-badge';
+import { offers } from '../offers';
 
 const ids = (list: string[]) => (list.length ? list.join(', ') : '—');
 
@@ -75,9 +76,9 @@ function HistoryLine({ entry }: { entry: HistoryEntry }) {
   );
 }
 
-function Section({ title, id, children }: { title: string; id: string; children: ReactNode }) {
+function Section({ title, id, offer, children }: { title: string; id: string; offer?: ReturnType<typeof offers>; children: ReactNode }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={id}>
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={id} {...offer}>
       <h2 id={id} className="mb-3 font-semibold">
         {title}
       </h2>
@@ -132,7 +133,7 @@ export function ReservationView(props: {
           </Link>{' '}
           / reservation
         </p>
-        <h1 className="flex items-center gap-3 text-2xl font-semibold">
+        <h1 className="flex items-center gap-3 text-2xl font-semibold" {...offers('reservation.page')}>
           <span className="font-mono">{r.id}</span> <StatusBadge status={r.status} />
         </h1>
       </div>
@@ -166,7 +167,7 @@ export function ReservationView(props: {
         </Section>
       </div>
 
-      <Section title="Status history" id="history-title">
+      <Section title="Status history" id="history-title" offer={offers('reservation.history')}>
         {!history.data ? (
           <p className="text-sm text-red-700">{history.error}</p>
         ) : (

@@ -10,6 +10,7 @@ import { StaleBanner } from '../live/stale-banner';
 import { errorMessage } from '../problem';
 import type { Fetched, LockedSignIn } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
+import { offers } from '../offers';
 
 const unlock = (client: ConsoleClient, input: { userId: string }) => client.signIns.unlock.mutate(input);
 
@@ -48,6 +49,7 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
           type="button"
           disabled={call.pending}
           aria-label={`Unlock ${r.email}`}
+          {...offers('sign-ins.unlock')}
           className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50"
           onClick={() => {
             setDone(null);
@@ -69,7 +71,9 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
   return (
     <div className="space-y-4">
       <div>
-        <h1 className="text-2xl font-semibold">Locked sign-ins</h1>
+        <h1 className="text-2xl font-semibold" {...offers('sign-ins.page')}>
+          Locked sign-ins
+        </h1>
         <p className="text-sm text-slate-600">
           Accounts refused after too many failed sign-ins. A lock on an account refuses only browsers it has not signed in with before; its own browsers keep
           their own count.

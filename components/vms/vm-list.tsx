@@ -9,6 +9,7 @@ import type { VmView } from '../trpc-types';
 import { PageHeader } from '../ui/page-header';
 import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
+import { offers } from '../offers';
 
 const columns = [
   column<VmView>('id', 'VM', (vm) => (
@@ -71,7 +72,7 @@ export function VmList({
   ];
   return (
     <div className="space-y-4">
-      <PageHeader title="VMs" description="Every workload your org may see, running or ended." />
+      <PageHeader title="VMs" offer={offers('vms.page')} description="Every workload your org may see, running or ended." />
       <UrlFilters fields={fields} values={filters} />
       <PagedTable
         result={vms}

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, freeText } from '../ids';
-import { Limit, LimitNumber } from '../pagination';
+import { LimitNumber } from '../pagination';
 
 /** Body of `POST /v1/api-keys` (docs/product.md §5): a name for people to tell keys apart. */
 export const CreateApiKeyInput = z
@@ -15,11 +15,5 @@ export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;
 export const ListApiKeysInput = z.object({ limit: LimitNumber.optional(), cursor: z.string().optional() }).strict();
 export type ListApiKeysInput = z.infer<typeof ListApiKeysInput>;
 
-/** Query of `GET /v1/api-keys`. */
-export const ListApiKeysQuery = ListApiKeysInput.extend({ limit: Limit.optional() });
-
 export const RevokeApiKeyInput = z.object({ apiKeyId: Id }).strict();
 export type RevokeApiKeyInput = z.infer<typeof RevokeApiKeyInput>;
-
-/** Body of `POST /v1/api-keys/{id}/revoke`: nothing (an empty body is fine). */
-export const RevokeApiKeyBody = z.object({}).strict();

@@ -15,6 +15,6 @@ export async function listNodeActions({ ctx, input }: { ctx: Ctx; input: GetNode
 }
 
 /** Fleet-level console actions (registering a node): the operator's only. */
-export function listFleetActions({ ctx }: { ctx: Ctx }): NodeAction[] {
+export async function listFleetActions({ ctx }: { ctx: Ctx }): Promise<NodeAction[]> {
   return offeredNodeActions(nodeRelation(ctx, null)).filter((a) => a === 'registerNode');
 }

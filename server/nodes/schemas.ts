@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, freeText } from '../ids';
-import { Limit, LimitNumber } from '../pagination';
+import { LimitNumber } from '../pagination';
 
 /** One unit of a topology (docs/product.md §5 `units: [{ id, model?, memoryGiB?, nvlinkDomain? }]`). */
 export const TopologyUnitInput = z
@@ -39,9 +39,8 @@ export const ExpectedTopologyGen = z.int('must be an integer').min(1, 'must be a
     "The node's topologyGen the caller reviewed (e.g. the one its diff was computed against). If the node is at another generation, the request is refused with 409 topology_changed (carrying the current one in `topologyGen`) and nothing changes.",
 });
 
-export const ChangeTopologyBody = z.object({ units: TopologyUnits, expectedTopologyGen: ExpectedTopologyGen }).strict();
-
-export const ChangeTopologyInput = ChangeTopologyBody.extend({ nodeId: Id });
+/** `PUT /v1/nodes/{nodeId}/topology` (docs/product.md §5.4). */
+export const ChangeTopologyInput = z.object({ nodeId: Id, units: TopologyUnits, expectedTopologyGen: ExpectedTopologyGen }).strict();
 export type ChangeTopologyInput = z.infer<typeof ChangeTopologyInput>;
 
 // Strict like every input: an unknown field is 400 on tRPC as on REST (docs/product.md §5 Requests).
@@ -50,6 +49,3 @@ export type GetNodeInput = z.infer<typeof GetNodeInput>;
 
 export const ListNodesInput = z.object({ limit: LimitNumber.optional(), cursor: z.string().optional(), ownerOrgId: Id.optional() }).strict();
 export type ListNodesInput = z.infer<typeof ListNodesInput>;
-
-/** Query of `GET /v1/nodes`: the same, with `limit` as a query string. */
-export const ListNodesQuery = ListNodesInput.extend({ limit: Limit.optional() });

@@ -1,14 +1,18 @@
 import { z } from 'zod';
 import { Id, distinctIds, freeText } from '../ids';
 import { ExpectedTopologyGen } from '../nodes/schemas';
-import { Limit, LimitNumber } from '../pagination';
+import { LimitNumber } from '../pagination';
 import { Timestamp } from '../timestamp';
 import { reservationRoles } from './roles';
 
-/** Body of cancel: `{ reason? }` (docs/product.md §5); re-affirm's adds `expectedTopologyGen`. */
-export const ReasonBody = z.object({ reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }) }).strict();
+/** The reservation a verb acts on: REST fills both from the path (`{nodeId}`, `{id}`; server/reservations/operations.ts). */
+const ReservationKey = { nodeId: Id, reservationId: Id };
 
-export const CancelReservationInput = ReasonBody.extend({ nodeId: Id, reservationId: Id });
+/** A reason recorded in the audit trail only. */
+const AuditReason = freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' });
+
+/** Cancel: `{ reason? }` (docs/product.md §5). */
+export const CancelReservationInput = z.object({ ...ReservationKey, reason: AuditReason }).strict();
 export type CancelReservationInput = z.infer<typeof CancelReservationInput>;
 
 export const OrgIds = (what: string, min: number) =>
@@ -18,9 +22,10 @@ export const OrgIds = (what: string, min: number) =>
     .max(256, 'must name at most 256 orgs')
     .refine((ids) => new Set(ids).size === ids.length, `${what} must not repeat an org`);
 
-/** Body of `POST /v1/nodes/{nodeId}/reservations` (docs/product.md §5). */
-export const CreateReservationFields = z
+/** `POST /v1/nodes/{nodeId}/reservations` (docs/product.md §5). */
+export const CreateReservationInput = z
   .object({
+    nodeId: Id,
     id: Id.optional().meta({ description: 'Chosen by the server when absent.' }),
     reservedUnitIds: distinctIds(1024),
     allowedOrgIds: OrgIds('allowedOrgIds', 1),
@@ -30,25 +35,24 @@ export const CreateReservationFields = z
     endsAt: Timestamp.optional().meta({ description: 'Absent = open-ended until cancelled.' }),
     reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
-  .strict();
+  .strict()
+  .superRefine(periodRule);
+export type CreateReservationInput = z.infer<typeof CreateReservationInput>;
 
+/** `endsAt` after `startsAt` when both are given (docs/product.md §5). */
 export function periodRule(b: { startsAt?: Date; endsAt?: Date }, ctx: z.RefinementCtx) {
   if (b.startsAt && b.endsAt && b.endsAt <= b.startsAt) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must be after startsAt' });
 }
-
-export const CreateReservationBody = CreateReservationFields.superRefine(periodRule);
-
-export const CreateReservationInput = CreateReservationFields.extend({ nodeId: Id }).superRefine(periodRule);
-export type CreateReservationInput = z.infer<typeof CreateReservationInput>;
 
 export const OrgIdList = z
   .array(Id)
   .max(256)
   .refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
 
-/** Body of `PATCH …/reservations/{id}`: the fields that may change (docs/product.md §5; §5.4 shrink). */
-export const UpdateReservationBody = z
+/** `PATCH …/reservations/{id}`: the fields that may change (docs/product.md §5; §5.4 shrink). */
+export const UpdateReservationInput = z
   .object({
+    ...ReservationKey,
     allowedOrgIds: OrgIdList.refine((ids) => ids.length > 0, 'must name at least one org').optional(),
     managingOrgIds: OrgIdList.optional(),
     endsAt: Timestamp.nullable().optional().meta({ description: 'null makes the reservation open-ended.' }),
@@ -57,28 +61,26 @@ export const UpdateReservationBody = z
     reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
   .strict();
-
-export const UpdateReservationInput = UpdateReservationBody.extend({ nodeId: Id, reservationId: Id });
 export type UpdateReservationInput = z.infer<typeof UpdateReservationInput>;
 
-/** Body of `POST …/release` (docs/product.md §5.2). */
-export const ReleaseBody = z
+/** `POST …/release` (docs/product.md §5.2). */
+export const ReleaseInput = z
   .object({
+    ...ReservationKey,
     unitIds: distinctIds(1024).meta({
       description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds and not running a VM.",
       uniqueItems: true,
     }),
-    reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
+    reason: AuditReason,
     dryRun: z.boolean().optional().meta({ description: 'Return the reservation as it would look after the release, and write nothing.' }),
   })
   .strict();
-
-export const ReleaseInput = ReleaseBody.extend({ nodeId: Id, reservationId: Id });
 export type ReleaseInput = z.infer<typeof ReleaseInput>;
 
-/** The request body of `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (docs/product.md §5.1a). */
-export const ReclaimBody = z
+/** `POST /v1/nodes/{nodeId}/reservations/{id}/reclaim` (docs/product.md §5.1a): the path's node and reservation, and the body. */
+export const ReclaimInput = z
   .object({
+    ...ReservationKey,
     unitIds: distinctIds(1024).meta({
       description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation).",
       uniqueItems: true,
@@ -87,7 +89,7 @@ export const ReclaimBody = z
     dryRun: z.boolean().optional().meta({
       description: 'Report which spot workloads would be terminated, and change nothing: no terminations, and the capacity boundary stays where it is.',
     }),
-    reason: freeText(1000).optional().meta({ description: 'Recorded in the audit trail.' }),
+    reason: AuditReason,
     // Distinct like every other id list (docs/product.md §9 d): a set named twice is a client's bug.
     expectedTerminate: z
       .array(Id)
@@ -102,26 +104,17 @@ export const ReclaimBody = z
       }),
   })
   .strict();
-export type ReclaimBody = z.infer<typeof ReclaimBody>;
-
-/** The verb's input: the body plus the path's node and reservation ids. */
-export const ReclaimInput = ReclaimBody.extend({ nodeId: Id, reservationId: Id });
 export type ReclaimInput = z.infer<typeof ReclaimInput>;
 
-/** Body of `POST …/reaffirm` (docs/product.md §5.4): a reason, and the node generation the caller reviewed. */
-export const ReaffirmBody = ReasonBody.extend({ expectedTopologyGen: ExpectedTopologyGen });
-
-export const ReaffirmInput = ReaffirmBody.extend({ nodeId: Id, reservationId: Id });
+/** `POST …/reaffirm` (docs/product.md §5.4): a reason, and the node generation the caller reviewed. */
+export const ReaffirmInput = z.object({ ...ReservationKey, reason: AuditReason, expectedTopologyGen: ExpectedTopologyGen }).strict();
 export type ReaffirmInput = z.infer<typeof ReaffirmInput>;
 
-export const GetReservationInput = z.object({ nodeId: Id, reservationId: Id }).strict();
+export const GetReservationInput = z.object(ReservationKey).strict();
 export type GetReservationInput = z.infer<typeof GetReservationInput>;
 
 export const ListNodeReservationsInput = z.object({ nodeId: Id, limit: LimitNumber.optional(), cursor: z.string().optional() }).strict();
 export type ListNodeReservationsInput = z.infer<typeof ListNodeReservationsInput>;
-
-/** Query of `GET /v1/nodes/{nodeId}/reservations`. */
-export const ListNodeReservationsQuery = z.object({ limit: Limit.optional(), cursor: z.string().optional() }).strict();
 
 /** `GET /v1/reservations` (docs/product.md §5): the caller's reservations on every node, by (nodeId, id). */
 export const ListReservationsInput = z
@@ -135,6 +128,3 @@ export const ListReservationsInput = z
   })
   .strict();
 export type ListReservationsInput = z.infer<typeof ListReservationsInput>;
-
-/** Query of `GET /v1/reservations`. */
-export const ListReservationsQuery = ListReservationsInput.extend({ limit: Limit.optional() });

@@ -16,6 +16,7 @@
 import type { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { MAX_BODY_BYTES } from '../http/body';
+import type { OperationId } from '../operations';
 import type { RouteSpec } from './route-spec';
 import { restRoutes } from './routes';
 import { expectationFor, hostilePathValues, hostileStrings, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
@@ -38,43 +39,43 @@ const units = [
 ];
 const missingReservation = { nodeId: 'n1', id: 'r-missing' };
 
-/** One per route-table operationId (a test below fails when a route has none). */
+/** One per route, keyed by its operation's id (the document's own route by its operationId); a test below fails when a route has none. */
 // One operation per line, read as a table; prettier would break the long rows.
 // prettier-ignore
-const bases: Record<string, Base> = {
-  listNodes: { as: 'owner', query: { limit: '10' }, status: 200 },
+const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
+  'nodes.list': { as: 'owner', query: { limit: '10' }, status: 200 },
   // The owner may not register nodes: 403 after the body is valid.
-  registerNode: { as: 'owner', body: { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units }, status: 403 },
-  getNode: { as: 'owner', params: { nodeId: 'n1' }, status: 200 },
-  changeTopology: { as: 'platform', params: { nodeId: 'n-missing' }, body: { units, expectedTopologyGen: 1 }, status: 404 },
-  listReservations: { as: 'owner', query: { role: 'any', limit: '10' }, status: 200 },
-  listNodeReservations: { as: 'owner', params: { nodeId: 'n1' }, query: { limit: '10' }, status: 200 },
-  createReservation: {
+  'nodes.register': { as: 'owner', body: { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units }, status: 403 },
+  'nodes.get': { as: 'owner', params: { nodeId: 'n1' }, status: 200 },
+  'nodes.changeTopology': { as: 'platform', params: { nodeId: 'n-missing' }, body: { units, expectedTopologyGen: 1 }, status: 404 },
+  'reservations.list': { as: 'owner', query: { role: 'any', limit: '10' }, status: 200 },
+  'reservations.listForNode': { as: 'owner', params: { nodeId: 'n1' }, query: { limit: '10' }, status: 200 },
+  'reservations.create': {
     as: 'owner', params: { nodeId: 'n-missing' }, status: 404,
     body: { id: 'r-new', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], contractRef: 'C-9', startsAt: future, reason: 'hostile' },
   },
-  getReservation: { as: 'owner', params: { nodeId: 'n1', id: 'r1' }, status: 200 },
-  updateReservation: {
+  'reservations.get': { as: 'owner', params: { nodeId: 'n1', id: 'r1' }, status: 200 },
+  'reservations.update': {
     as: 'owner', params: missingReservation, status: 404,
     body: { allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], endsAt: future, contractRef: 'C-2', reservedUnitIds: ['gpu-0'], reason: 'hostile' },
   },
-  cancelReservation: { as: 'owner', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
-  releaseUnits: { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-5'], reason: 'hostile', dryRun: false }, status: 404 },
-  reclaimUnits: { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-0'], dryRun: false, reason: 'hostile', expectedTerminate: ['vm-spot-a'] }, status: 404 },
-  reaffirmReservation: { as: 'platform', params: missingReservation, body: { reason: 'hostile', expectedTopologyGen: 1 }, status: 404 },
-  listVms: { as: 'owner', query: { nodeId: 'n1', status: 'running', tier: 'spot', limit: '10' }, status: 200 },
-  placeVm: { as: 'audience', body: { nodeId: 'n-missing', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' }, status: 404 },
-  getVm: { as: 'owner', params: { id: 'vm-res' }, status: 200 },
-  terminateVm: { as: 'owner', params: { id: 'vm-missing' }, body: {}, status: 404 },
-  listAuditEvents: { as: 'owner', query: { nodeId: 'n1', reservationId: 'r1', action: 'reservation.reclaim', since: '2026-01-01T00:00:00.000Z', until: future, limit: '10' }, status: 200 },
-  listNotifications: { as: 'owner', query: { limit: '10' }, status: 200 },
-  markNotificationRead: { as: 'owner', params: { id: 'ntf-missing' }, body: {}, status: 404 },
-  listApiKeys: { as: 'owner', query: { limit: '10' }, status: 200 },
+  'reservations.cancel': { as: 'owner', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
+  'reservations.release': { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-5'], reason: 'hostile', dryRun: false }, status: 404 },
+  'reservations.reclaim': { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-0'], dryRun: false, reason: 'hostile', expectedTerminate: ['vm-spot-a'] }, status: 404 },
+  'reservations.reaffirm': { as: 'platform', params: missingReservation, body: { reason: 'hostile', expectedTopologyGen: 1 }, status: 404 },
+  'vms.list': { as: 'owner', query: { nodeId: 'n1', status: 'running', tier: 'spot', limit: '10' }, status: 200 },
+  'vms.place': { as: 'audience', body: { nodeId: 'n-missing', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' }, status: 404 },
+  'vms.get': { as: 'owner', params: { id: 'vm-res' }, status: 200 },
+  'vms.terminate': { as: 'owner', params: { id: 'vm-missing' }, body: {}, status: 404 },
+  'audit.list': { as: 'owner', query: { nodeId: 'n1', reservationId: 'r1', action: 'reservation.reclaim', since: '2026-01-01T00:00:00.000Z', until: future, limit: '10' }, status: 200 },
+  'audit.notifications': { as: 'owner', query: { limit: '10' }, status: 200 },
+  'audit.markNotificationRead': { as: 'owner', params: { id: 'ntf-missing' }, body: {}, status: 404 },
+  'apiKeys.list': { as: 'owner', query: { limit: '10' }, status: 200 },
   // A key is every org's to create; the Idempotency-Key this route refuses (docs/product.md §9 m)
   // is checked after the body, so a valid body is still refused and no key is made.
-  createApiKey: { as: 'owner', body: { name: 'hostile' }, headers: { 'idempotency-key': 'hostile-1' }, status: 400 },
-  revokeApiKey: { as: 'owner', params: { id: 'key-missing' }, body: {}, status: 404 },
-  searchOrgs: { as: 'owner', query: { q: 'org' }, status: 200 },
+  'apiKeys.create': { as: 'owner', body: { name: 'hostile' }, headers: { 'idempotency-key': 'hostile-1' }, status: 400 },
+  'apiKeys.revoke': { as: 'owner', params: { id: 'key-missing' }, body: {}, status: 404 },
+  'orgs.search': { as: 'owner', query: { q: 'org' }, status: 200 },
   getOpenApiDocument: { as: null, status: 200 },
 };
 
@@ -201,7 +202,7 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
       add({ label: `Authorization ${JSON.stringify(c.slice(0, 30))}`, allowed: [401], headers: { authorization: c }, query: 'bogus=1' });
 
   // Query: unknown and repeated parameters, raw tricks, and every parameter × every hostile string.
-  const queryShape = shapeOf(spec.query);
+  const queryShape = shapeOf(spec.query ?? undefined);
   const baseQuery = base.query ?? {};
   add({ label: 'unknown query parameter', allowed: [400], query: new URLSearchParams({ ...baseQuery, "'; DROP TABLE nodes;--": '1' }).toString() });
   for (const raw of ['limit=1&limit=2', '=x', 'a[]=1', '__proto__=1', 'constructor=1', '%ZZ=1', `${'k'.repeat(5_000)}=1`])
@@ -218,8 +219,18 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
   }
 
   // Path: every parameter × every hostile segment is 404.
-  for (const k of Object.keys(shapeOf(spec.params))) {
+  for (const k of Object.keys(shapeOf(spec.params ?? undefined))) {
     for (const p of hostilePathValues) add({ label: `path {${k}} = ${JSON.stringify(p.slice(0, 30))}`, allowed: [404], params: { ...base.params, [k]: p } });
+  }
+
+  // A field the path fills, sent in the query or body too (under the parameter's name or the
+  // field's), is refused, never merged over the path's (server/rest/route.ts readInput).
+  for (const [name, field] of Object.entries(spec.paramFields)) {
+    for (const k of new Set([name, field])) {
+      const value = base.params?.[name] ?? 'n1';
+      if (spec.body) add({ label: `body.${k}, which the path fills`, allowed: [400], body: JSON.stringify({ ...(base.body as object), [k]: value }) });
+      else add({ label: `query.${k}, which the path fills`, allowed: [400], query: new URLSearchParams({ ...baseQuery, [k]: value }).toString() });
+    }
   }
 
   if (!spec.body) return out;
@@ -286,11 +297,14 @@ async function runAll(spec: RouteSpec, base: Base, variants: Variant[]): Promise
   return failures;
 }
 
+/** A route's key in `bases`: its operation's id. */
+const keyOf = (spec: RouteSpec) => (spec.id ?? spec.operationId) as keyof typeof bases;
+
 describe('hostile input over REST (docs/product.md §8 R3)', () => {
   for (const spec of restRoutes) {
     it(`${spec.method} ${spec.path}`, async () => {
-      const base = bases[spec.operationId];
-      expect(base, `a corpus base for ${spec.operationId}`).toBeDefined();
+      const base = bases[keyOf(spec)];
+      expect(base, `a corpus base for ${keyOf(spec)}`).toBeDefined();
       // The base itself answers as declared, so every variant's expectation starts from a known answer.
       const plain = await send(spec, requestOf(spec, base!, { label: 'base', allowed: [] }), 'base');
       expect(plain.status, `base of ${spec.operationId}: ${plain.text.slice(0, 200)}`).toBe(base!.status);
@@ -306,7 +320,7 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
       const declared = restRoutes.filter((r) => r.path === path);
       const spec = declared[0]!;
       for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter((m) => !declared.some((d) => d.method === m))) {
-        const base = bases[spec.operationId]!;
+        const base = bases[keyOf(spec)]!;
         failures.push(
           ...(await runAll(spec, base, [
             {
@@ -325,8 +339,8 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
   });
 
   it('treats LIKE metacharacters in the org search as literal text', async () => {
-    const spec = restRoutes.find((r) => r.operationId === 'searchOrgs')!;
-    const base = bases.searchOrgs!;
+    const spec = restRoutes.find((r) => r.id === 'orgs.search')!;
+    const base = bases['orgs.search']!;
     // Each would match every org ("org_…") were it a wildcard.
     const literal = ['%', 'o%g', 'o_g', '\\', 'org\\', '%_%'].map((q): Variant => ({
       label: `q=${q}`,
@@ -338,9 +352,9 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
   });
 
   it('has a corpus base for every route-table entry, and none for an entry that does not exist', () => {
-    const ids = restRoutes.map((r) => r.operationId);
+    const ids: string[] = restRoutes.map(keyOf);
     expect(
-      ids.filter((id) => !bases[id]),
+      ids.filter((id) => !(id in bases)),
       'routes without a base',
     ).toEqual([]);
     expect(

@@ -4,27 +4,32 @@
  * this, not the table's module, so that nothing the table loads imports the table back.
  */
 import type { z } from 'zod';
-import type { ErrorCode } from '../errors';
-import type { DeclaredMethod } from '../http/methods';
-import type { RestHandler } from './route';
+import type { Ctx } from '../context';
+import type { RestDeclaration } from '../operation';
 
-/** One operation of the REST API. */
-export type RouteSpec<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> = RestHandler<P, Q, B> & {
-  method: DeclaredMethod;
-  /** OpenAPI path template; its route file is `app/v1/…/route.ts` with `{x}` as `[x]`. */
-  path: `/v1${string}`;
-  operationId: string;
-  tag: 'Nodes' | 'Reservations' | 'VMs' | 'Audit' | 'Orgs' | 'API keys' | 'Meta';
-  summary: string;
-  description?: string;
-  /** The success answer's schema (server/openapi/schemas.ts), checked against the verb's type there. */
-  response: z.ZodType;
-  responseDescription: string;
-  /** Domain errors of the verb beyond those the pipeline adds to every route (400, 401, 413, 415, 429). */
-  errors: ErrorCode[];
+/** A strict object schema: what REST reads a path, a query or a body with. */
+export type WireObject = z.ZodObject<z.ZodRawShape, z.core.$strict>;
+
+/** One operation of the REST API, derived from its declaration (server/operation.ts). */
+export type RouteSpec = Omit<RestDeclaration<z.ZodType, unknown, `/v1${string}`, z.ZodType>, 'params' | 'readOnly' | 'answer'> & {
+  /** The operation's id (`reservations.reclaim`), or null for the document itself. */
+  id: string | null;
+  /** `none` for the few public routes (the OpenAPI document). */
+  auth?: 'none';
   /**
-   * Where the console offers this route to a person (a page, or a page's action), or
-   * `api-only: <why>`. docs/product.md §6: everything the API does for a person, the console does.
+   * The verb's input schema, with the query string's form of each field that is not a string
+   * on a GET (server/rest/wire.ts): what the path merged with the query or body is parsed with.
    */
-  console: string;
+  input: z.ZodType;
+  /** Each path parameter → the input field it fills (`id` → `reservationId`), in the template's order. */
+  paramFields: Readonly<Record<string, string>>;
+  /** The path parameters, as the document renders them; null without any. */
+  params: WireObject | null;
+  /** The query parameters (a GET's input fields but the path's); null without any. */
+  query: WireObject | null;
+  /** The JSON body (a POST, PUT or PATCH's input fields but the path's); null for a GET. */
+  body: WireObject | null;
+  readOnly?: (input: unknown) => boolean;
+  /** Runs the verb and shapes what REST answers. */
+  run: (args: { ctx: Ctx; input: unknown }) => Promise<unknown>;
 };

@@ -9,47 +9,13 @@ import { allowHeader, httpMethods, type DeclaredMethod, type HttpMethod } from '
 import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, serviceUnavailableResponse } from '../http/problem';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
+import type { RouteSpec } from './route-spec';
 
 const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
 
 const EmptyQuery = z.object({}).strict();
-const NoParams = z.object({});
 /** The `Idempotency-Key` header (docs/product.md §5 Idempotency: 1–255 characters). */
 export const IdempotencyKey = z.string().min(1, 'must be 1–255 characters').max(255, 'must be 1–255 characters');
-
-export type RestHandler<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType> = {
-  /** Path parameters; a value that does not parse is 404 (docs/product.md §5 Ids). */
-  params?: P;
-  /** Query parameters (strict: unknown ones are 400). */
-  query?: Q;
-  /** JSON body; when set, the request must be `application/json` of at most 64 KiB. */
-  body?: B;
-  /** Status of a successful answer (200 unless said). */
-  status?: number;
-  /** `none` for the few public routes (the OpenAPI document). */
-  auth?: 'apiKey' | 'none';
-  /**
-   * `refused` where the answer must never be stored, so a replay could not repeat it: creating
-   * an API key, whose secret is shown once and kept nowhere (docs/product.md §9 m). An
-   * `Idempotency-Key` there is 400, rather than ignored: a client relying on it must learn that
-   * a retry creates another key.
-   */
-  idempotency?: 'refused';
-  /**
-   * Whether this request writes nothing (a dry run): then, under an `Idempotency-Key`, the verb
-   * runs on its own read-only snapshot first and only the stored response is written after it,
-   * rather than the verb running inside the idempotency record's write transaction.
-   */
-  readOnly?: (body: z.output<B>) => boolean;
-  handle: (args: { ctx: Ctx; params: z.output<P>; query: z.output<Q>; body: z.output<B> }) => Promise<unknown>;
-};
-
-/** Declares one method of a REST route; exists for type inference of the schemas. */
-export function handler<P extends z.ZodType = typeof NoParams, Q extends z.ZodType = typeof EmptyQuery, B extends z.ZodType = z.ZodUndefined>(
-  h: RestHandler<P, Q, B>,
-): RestHandler<P, Q, B> {
-  return h;
-}
 
 type NextRouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 export type NextHandler = (req: Request, route: NextRouteContext) => Promise<Response>;
@@ -101,12 +67,45 @@ function methodNotAllowed(allow: string): Response {
   return problemResponse(new DomainError('method_not_allowed', `This route answers ${allow} only.`), { allow });
 }
 
-function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler {
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * The verb's input from a request (server/rest/wire.ts): the path's parameters, each in the
+ * input field it fills, merged with a GET's query or another method's body, parsed with the
+ * verb's one schema. A query or body field that the path fills is refused (400), never merged.
+ * @returns the parsed input, and the 404 to answer once the 400s and the Idempotency-Key are checked.
+ */
+function readInput(spec: RouteSpec, fields: unknown, path: Record<string, unknown>): { input: unknown; notFound: boolean } {
+  const where = spec.method === 'GET' ? 'query' : 'body';
+  if (!isRecord(fields)) {
+    // Not an object: the body's own schema says so, as it did before the merge.
+    const r = (spec.body ?? EmptyQuery).safeParse(fields);
+    throw invalidRequest(where, r.success ? [] : r.error.issues);
+  }
+  const fromPath = new Map(Object.entries(spec.paramFields).map(([name, field]) => [field, name]));
+  const taken = Object.keys(fields).filter((k) => fromPath.has(k) || k in spec.paramFields);
+  if (taken.length > 0) {
+    throw new DomainError('invalid_request', `The request is invalid: ${where}.${taken[0]} is given by the path.`, {
+      errors: taken.map((k) => ({ path: `${where}.${k}`, message: 'is given by the path' })),
+    });
+  }
+  const merged: Record<string, unknown> = { ...fields };
+  for (const [name, field] of Object.entries(spec.paramFields)) merged[field] = path[name];
+  const parsed = spec.input.safeParse(merged);
+  if (parsed.success) return { input: parsed.data, notFound: false };
+  const ofPath = (i: z.core.$ZodIssue) => typeof i.path[0] === 'string' && fromPath.has(i.path[0]);
+  const own = parsed.error.issues.filter((i) => !ofPath(i));
+  if (own.length > 0) throw invalidRequest(where, own);
+  // Only path parameters failed: no resource exists at this path (docs/product.md §5 Ids).
+  return { input: undefined, notFound: true };
+}
+
+function runMethod(spec: RouteSpec): NextHandler {
   return async (req, route) => {
     try {
       // docs/product.md §5 check order: 401 → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
       let principal: Omit<Ctx, 'db'> | null = null;
-      if (h.auth !== 'none') {
+      if (spec.auth !== 'none') {
         const auth = await authenticateApiKey(getDb(), req.headers.get('authorization'));
         if (!auth) throw new DomainError('unauthenticated', 'Send a valid API key as "Authorization: Bearer <key>".');
         if (auth.retryAfterSeconds !== undefined) {
@@ -115,21 +114,18 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
         principal = { ...auth.principal, now: auth.now, clock: 'database' };
       }
       const url = new URL(req.url);
-      const query = (h.query ?? EmptyQuery).safeParse(queryObject(url));
+      const rawQuery = queryObject(url);
+      // Only a GET reads its input from the query; every other method takes none there.
+      const query = spec.method === 'GET' ? { success: true as const, data: {} } : EmptyQuery.safeParse(rawQuery);
       if (!query.success) throw invalidRequest('query', query.error.issues);
       let json: unknown = undefined;
-      let body: unknown = undefined;
-      if (h.body) {
-        json = parseRequestJson(await readBody(req));
-        const parsed = h.body.safeParse(json);
-        if (!parsed.success) throw invalidRequest('body', parsed.error.issues);
-        body = parsed.data;
-      }
+      if (spec.method !== 'GET') json = parseRequestJson(await readBody(req));
+      const { input, notFound } = readInput(spec, spec.method === 'GET' ? rawQuery : json, (await route?.params) ?? {});
       const idemKey = mutating.has(req.method) ? req.headers.get('idempotency-key') : null;
       if (idemKey !== null) {
         const k = IdempotencyKey.safeParse(idemKey);
         if (!k.success) throw invalidRequest('header.Idempotency-Key', k.error.issues);
-        if (h.idempotency === 'refused') {
+        if (spec.idempotency === 'refused') {
           throw new DomainError(
             'invalid_request',
             'This route does not take an Idempotency-Key: its answer holds a secret that is shown once and never stored, so it cannot be replayed. Send the request without it.',
@@ -139,16 +135,15 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
           );
         }
       }
-      const params = (h.params ?? NoParams).safeParse((await route?.params) ?? {});
-      if (!params.success) throw new DomainError('not_found', 'No resource exists at this path.');
+      if (notFound) throw new DomainError('not_found', 'No resource exists at this path.');
 
-      const status = h.status ?? 200;
+      const status = spec.status ?? 200;
       // Public routes (auth: 'none') get no principal and need no database: their handlers
       // must not read ctx, which is why it is only typed, not built, for them.
       const execute = async (dbOrTx: DbOrTx | null): Promise<StoredResponse> => {
         try {
           const ctx = (principal && dbOrTx ? { ...principal, db: dbOrTx } : {}) as Ctx;
-          const result = await h.handle({ ctx, params: params.data, query: query.data, body });
+          const result = await spec.run({ ctx, input });
           return { status, body: JSON.stringify(result) };
         } catch (e) {
           // A verb's 429 (creating API keys too fast) says when to retry, as the pipeline's does.
@@ -163,7 +158,7 @@ function runMethod(h: RestHandler<z.ZodType, z.ZodType, z.ZodType>): NextHandler
       };
       if (idemKey !== null && principal) {
         const scope = { orgId: principal.orgId, method: req.method, path: canonicalPath(url.pathname), key: idemKey };
-        const mode = h.readOnly?.(body) ? 'read' : 'write';
+        const mode = spec.readOnly?.(input) ? 'read' : 'write';
         const r = await runIdempotent(
           getDb(),
           scope,
@@ -196,19 +191,18 @@ function storedToResponse(r: StoredResponse, extra: Record<string, string> = {})
  * Builds every HTTP method export of a Next route file under /v1: the declared methods run
  * through the shared pipeline (auth, validation, idempotency, error mapping); the rest answer
  * 405 problem+json with `Allow`, which Next would otherwise answer with an empty body.
- * Usage: `export const { GET, POST, … } = restRoute({ POST: handler({ … }) })`.
+ * @param methods the route table's entries of one path, by method (server/rest/routes.ts `routeHandlers`).
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each method's schemas are checked by handler()
-export function restRoute(methods: Partial<Record<DeclaredMethod, RestHandler<any, any, any>>>): Record<HttpMethod, NextHandler> {
+export function restRoute(methods: Partial<Record<DeclaredMethod, RouteSpec>>): Record<HttpMethod, NextHandler> {
   const declared = Object.keys(methods) as DeclaredMethod[];
   const allow = allowHeader(declared);
   const out = {} as Record<HttpMethod, NextHandler>;
   for (const m of httpMethods) {
-    const h = (methods as Partial<Record<HttpMethod, RestHandler<z.ZodType, z.ZodType, z.ZodType>>>)[m];
-    if (h) out[m] = runMethod(h);
+    const spec = m === 'HEAD' || m === 'OPTIONS' ? undefined : methods[m];
+    if (spec) out[m] = runMethod(spec);
     else if (m === 'OPTIONS') out[m] = async () => new Response(null, { status: 204, headers: { allow } });
     else if (m === 'HEAD' && methods.GET) {
-      const get = runMethod(methods.GET as RestHandler<z.ZodType, z.ZodType, z.ZodType>);
+      const get = runMethod(methods.GET);
       out[m] = async (req, route) => {
         const res = await get(req, route);
         return new Response(null, { status: res.status, headers: res.headers });

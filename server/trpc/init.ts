@@ -5,7 +5,7 @@
 import type { Db } from '@/db/client';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
-import { ZodError, z } from 'zod';
+import { ZodError } from 'zod';
 import type { Ctx, Principal } from '../context';
 import { DomainError, errorTable, toServiceUnavailable, type ErrorCode, type Problem } from '../errors';
 import { createRequestReads, type RequestReads } from '../request-reads';
@@ -144,13 +144,6 @@ export function toTrpcError(cause: DomainError): TRPCError {
 }
 
 export const publicProcedure = t.procedure.use(mapDomainErrors);
-
-/**
- * The input of a procedure that takes none: anything sent is refused (400), as REST refuses an
- * unknown field, instead of being silently ignored.
- */
-export const NoInput = z.undefined({ error: 'takes no input' });
-export type NoInput = z.infer<typeof NoInput>;
 
 /**
  * Requires a principal; hands resolvers the verb context with the one clock, shared by the

@@ -1,7 +1,7 @@
 import { vmTiers } from '@/db/schema';
 import { z } from 'zod';
 import { Id, distinctIds } from '../ids';
-import { Limit, LimitNumber } from '../pagination';
+import { LimitNumber } from '../pagination';
 
 /** Body of `POST /v1/vms` (docs/product.md §5.3). */
 export const PlaceVmInput = z
@@ -30,14 +30,8 @@ export const ListVmsInput = z
   .strict();
 export type ListVmsInput = z.infer<typeof ListVmsInput>;
 
-/** Query of `GET /v1/vms`. */
-export const ListVmsQuery = ListVmsInput.extend({ limit: Limit.optional() });
-
 export const ListNodeVmsInput = z.object({ nodeId: Id, status: z.enum(['running', 'terminated']).optional() }).strict();
 export type ListNodeVmsInput = z.infer<typeof ListNodeVmsInput>;
 
 export const GetVmInput = z.object({ vmId: Id }).strict();
 export type GetVmInput = z.infer<typeof GetVmInput>;
-
-/** Body of `POST /v1/vms/{id}/terminate`: nothing (an empty body is fine). */
-export const TerminateVmBody = z.object({}).strict();

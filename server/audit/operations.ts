@@ -1,0 +1,31 @@
+/**
+ * The `audit` router's operations: the audit trail (docs/product.md §5) and the acting org's
+ * notifications (server/notifications/operations.ts, which this router also serves: the console
+ * reads both from one place).
+ */
+import { AuditEventPage } from '../openapi/schemas';
+import { operation, type OperationGroup } from '../operation';
+import { notificationOperations } from '../notifications/operations';
+import { listAuditEvents } from './list';
+import { ListAuditInput } from './schemas';
+
+export const auditOperations = {
+  list: operation({
+    verb: listAuditEvents,
+    input: ListAuditInput,
+    kind: 'query',
+    console: 'audit.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/audit',
+      operationId: 'listAuditEvents',
+      tag: 'Audit',
+      summary: 'List audit events',
+      description: 'The audit events the caller may see, newest first, filterable by node, reservation, action and time; cursor-paginated. Never 403.',
+      response: AuditEventPage,
+      responseDescription: 'A page of audit events.',
+      errors: [],
+    },
+  }),
+  ...notificationOperations,
+} satisfies OperationGroup;

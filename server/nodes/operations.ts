@@ -1,0 +1,107 @@
+/** The node operations (docs/product.md §3, §5, §5.4): one declaration each (server/operation.ts). */
+import type { ErrorCode } from '../errors';
+import { Node, NodePage } from '../openapi/schemas';
+import { NoInput, operation, type OperationGroup } from '../operation';
+import { listFleetActions, listNodeActions } from './actions';
+import { getNode } from './get';
+import { listNodes } from './list';
+import { registerNode } from './register';
+import { ChangeTopologyInput, GetNodeInput, ListNodesInput, RegisterNodeInput } from './schemas';
+import { changeTopology } from './topology';
+import { listTopologyHistory } from './topology-history';
+
+const NOT_FOUND_AND_FORBIDDEN: ErrorCode[] = ['not_found', 'forbidden'];
+
+export const nodeOperations = {
+  list: operation({
+    verb: listNodes,
+    input: ListNodesInput,
+    kind: 'query',
+    console: 'fleet.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/nodes',
+      operationId: 'listNodes',
+      tag: 'Nodes',
+      summary: 'List nodes',
+      description: 'Nodes visible to the caller, by id, cursor-paginated, with per-state unit counts.',
+      response: NodePage,
+      responseDescription: 'A page of nodes.',
+      errors: [],
+    },
+  }),
+  register: operation({
+    verb: registerNode,
+    input: RegisterNodeInput,
+    kind: 'mutation',
+    console: 'fleet.register-node',
+    rest: {
+      method: 'POST',
+      path: '/v1/nodes',
+      operationId: 'registerNode',
+      tag: 'Nodes',
+      summary: 'Register a node',
+      description: 'Platform operator only: registers a node with its unit list (1–64 units).',
+      status: 201,
+      response: Node,
+      responseDescription: 'The registered node.',
+      errors: ['forbidden', 'already_exists', 'unknown_org'],
+    },
+  }),
+  get: operation({
+    verb: getNode,
+    input: GetNodeInput,
+    kind: 'query',
+    console: 'node.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/nodes/{nodeId}',
+      operationId: 'getNode',
+      tag: 'Nodes',
+      summary: 'Get a node',
+      description: 'One node: its units with their state (docs/product.md §3) and its topologyGen.',
+      response: Node,
+      responseDescription: 'The node.',
+      errors: ['not_found'],
+    },
+  }),
+  changeTopology: operation({
+    verb: changeTopology,
+    input: ChangeTopologyInput,
+    kind: 'mutation',
+    console: 'node.change-topology',
+    rest: {
+      method: 'PUT',
+      path: '/v1/nodes/{nodeId}/topology',
+      operationId: 'changeTopology',
+      tag: 'Nodes',
+      summary: "Replace a node's unit list",
+      description:
+        'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
+      response: Node,
+      responseDescription: 'The node after the change.',
+      errors: [...NOT_FOUND_AND_FORBIDDEN, 'topology_changed', 'unit_occupied'],
+    },
+  }),
+  actions: operation({
+    verb: listNodeActions,
+    input: GetNodeInput,
+    kind: 'query',
+    console: 'node.page',
+    rest: { none: "which buttons the console shows on a node page; a program learns what it may do from each route's 403" },
+  }),
+  fleetActions: operation({
+    verb: listFleetActions,
+    input: NoInput,
+    kind: 'query',
+    console: 'fleet.page',
+    rest: { none: 'which buttons the console shows on the fleet page (Register node…)' },
+  }),
+  topologyHistory: operation({
+    verb: listTopologyHistory,
+    input: GetNodeInput,
+    kind: 'query',
+    console: 'node.topology-history',
+    rest: { none: "the console's view of a node's topology generations, read from the audit trail that GET /v1/audit publishes" },
+  }),
+} satisfies OperationGroup;

@@ -1,0 +1,185 @@
+/**
+ * Type-level tests of the operation declarations (server/operation.ts), checked by `tsc`
+ * (`npm run typecheck`), never run: the build fails when one fails.
+ * 1. A REST response schema that does not describe what the verb returns is refused.
+ * 2. tRPC's RouterInputs / RouterOutputs, which the router derives from the declarations, are
+ *    pinned procedure by procedure to the verbs' own input and view types (and are never `any`).
+ */
+import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
+import type { z } from 'zod';
+import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
+import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput } from './api-keys/schemas';
+import type { ListAuditInput } from './audit/schemas';
+import type { AuditEventView } from './audit/view';
+import { getNode } from './nodes/get';
+import type { ChangeTopologyInput, GetNodeInput as GetNodeInputType, ListNodesInput, RegisterNodeInput } from './nodes/schemas';
+import { GetNodeInput } from './nodes/schemas';
+import type { listTopologyHistory } from './nodes/topology-history';
+import type { NodeView } from './nodes/view';
+import type { ListNotificationsInput, MarkNotificationReadInput } from './notifications/schemas';
+import type { NotificationView } from './notifications/view';
+import { Node, Unit } from './openapi/schemas';
+import { operation, type OperationGroup } from './operation';
+import type { SearchOrgsQuery } from './orgs/schemas';
+import type { OrgSummary } from './orgs/search';
+import type { NodeAction, ReservationAction, VmAction } from './policy';
+import type { ReservationHistory } from './reservations/history';
+import type {
+  CancelReservationInput,
+  CreateReservationInput,
+  GetReservationInput,
+  ListNodeReservationsInput,
+  ListReservationsInput,
+  ReaffirmInput,
+  ReclaimInput,
+  ReleaseInput,
+  UpdateReservationInput,
+} from './reservations/schemas';
+import type { ReclaimResult, Reservation } from './reservations/view';
+import type { UnlockSignInInput } from './sign-ins/schemas';
+import type { LockedSignInView, UnlockedSignInView } from './sign-ins/view';
+import type { AppRouter } from './trpc/root';
+import type { GetVmInput, ListNodeVmsInput, ListVmsInput, PlaceVmInput } from './vms/schemas';
+import type { VmView } from './vms/view';
+
+type IsAny<T> = 0 extends 1 & T ? true : false;
+type KeysOf<T> = T extends unknown ? keyof T : never;
+/** A and B accept the same values and name the same keys; never true of `any`. */
+type Exact<A, B> =
+  IsAny<A> extends true
+    ? false
+    : [A] extends [B]
+      ? [B] extends [A]
+        ? [KeysOf<A>] extends [KeysOf<B>]
+          ? [KeysOf<B>] extends [KeysOf<A>]
+            ? true
+            : false
+          : false
+        : false
+      : false;
+type Assert<T extends true> = T;
+type Page<T> = { items: T[]; nextCursor?: string };
+
+// 1. A Unit schema for a verb that answers a NodeView: the declaration is no operation, and its group refuses it.
+const unitForNode = {
+  get: operation({
+    verb: getNode,
+    input: GetNodeInput,
+    kind: 'query',
+    console: 'node.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/nodes/{nodeId}',
+      operationId: 'getNode',
+      tag: 'Nodes',
+      summary: 'Get a node',
+      response: Unit,
+      responseDescription: 'The node.',
+      errors: [],
+    },
+  }),
+};
+// @ts-expect-error -- the response schema does not describe what the verb returns
+export const _refused = unitForNode satisfies OperationGroup;
+// …and the right schema is accepted.
+export const _accepted = {
+  get: operation({
+    ...unitForNode.get,
+    verb: getNode,
+    input: GetNodeInput,
+    kind: 'query',
+    console: 'node.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/nodes/{nodeId}',
+      operationId: 'getNode',
+      tag: 'Nodes',
+      summary: 'Get a node',
+      response: Node,
+      responseDescription: 'The node.',
+      errors: [],
+    },
+  }),
+} satisfies OperationGroup;
+
+// 2. tRPC's inputs and outputs, procedure by procedure.
+type In = inferRouterInputs<AppRouter>;
+type Out = inferRouterOutputs<AppRouter>;
+type Input<S extends z.ZodType> = z.input<S>;
+
+export type _RouterChecks = [
+  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
+  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'changeTopology' | 'actions' | 'fleetActions' | 'topologyHistory'>>,
+  Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
+  Assert<Exact<Out['nodes']['list'], Page<NodeView>>>,
+  Assert<Exact<In['nodes']['register'], Input<typeof RegisterNodeInput>>>,
+  Assert<Exact<Out['nodes']['register'], NodeView>>,
+  Assert<Exact<In['nodes']['get'], Input<typeof GetNodeInputType>>>,
+  Assert<Exact<Out['nodes']['get'], NodeView>>,
+  Assert<Exact<In['nodes']['changeTopology'], Input<typeof ChangeTopologyInput>>>,
+  Assert<Exact<Out['nodes']['changeTopology'], NodeView>>,
+  Assert<Exact<Out['nodes']['actions'], NodeAction[]>>,
+  Assert<Exact<In['nodes']['fleetActions'], void | undefined>>,
+  Assert<Exact<Out['nodes']['fleetActions'], NodeAction[]>>,
+  Assert<Exact<Out['nodes']['topologyHistory'], Awaited<ReturnType<typeof listTopologyHistory>>>>,
+
+  Assert<Exact<keyof In['reservations'], 'list' | 'listForNode' | 'create' | 'get' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reaffirm'>>,
+  Assert<Exact<In['reservations']['list'], Input<typeof ListReservationsInput>>>,
+  Assert<Exact<Out['reservations']['list'], Page<Reservation>>>,
+  Assert<Exact<In['reservations']['listForNode'], Input<typeof ListNodeReservationsInput>>>,
+  Assert<Exact<Out['reservations']['listForNode'], Page<{ reservation: Reservation; actions: ReservationAction[] }>>>,
+  Assert<Exact<In['reservations']['create'], Input<typeof CreateReservationInput>>>,
+  Assert<Exact<Out['reservations']['create'], Reservation>>,
+  Assert<Exact<In['reservations']['get'], Input<typeof GetReservationInput>>>,
+  Assert<Exact<Out['reservations']['get'], Reservation>>,
+  Assert<Exact<Out['reservations']['history'], ReservationHistory>>,
+  Assert<Exact<In['reservations']['update'], Input<typeof UpdateReservationInput>>>,
+  Assert<Exact<Out['reservations']['update'], Reservation>>,
+  Assert<Exact<In['reservations']['cancel'], Input<typeof CancelReservationInput>>>,
+  Assert<Exact<Out['reservations']['cancel'], Reservation>>,
+  Assert<Exact<In['reservations']['release'], Input<typeof ReleaseInput>>>,
+  Assert<Exact<Out['reservations']['release'], Reservation>>,
+  Assert<Exact<In['reservations']['reclaim'], Input<typeof ReclaimInput>>>,
+  Assert<Exact<Out['reservations']['reclaim'], ReclaimResult>>,
+  Assert<Exact<In['reservations']['reaffirm'], Input<typeof ReaffirmInput>>>,
+  Assert<Exact<Out['reservations']['reaffirm'], Reservation>>,
+
+  Assert<Exact<keyof In['vms'], 'list' | 'place' | 'get' | 'listForNode' | 'terminate'>>,
+  Assert<Exact<In['vms']['list'], Input<typeof ListVmsInput>>>,
+  Assert<Exact<Out['vms']['list'], Page<VmView>>>,
+  Assert<Exact<In['vms']['place'], Input<typeof PlaceVmInput>>>,
+  Assert<Exact<Out['vms']['place'], VmView>>,
+  Assert<Exact<In['vms']['get'], Input<typeof GetVmInput>>>,
+  Assert<Exact<Out['vms']['get'], VmView>>,
+  Assert<Exact<In['vms']['listForNode'], Input<typeof ListNodeVmsInput>>>,
+  Assert<Exact<Out['vms']['listForNode'], (VmView & { actions: VmAction[] })[]>>,
+  Assert<Exact<In['vms']['terminate'], Input<typeof GetVmInput>>>,
+  Assert<Exact<Out['vms']['terminate'], VmView>>,
+
+  Assert<Exact<keyof In['audit'], 'list' | 'notifications' | 'unreadNotificationCount' | 'markNotificationRead'>>,
+  Assert<Exact<In['audit']['list'], Input<typeof ListAuditInput>>>,
+  Assert<Exact<Out['audit']['list'], Page<AuditEventView>>>,
+  Assert<Exact<In['audit']['notifications'], Input<typeof ListNotificationsInput>>>,
+  Assert<Exact<Out['audit']['notifications'], Page<NotificationView>>>,
+  Assert<Exact<In['audit']['unreadNotificationCount'], void | undefined>>,
+  Assert<Exact<Out['audit']['unreadNotificationCount'], { unread: number }>>,
+  Assert<Exact<In['audit']['markNotificationRead'], Input<typeof MarkNotificationReadInput>>>,
+  Assert<Exact<Out['audit']['markNotificationRead'], NotificationView>>,
+
+  Assert<Exact<keyof In['apiKeys'], 'list' | 'create' | 'revoke'>>,
+  Assert<Exact<In['apiKeys']['list'], Input<typeof ListApiKeysInput>>>,
+  Assert<Exact<Out['apiKeys']['list'], Page<ApiKeyView>>>,
+  Assert<Exact<In['apiKeys']['create'], Input<typeof CreateApiKeyInput>>>,
+  Assert<Exact<Out['apiKeys']['create'], CreatedApiKeyView>>,
+  Assert<Exact<In['apiKeys']['revoke'], Input<typeof RevokeApiKeyInput>>>,
+  Assert<Exact<Out['apiKeys']['revoke'], ApiKeyView>>,
+
+  Assert<Exact<In['orgs']['search'], Input<typeof SearchOrgsQuery>>>,
+  Assert<Exact<Out['orgs']['search'], { items: OrgSummary[] }>>,
+
+  Assert<Exact<keyof In['signIns'], 'locked' | 'unlock'>>,
+  Assert<Exact<In['signIns']['locked'], void | undefined>>,
+  Assert<Exact<Out['signIns']['locked'], { items: LockedSignInView[] }>>,
+  Assert<Exact<In['signIns']['unlock'], Input<typeof UnlockSignInInput>>>,
+  Assert<Exact<Out['signIns']['unlock'], UnlockedSignInView>>,
+];

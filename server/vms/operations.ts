@@ -1,0 +1,91 @@
+/** The VM operations (docs/product.md §5, §5.3): one declaration each (server/operation.ts). REST's `{id}` fills `vmId`. */
+import type { ErrorCode } from '../errors';
+import { Vm, VmPage } from '../openapi/schemas';
+import { operation, type OperationGroup } from '../operation';
+import { getVm } from './get';
+import { listNodeVms, listVms } from './list';
+import { placeVm } from './place';
+import { GetVmInput, ListNodeVmsInput, ListVmsInput, PlaceVmInput } from './schemas';
+import { terminateVm } from './terminate';
+
+const NOT_FOUND_AND_FORBIDDEN: ErrorCode[] = ['not_found', 'forbidden'];
+
+export const vmOperations = {
+  list: operation({
+    verb: listVms,
+    input: ListVmsInput,
+    kind: 'query',
+    console: 'vms.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/vms',
+      operationId: 'listVms',
+      tag: 'VMs',
+      summary: 'List VMs',
+      description: 'VMs the caller may see, cursor-paginated.',
+      response: VmPage,
+      responseDescription: 'A page of VMs.',
+      errors: [],
+    },
+  }),
+  place: operation({
+    verb: placeVm,
+    input: PlaceVmInput,
+    kind: 'mutation',
+    console: { apiOnly: 'schedulers place VMs, not people (docs/product.md §6)' },
+    rest: {
+      method: 'POST',
+      path: '/v1/vms',
+      operationId: 'placeVm',
+      tag: 'VMs',
+      summary: 'Place a VM',
+      description: 'Places a VM on 1–64 units of a node at a tier (docs/product.md §5.3). A unit runs at most one VM.',
+      status: 201,
+      response: Vm,
+      responseDescription: 'The running VM.',
+      errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'reservation_needs_review', 'unit_occupied', 'unit_unavailable', 'unknown_unit'],
+    },
+  }),
+  get: operation({
+    verb: getVm,
+    input: GetVmInput,
+    kind: 'query',
+    console: 'vm.page',
+    rest: {
+      method: 'GET',
+      path: '/v1/vms/{id}',
+      params: { id: 'vmId' },
+      operationId: 'getVm',
+      tag: 'VMs',
+      summary: 'Get a VM',
+      response: Vm,
+      responseDescription: 'The VM.',
+      errors: ['not_found'],
+    },
+  }),
+  listForNode: operation({
+    verb: listNodeVms,
+    input: ListNodeVmsInput,
+    kind: 'query',
+    console: 'node.vm-table',
+    rest: { none: "the node page's VM table, each VM with the console's actions; programs list a node's VMs with GET /v1/vms?nodeId=" },
+  }),
+  terminate: operation({
+    verb: terminateVm,
+    input: GetVmInput,
+    kind: 'mutation',
+    console: 'node.terminate-vm',
+    rest: {
+      method: 'POST',
+      path: '/v1/vms/{id}/terminate',
+      params: { id: 'vmId' },
+      operationId: 'terminateVm',
+      tag: 'VMs',
+      summary: 'Terminate a VM',
+      description: "The VM's own org or a platform operator. Terminating a VM that has ended changes nothing.",
+      response: Vm,
+      responseDescription: 'The terminated VM.',
+      errors: NOT_FOUND_AND_FORBIDDEN,
+    },
+  }),
+} satisfies OperationGroup;
