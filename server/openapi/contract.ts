@@ -26,7 +26,10 @@ function strip(value: unknown): unknown {
 
 export type ContractProjection = { operations: Record<string, unknown>; schemas: Record<string, unknown> };
 
-/** The document's structure, keyed by `METHOD path` and by component schema name. */
+/** An object with its keys in code-point order, so that the snapshot's diff shows what changed, never where. */
+const sortedKeys = <T>(o: Record<string, T>): Record<string, T> => Object.fromEntries(Object.entries(o).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+/** The document's structure, keyed by `METHOD path` and by component schema name, each in code-point order. */
 export function projectContract(doc: oas31.OpenAPIObject): ContractProjection {
   const operations: Record<string, unknown> = {};
   for (const [path, item] of Object.entries(doc.paths ?? {})) {
@@ -36,7 +39,7 @@ export function projectContract(doc: oas31.OpenAPIObject): ContractProjection {
   for (const [name, schema] of Object.entries(doc.components?.schemas ?? {})) schemas[name] = strip(schema);
   for (const [name, part] of Object.entries(doc.components?.parameters ?? {})) schemas[`parameters/${name}`] = strip(part);
   for (const [name, part] of Object.entries(doc.components?.responses ?? {})) schemas[`responses/${name}`] = strip(part);
-  return { operations, schemas };
+  return { operations: sortedKeys(operations), schemas: sortedKeys(schemas) };
 }
 
 if (process.argv.includes('--write')) {
