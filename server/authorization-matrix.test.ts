@@ -48,6 +48,7 @@ import type { NotificationView } from './notifications/view';
 import { reclaim } from './reservations/reclaim';
 import { updateReservation } from './reservations/update';
 import type { Reservation } from './reservations/view';
+import type { UnitDetailView } from './nodes/get-unit';
 import { isRest } from './operation';
 import { operations, type OperationId } from './operations';
 import { restRoutes } from './rest/routes';
@@ -450,6 +451,15 @@ const checks = {
   reservationsAudience: checkReservationsAcross('audience') satisfies Check,
   reservationHistory: checkR1History satisfies Check,
   vm: ((body, kind) => checkVmOrg(body as VmView, kind)) satisfies Check,
+  // One unit as the grid shows it, and its VM exactly where the grid shows the VM's id.
+  unitGpu0: ((body, kind) => {
+    const unit = body as UnitDetailView;
+    expect(unit).toMatchObject({ id: 'gpu-0', nodeId: 'n1', state: n1States['gpu-0'] });
+    const shown = visibleVms[kind].includes('vm-spot-a');
+    expect(unit.vmId, 'gpu-0.vmId').toBe(shown ? 'vm-spot-a' : undefined);
+    expect(unit.vm?.id, 'gpu-0.vm').toBe(shown ? 'vm-spot-a' : undefined);
+    if (unit.vm) checkVmOrg(unit.vm, kind);
+  }) satisfies Check,
   vmList: ((body, kind) => checkVmList(body, kind)) satisfies Check,
   n1VmList: ((body, kind) => checkVmList(body, kind, n1Vms)) satisfies Check,
   placed: ((body, kind) => expect((body as VmView).orgId).toBe(orgOf[kind])) satisfies Check,
@@ -543,6 +553,7 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'nodes.list', action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
   { transport: 'rest', op: 'nodes.register', body: registerBody, action: 'register a node', scene: 'base', mutates: true },
   { transport: 'rest', op: 'nodes.get', params: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
+  { transport: 'rest', op: 'nodes.unit', params: { nodeId: 'n1', unitId: 'gpu-0' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.unitGpu0 },
   { transport: 'rest', op: 'nodes.changeTopology', params: { nodeId: 'n1' }, body: { units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.listForNode', params: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
   { transport: 'rest', op: 'reservations.list', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
@@ -582,6 +593,7 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'nodes.actions', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeActions },
   { transport: 'trpc', op: 'nodes.fleetActions', input: undefined, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.fleetActions },
   { transport: 'trpc', op: 'orgs.search', input: { q: 'org_' }, action: 'search orgs (the org picker)', scene: 'base', mutates: false, check: checks.orgSearch, namesOrgs: true },
+  { transport: 'trpc', op: 'nodes.unit', input: { nodeId: 'n1', unitId: 'gpu-0' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.unitGpu0 },
   { transport: 'trpc', op: 'nodes.topologyHistory', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'nodes.register', input: registerBody, action: 'register a node', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'nodes.changeTopology', input: { nodeId: 'n1', units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },

@@ -12,6 +12,7 @@ export const consoleActionIds = [
   'fleet.page',
   'fleet.register-node',
   'node.page',
+  'node.unit-details',
   'node.change-topology',
   'node.topology-history',
   'node.reservations-panel',

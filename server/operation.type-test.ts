@@ -12,7 +12,8 @@ import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput } from './a
 import type { ListAuditInput } from './audit/schemas';
 import type { AuditEventView } from './audit/view';
 import { getNode } from './nodes/get';
-import type { ChangeTopologyInput, GetNodeInput as GetNodeInputType, ListNodesInput, RegisterNodeInput } from './nodes/schemas';
+import type { UnitDetailView } from './nodes/get-unit';
+import type { ChangeTopologyInput, GetNodeInput as GetNodeInputType, GetUnitInput, ListNodesInput, RegisterNodeInput } from './nodes/schemas';
 import { GetNodeInput } from './nodes/schemas';
 import type { listTopologyHistory } from './nodes/topology-history';
 import type { NodeView } from './nodes/view';
@@ -109,13 +110,15 @@ type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
   Assert<Exact<keyof In, 'nodes' | 'reservations' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
-  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'changeTopology' | 'actions' | 'fleetActions' | 'topologyHistory'>>,
+  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'topologyHistory'>>,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
   Assert<Exact<Out['nodes']['list'], Page<NodeView>>>,
   Assert<Exact<In['nodes']['register'], Input<typeof RegisterNodeInput>>>,
   Assert<Exact<Out['nodes']['register'], NodeView>>,
   Assert<Exact<In['nodes']['get'], Input<typeof GetNodeInputType>>>,
   Assert<Exact<Out['nodes']['get'], NodeView>>,
+  Assert<Exact<In['nodes']['unit'], Input<typeof GetUnitInput>>>,
+  Assert<Exact<Out['nodes']['unit'], UnitDetailView>>,
   Assert<Exact<In['nodes']['changeTopology'], Input<typeof ChangeTopologyInput>>>,
   Assert<Exact<Out['nodes']['changeTopology'], NodeView>>,
   Assert<Exact<Out['nodes']['actions'], NodeAction[]>>,

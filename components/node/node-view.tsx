@@ -108,6 +108,7 @@ export function NodeView(props: {
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <UnitPanel
+          nodeId={nodeId}
           units={n.units}
           counts={n.counts}
           actionsByReservation={actionsByReservation}

@@ -5,6 +5,7 @@ import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWh
 import { UnitGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
+import { UnitVmDetail } from './unit-vm-detail';
 import { offers } from '../offers';
 
 /** What the panel's action bar opens (the node view shows the dialog). */
@@ -17,6 +18,7 @@ export type UnitAction = { kind: 'reserve'; unitIds: string[] } | { kind: 'relea
  * them). The console holds no rule: offers come from the server (server/policy.ts).
  */
 export function UnitPanel(props: {
+  nodeId: string;
   units: UnitView[];
   counts: Record<string, number>;
   actionsByReservation: Map<string, ReservationAction[]>;
@@ -25,7 +27,7 @@ export function UnitPanel(props: {
   onSelectionChange: (s: Selection) => void;
   onAction: (action: UnitAction) => void;
 }) {
-  const { units, counts, actionsByReservation, canReserve, onSelectionChange, onAction } = props;
+  const { nodeId, units, counts, actionsByReservation, canReserve, onSelectionChange, onAction } = props;
   const order = units.map((u) => u.id);
   const selection = pruneSelection(props.selection, order);
   const selectedIds = orderedSelection(selection, order);
@@ -53,6 +55,7 @@ export function UnitPanel(props: {
         selection={selectable ? selection : undefined}
         onToggle={selectable ? (id, range) => onSelectionChange(range ? selectRange(selection, order, id) : toggleUnit(selection, id)) : undefined}
         onSelect={selectable ? onSelectionChange : undefined}
+        detail={(u) => <UnitVmDetail nodeId={nodeId} unit={u} />}
       />
       {selectable && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">

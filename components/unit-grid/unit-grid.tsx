@@ -1,7 +1,7 @@
 'use client';
 
 import type { UnitView } from '../trpc-types';
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent } from 'react';
+import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
 import { moveFocus, selectBox, type Selection } from './selection';
 import { unitStyles } from './unit-styles';
 
@@ -27,6 +27,8 @@ export function UnitGrid(props: {
   onToggle?: (unitId: string, range: boolean) => void;
   /** Drag across cells: the new selection (the box added to the selection at drag start). */
   onSelect?: (selection: Selection) => void;
+  /** More of the details line for the unit under the pointer or focus (the node page's VM detail). */
+  detail?: (unit: UnitView) => ReactNode;
 }) {
   const { units, selection, onToggle, onSelect } = props;
   const [active, setActive] = useState<UnitView | null>(null);
@@ -121,11 +123,16 @@ export function UnitGrid(props: {
         })}
       </div>
       <p className="mt-2 h-5 truncate text-xs text-slate-600" aria-live="polite" data-testid="unit-details">
-        {active
-          ? describeUnit(active)
-          : selectable
-            ? 'Click to select units; shift-click selects a range; drag selects a box; arrow keys and space work too.'
-            : ''}
+        {active ? (
+          <>
+            {describeUnit(active)}
+            {props.detail?.(active)}
+          </>
+        ) : selectable ? (
+          'Click to select units; shift-click selects a range; drag selects a box; arrow keys and space work too.'
+        ) : (
+          ''
+        )}
       </p>
     </div>
   );

@@ -10,6 +10,7 @@ import type { DeclaredMethod } from './methods';
 export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredMethod[]>> = {
   '/v1/nodes': ['GET', 'POST'],
   '/v1/nodes/{nodeId}': ['GET'],
+  '/v1/nodes/{nodeId}/units/{unitId}': ['GET'],
   '/v1/nodes/{nodeId}/topology': ['PUT'],
   '/v1/reservations': ['GET'],
   '/v1/nodes/{nodeId}/reservations': ['GET', 'POST'],

@@ -1,12 +1,13 @@
 /** The node operations (docs/product.md §3, §5, §5.4): one declaration each (server/operation.ts). */
 import type { ErrorCode } from '../errors';
-import { Node, NodePage } from '../openapi/schemas';
+import { Node, NodePage, UnitDetail } from '../openapi/schemas';
 import { NoInput, operation, type OperationGroup } from '../operation';
 import { listFleetActions, listNodeActions } from './actions';
 import { getNode } from './get';
+import { getUnit } from './get-unit';
 import { listNodes } from './list';
 import { registerNode } from './register';
-import { ChangeTopologyInput, GetNodeInput, ListNodesInput, RegisterNodeInput } from './schemas';
+import { ChangeTopologyInput, GetNodeInput, GetUnitInput, ListNodesInput, RegisterNodeInput } from './schemas';
 import { changeTopology } from './topology';
 import { listTopologyHistory } from './topology-history';
 
@@ -62,6 +63,24 @@ export const nodeOperations = {
       description: 'One node: its units with their state (docs/product.md §3) and its topologyGen.',
       response: Node,
       responseDescription: 'The node.',
+      errors: ['not_found'],
+    },
+  }),
+  unit: operation({
+    verb: getUnit,
+    input: GetUnitInput,
+    kind: 'query',
+    console: 'node.unit-details',
+    rest: {
+      method: 'GET',
+      path: '/v1/nodes/{nodeId}/units/{unitId}',
+      operationId: 'getUnit',
+      tag: 'Nodes',
+      summary: 'Get one unit of a node',
+      description:
+        'The unit as the node answers it (its state, docs/product.md §3, and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.',
+      response: UnitDetail,
+      responseDescription: 'The unit.',
       errors: ['not_found'],
     },
   }),

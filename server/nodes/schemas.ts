@@ -47,5 +47,9 @@ export type ChangeTopologyInput = z.infer<typeof ChangeTopologyInput>;
 export const GetNodeInput = z.object({ nodeId: Id }).strict();
 export type GetNodeInput = z.infer<typeof GetNodeInput>;
 
+/** `GET /v1/nodes/{nodeId}/units/{unitId}`: one unit of a node. */
+export const GetUnitInput = z.object({ nodeId: Id, unitId: Id }).strict();
+export type GetUnitInput = z.infer<typeof GetUnitInput>;
+
 export const ListNodesInput = z.object({ limit: LimitNumber.optional(), cursor: z.string().optional(), ownerOrgId: Id.optional() }).strict();
 export type ListNodesInput = z.infer<typeof ListNodesInput>;

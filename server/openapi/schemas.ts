@@ -17,6 +17,7 @@ import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
 import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
 import { unitStates, type UnitView } from '../nodes/unit-states';
+import type { UnitDetailView } from '../nodes/get-unit';
 import type { NodeView } from '../nodes/view';
 import type { NotificationView } from '../notifications/view';
 import { reservationStatuses, type ReservationStatus } from '../reservations/status';
@@ -126,6 +127,12 @@ export const Vm = z
     terminationReason: z.enum(['reclaimed', 'terminated']).optional(),
   })
   .meta({ id: 'Vm' });
+
+/** One unit with its node, and the VM on it where the caller may see that VM (`GET /v1/nodes/{nodeId}/units/{unitId}`). */
+export const UnitDetail = Unit.extend({
+  nodeId: Id,
+  vm: Vm.optional().meta({ description: 'The VM running on the unit, as `GET /v1/vms/{id}` answers it, only where the caller may see it.' }),
+}).meta({ id: 'UnitDetail' });
 
 const Details = z.record(z.string(), z.unknown());
 
@@ -284,6 +291,7 @@ export type _DriftChecks = [
   Assert<[z.infer<typeof ReclaimResponse>] extends [ReclaimResult] ? true : false>,
   Assert<SameKeys<z.infer<typeof ReclaimResponse>, ReclaimResult>>,
   Assert<Exact<z.infer<typeof Unit>, UnitView>>,
+  Assert<Exact<z.infer<typeof UnitDetail>, UnitDetailView>>,
   Assert<Exact<z.infer<typeof Node>, NodeView>>,
   Assert<Exact<z.infer<typeof Node>['counts'], NodeView['counts']>>,
   Assert<Exact<z.infer<typeof Vm>, VmView>>,
