@@ -3,6 +3,7 @@ import { createReservation } from '../../reservations/create';
 import { getReservation } from '../../reservations/get';
 import { getReservationHistory } from '../../reservations/history';
 import { listNodeReservations, listReservations } from '../../reservations/list';
+import { getReservationOffers } from '../../reservations/offers';
 import { reaffirm } from '../../reservations/reaffirm';
 import { reclaim } from '../../reservations/reclaim';
 import { release } from '../../reservations/release';
@@ -22,6 +23,7 @@ import { createTRPCRouter, protectedProcedure } from '../init';
 
 export const reservationsRouter = createTRPCRouter({
   get: protectedProcedure.input(GetReservationInput).query(({ ctx, input }) => getReservation({ ctx: ctx.verbCtx, input })),
+  offers: protectedProcedure.input(GetReservationInput).query(({ ctx, input }) => getReservationOffers({ ctx: ctx.verbCtx, input })),
   history: protectedProcedure.input(GetReservationInput).query(({ ctx, input }) => getReservationHistory({ ctx: ctx.verbCtx, input })),
   list: protectedProcedure.input(ListReservationsInput).query(({ ctx, input }) => listReservations({ ctx: ctx.verbCtx, input })),
   listForNode: protectedProcedure.input(ListNodeReservationsInput).query(({ ctx, input }) => listNodeReservations({ ctx: ctx.verbCtx, input })),
