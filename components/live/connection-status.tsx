@@ -17,14 +17,15 @@ export function useConnectionLost(): boolean {
 export function ConnectionStatus() {
   useEffect(holdRendersWhileOffline, []);
   const lost = useConnectionLost();
+  // Rendered only while it has something to say: a page's own status messages stay the only ones otherwise.
+  if (!lost) return null;
   return (
     <div
       role="status"
-      aria-live="polite"
       data-testid="connection-status"
-      className={lost ? 'sticky top-0 z-50 bg-amber-100 px-6 py-2 text-center text-sm font-medium text-amber-900 shadow' : 'sr-only'}
+      className="sticky top-0 z-50 bg-amber-100 px-6 py-2 text-center text-sm font-medium text-amber-900 shadow"
     >
-      {lost ? 'Reconnecting… The server cannot be reached; this page keeps what it shows and updates again once it is back.' : ''}
+      Reconnecting… The server cannot be reached; this page keeps what it shows and updates again once it is back.
     </div>
   );
 }
