@@ -9,10 +9,12 @@ import { offers } from './offers';
 /**
  * Picks orgs by name (docs/product.md §6 reserve dialog): a search box over `GET /v1/orgs?q=`
  * (orgs.search), the picked orgs as removable chips. Ids are what the API takes; names are
- * what people recognise.
+ * what people recognise: a chip shows the org's name and its id once, or its id alone where the
+ * name is not known here (docs/product.md §9.1 q).
+ * @param known names of orgs the caller already sees (a reservation's own, `reservations.offers`).
  */
-export function OrgPicker(props: { label: string; value: string[]; onChange: (ids: string[]) => void; errors?: string[] }) {
-  const { label, value, onChange, errors = [] } = props;
+export function OrgPicker(props: { label: string; value: string[]; onChange: (ids: string[]) => void; errors?: string[]; known?: Record<string, string> }) {
+  const { label, value, onChange, errors = [], known = {} } = props;
   const trpc = useTRPC();
   const id = useId();
   const [q, setQ] = useState('');
@@ -30,11 +32,12 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
       <div className="mt-1 flex flex-wrap gap-1" aria-live="polite">
         {value.length === 0 && <span className="text-xs text-slate-500">None yet.</span>}
         {value.map((orgId) => (
-          <span key={orgId} className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-900">
-            {names[orgId] ?? orgId} <span className="font-mono text-indigo-700/70">{orgId}</span>
+          <span key={orgId} data-testid="org-chip" className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-900">
+            {(names[orgId] ?? known[orgId]) && <span>{names[orgId] ?? known[orgId]}</span>}
+            <span className="font-mono text-indigo-700/70">{orgId}</span>
             <button
               type="button"
-              aria-label={`Remove ${names[orgId] ?? orgId}`}
+              aria-label={`Remove ${names[orgId] ?? known[orgId] ?? orgId}`}
               onClick={() => onChange(value.filter((v) => v !== orgId))}
               className="rounded px-1 hover:bg-indigo-100"
             >

@@ -78,11 +78,12 @@ export function capacityQueryInput(role: string | undefined, cursor?: string): R
 
 export const RESERVATION_TRAIL_PAGE_SIZE = 10;
 
-/** The reservation page's queries: the reservation, its node (the mini-grid), its status history and its audit trail. */
+/** The reservation page's queries: the reservation (and its offers), its node (the mini-grid) and running VMs, its status history and its audit trail. */
 export function reservationPageQueryInputs(nodeId: string, reservationId: string) {
   const reservation = { nodeId, reservationId };
   return {
     node: { nodeId },
+    vms: nodePageQueryInputs(nodeId).vms,
     reservation,
     history: reservation,
     trail: (cursor?: string): AuditInput => ({ nodeId, reservationId, limit: RESERVATION_TRAIL_PAGE_SIZE, ...cursorOf(cursor) }),

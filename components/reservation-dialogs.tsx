@@ -1,6 +1,6 @@
 'use client';
 
-import { useMutation } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
 import { formatDateTime } from './format';
 import { OrgPicker } from './org-picker';
@@ -40,7 +40,8 @@ function useTerms(initial: Terms): [Terms, (patch: Partial<Terms>) => void] {
 }
 
 /** The fields the reserve and edit dialogs share; `children` go between the orgs and the end. */
-function TermsFields({ terms, set, error, children }: { terms: Terms; set: (patch: Partial<Terms>) => void; error: unknown; children?: ReactNode }) {
+function TermsFields(props: { terms: Terms; set: (patch: Partial<Terms>) => void; error: unknown; children?: ReactNode; known?: Record<string, string> }) {
+  const { terms, set, error, children, known } = props;
   return (
     <>
       <OrgPicker
@@ -48,12 +49,14 @@ function TermsFields({ terms, set, error, children }: { terms: Terms; set: (patc
         value={terms.allowed}
         onChange={(allowed) => set({ allowed })}
         errors={fieldErrors(error, 'allowedOrgIds')}
+        known={known}
       />
       <OrgPicker
         label="Managing orgs (may release and reclaim)"
         value={terms.managing}
         onChange={(managing) => set({ managing })}
         errors={fieldErrors(error, 'managingOrgIds')}
+        known={known}
       />
       {children}
       <div className="flex flex-wrap items-center gap-3 text-sm">
@@ -171,6 +174,8 @@ export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nod
 export function EditReservationDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
   const update = useMutation(trpc.reservations.update.mutationOptions());
+  // The names of the orgs it names, for its chips (ids the caller already sees).
+  const offers = useQuery(trpc.reservations.offers.queryOptions({ nodeId: r.nodeId, reservationId: r.id }));
   const [terms, set] = useTerms({
     allowed: r.allowedOrgIds,
     managing: r.managingOrgIds,
@@ -201,7 +206,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
       }}
     >
       {(error) => (
-        <TermsFields terms={terms} set={set} error={error}>
+        <TermsFields terms={terms} set={set} error={error} known={offers.data?.orgNames}>
           <fieldset className="text-sm">
             <legend className="font-medium text-slate-700">Units (a reservation may lose units, never gain them)</legend>
             <div className="mt-1 flex flex-wrap gap-2">

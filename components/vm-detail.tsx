@@ -1,10 +1,19 @@
-import Link from 'next/link';
-import type { ReactNode } from 'react';
-import { formatDateTime } from './format';
-import type { Fetched, VmView } from './trpc-types';
-import { offers } from './offers';
+'use client';
 
-const reasons: Record<NonNullable<VmView['terminationReason']>, string> = {
+import Link from 'next/link';
+import { Suspense, useState, type ReactNode } from 'react';
+import { formatDateTime } from './format';
+import { lazyWithTrpc } from './live/lazy-with-trpc';
+import type { Fetched, RouterOutputs } from './trpc-types';
+import { offers } from './offers';
+import { vmStatusLabel } from './vm-status';
+
+// Loads with its data layer when opened (components/live/lazy-with-trpc.tsx), never with the page.
+const TerminateVmDialog = lazyWithTrpc(() => import('./vm-dialogs').then((m) => m.TerminateVmDialog));
+
+type VmDetailData = RouterOutputs['vms']['detail'];
+
+const reasons: Record<NonNullable<VmDetailData['vm']['terminationReason']>, string> = {
   reclaimed: 'Reclaimed: the capacity holder took its spot units back',
   terminated: 'Terminated by its org or a platform operator',
 };
@@ -20,25 +29,36 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 
 /**
  * The VM page (docs/product.md §6): one VM as the API shows it to the caller — its node (a
- * link), units, tier, status, start, and for an ended VM when and why it ended. Only what the
- * caller may see: the org shows only to the operator and the VM's own org (§2). Rendered from
- * what the server page read.
+ * link), units, tier, status, start, and for an ended VM when and why it ended, with the reason
+ * its reclaim gave — and Terminate… where the node page offers it (the server says where:
+ * `actions`). Only what the caller may see: the org shows only to the operator and the VM's own
+ * org (§2). Rendered from what the server page read; a termination renders it again.
  */
-export function VmDetail({ vm }: { vm: Fetched<VmView> }) {
-  if (!vm.data) return <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{vm.error}</p>;
-  const v = vm.data;
+export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
+  const [terminating, setTerminating] = useState(false);
+  if (!detail.data) return <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{detail.error}</p>;
+  const { vm: v, actions, reclaimReason } = detail.data;
   return (
     <div className="space-y-4">
-      <div className="flex items-center gap-3">
-        <h1 className="font-mono text-2xl font-semibold" {...offers('vm.page')}>
+      <div className="flex flex-wrap items-center gap-3">
+        <h1 className="font-mono text-2xl font-semibold break-all" {...offers('vm.page')}>
           {v.id}
         </h1>
         <span
           data-testid="vm-status"
           className={`rounded px-2 py-0.5 text-xs font-medium ${v.status === 'running' ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
         >
-          {v.status}
+          {vmStatusLabel(v)}
         </span>
+        {actions.includes('terminate') && (
+          <button
+            type="button"
+            onClick={() => setTerminating(true)}
+            className="ml-auto rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
+          >
+            Terminate…
+          </button>
+        )}
       </div>
       <dl className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-5 text-sm shadow-sm">
         <Field label="Node">
@@ -63,7 +83,9 @@ export function VmDetail({ vm }: { vm: Fetched<VmView> }) {
         <Field label="Started">{formatDateTime(v.startedAt)}</Field>
         {v.terminatedAt && <Field label="Terminated">{formatDateTime(v.terminatedAt)}</Field>}
         {v.terminationReason && <Field label="Why it ended">{reasons[v.terminationReason]}</Field>}
+        {v.terminationReason === 'reclaimed' && <Field label="Reason given">{reclaimReason ? `“${reclaimReason}”` : 'No reason given'}</Field>}
       </dl>
+      <Suspense fallback={null}>{terminating && <TerminateVmDialog vm={v} onClose={() => setTerminating(false)} />}</Suspense>
     </div>
   );
 }

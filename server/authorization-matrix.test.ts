@@ -460,6 +460,7 @@ const checks = {
     expect(unit.vm?.id, 'gpu-0.vm').toBe(shown ? 'vm-spot-a' : undefined);
     if (unit.vm) checkVmOrg(unit.vm, kind);
   }) satisfies Check,
+  vmDetail: ((body, kind) => checkVmOrg((body as { vm: VmView }).vm, kind)) satisfies Check,
   vmList: ((body, kind) => checkVmList(body, kind)) satisfies Check,
   n1VmList: ((body, kind) => checkVmList(body, kind, n1Vms)) satisfies Check,
   placed: ((body, kind) => expect((body as VmView).orgId).toBe(orgOf[kind])) satisfies Check,
@@ -600,6 +601,7 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'reservations.get', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
   { transport: 'trpc', op: 'reservations.listForNode', input: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
   { transport: 'trpc', op: 'reservations.history', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservationHistory },
+  { transport: 'trpc', op: 'reservations.offers', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'reservations.list', input: {}, action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
   { transport: 'trpc', op: 'reservations.list', input: { role: 'audience' }, label: 'role audience', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAudience },
   { transport: 'trpc', op: 'reservations.create', input: { nodeId: 'n1', ...createBody }, action: 'create a reservation on the node', scene: 'base', mutates: true },
@@ -616,6 +618,8 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'vms.get', input: { vmId: 'vm-res' }, label: 'vm-res', action: 'see a VM: the audience’s, on the reservation', scene: 'base', mutates: false, check: checks.vm },
   { transport: 'trpc', op: 'vms.get', input: { vmId: 'vm-od' }, label: 'vm-od', action: 'see a VM: a tenant’s, outside the reservation', scene: 'base', mutates: false, check: checks.vm },
   { transport: 'trpc', op: 'vms.get', input: (k: Kind) => ({ vmId: ownVm(k) }), label: 'own', action: 'see a VM: its own', scene: 'base', mutates: false, check: checks.vm },
+  { transport: 'trpc', op: 'vms.detail', input: { vmId: 'vm-spot-a' }, label: 'vm-spot-a', action: 'see a VM: a spot tenant’s, on the reservation', scene: 'base', mutates: false, check: checks.vmDetail },
+  { transport: 'trpc', op: 'vms.detail', input: (k: Kind) => ({ vmId: ownVm(k) }), label: 'own', action: 'see a VM: its own', scene: 'base', mutates: false, check: checks.vmDetail },
   { transport: 'trpc', op: 'vms.place', input: placeReserved, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
   { transport: 'trpc', op: 'vms.place', input: placeReserved, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
   { transport: 'trpc', op: 'vms.place', input: placeSpot, label: 'spot', action: 'place a spot VM on released or free units', scene: 'base', mutates: true, check: checks.placed },

@@ -26,6 +26,7 @@ export const consoleActionIds = [
   'node.terminate-vm',
   'capacity.page',
   'reservation.page',
+  'reservation.actions',
   'reservation.history',
   'vms.page',
   'vm.page',

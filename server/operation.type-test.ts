@@ -25,6 +25,7 @@ import type { SearchOrgsQuery } from './orgs/schemas';
 import type { OrgSummary } from './orgs/search';
 import type { NodeAction, ReservationAction, VmAction } from './policy';
 import type { ReservationHistory } from './reservations/history';
+import type { ReservationOffers } from './reservations/offers';
 import type {
   CancelReservationInput,
   CreateReservationInput,
@@ -41,6 +42,7 @@ import type { UnlockSignInInput } from './sign-ins/schemas';
 import type { LockedSignInView, UnlockedSignInView } from './sign-ins/view';
 import type { AppRouter } from './trpc/root';
 import type { GetVmInput, ListNodeVmsInput, ListVmsInput, PlaceVmInput } from './vms/schemas';
+import type { VmDetail } from './vms/detail';
 import type { VmView } from './vms/view';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -126,11 +128,15 @@ export type _RouterChecks = [
   Assert<Exact<Out['nodes']['fleetActions'], NodeAction[]>>,
   Assert<Exact<Out['nodes']['topologyHistory'], Awaited<ReturnType<typeof listTopologyHistory>>>>,
 
-  Assert<Exact<keyof In['reservations'], 'list' | 'listForNode' | 'create' | 'get' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reaffirm'>>,
+  Assert<
+    Exact<keyof In['reservations'], 'list' | 'listForNode' | 'create' | 'get' | 'offers' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reaffirm'>
+  >,
   Assert<Exact<In['reservations']['list'], Input<typeof ListReservationsInput>>>,
   Assert<Exact<Out['reservations']['list'], Page<Reservation>>>,
   Assert<Exact<In['reservations']['listForNode'], Input<typeof ListNodeReservationsInput>>>,
-  Assert<Exact<Out['reservations']['listForNode'], Page<{ reservation: Reservation; actions: ReservationAction[] }>>>,
+  Assert<Exact<Out['reservations']['listForNode'], Page<{ reservation: Reservation; actions: ReservationAction[]; orgNames: Record<string, string> }>>>,
+  Assert<Exact<In['reservations']['offers'], Input<typeof GetReservationInput>>>,
+  Assert<Exact<Out['reservations']['offers'], ReservationOffers>>,
   Assert<Exact<In['reservations']['create'], Input<typeof CreateReservationInput>>>,
   Assert<Exact<Out['reservations']['create'], Reservation>>,
   Assert<Exact<In['reservations']['get'], Input<typeof GetReservationInput>>>,
@@ -147,7 +153,9 @@ export type _RouterChecks = [
   Assert<Exact<In['reservations']['reaffirm'], Input<typeof ReaffirmInput>>>,
   Assert<Exact<Out['reservations']['reaffirm'], Reservation>>,
 
-  Assert<Exact<keyof In['vms'], 'list' | 'place' | 'get' | 'listForNode' | 'terminate'>>,
+  Assert<Exact<keyof In['vms'], 'list' | 'place' | 'get' | 'detail' | 'listForNode' | 'terminate'>>,
+  Assert<Exact<In['vms']['detail'], Input<typeof GetVmInput>>>,
+  Assert<Exact<Out['vms']['detail'], VmDetail>>,
   Assert<Exact<In['vms']['list'], Input<typeof ListVmsInput>>>,
   Assert<Exact<Out['vms']['list'], Page<VmView>>>,
   Assert<Exact<In['vms']['place'], Input<typeof PlaceVmInput>>>,

@@ -20,6 +20,7 @@ import {
   offeredNodeActions,
   offeredReservationActions,
   offeredVmActions,
+  orgIdsNamedWith,
   relationTo,
   reservationActions,
   reservationListedFor,
@@ -426,5 +427,16 @@ describe('each visibility rule: the JS predicate equals the SQL', () => {
       });
       expect(bySql.map((v) => v.id).sort(), orgId).toEqual(byJs.map((v) => v.id).sort());
     }
+  });
+});
+
+describe('org names show where ids show (docs/product.md §9 q)', () => {
+  it('names a reservation’s orgs and its node’s owner to whoever may see it, and nothing to anyone else', () => {
+    const node = { ownerOrgId: ORG.owner };
+    const r = { allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing] };
+    const as = (orgId: string) => relationTo({ orgId, actor: { kind: 'apiKey', apiKeyId: 'k' }, via: 'api' }, node, r);
+    for (const orgId of [ORG.platform, ORG.owner, ORG.managing, ORG.audience])
+      expect(orgIdsNamedWith(as(orgId), r, node).sort(), orgId).toEqual([ORG.audience, ORG.managing, ORG.owner].sort());
+    for (const orgId of [ORG.tenantA, ORG.other]) expect(orgIdsNamedWith(as(orgId), r, node), orgId).toEqual([]);
   });
 });

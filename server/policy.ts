@@ -307,6 +307,22 @@ export function maySeeReservation(rel: ReservationRelation): boolean {
   return rel.operator || rel.owner || rel.managing || rel.audience;
 }
 
+/**
+ * Which org ids a principal may see named (docs/product.md §9.1 q): an org's name shows exactly
+ * where its id already shows to the caller — a reservation's `allowedOrgIds` and
+ * `managingOrgIds` to whoever may see the reservation, a node's owner to every signed-in
+ * principal — and nowhere else, so a name is never a way to learn an id, and the org search
+ * (`assertMayPickOrgs`) stays the only way to find orgs by name.
+ * @returns the org ids the reservation shows its reader (none to one who may not see it).
+ */
+export function orgIdsNamedWith(
+  rel: ReservationRelation,
+  r: { allowedOrgIds: readonly string[]; managingOrgIds: readonly string[] },
+  node: { ownerOrgId: string },
+): string[] {
+  return maySeeReservation(rel) ? [...new Set([...r.allowedOrgIds, ...r.managingOrgIds, node.ownerOrgId])] : [];
+}
+
 /** The same rule (`maySeeReservation`) as SQL over `reservations` on one node: undefined when the caller sees them all. */
 export function reservationVisibleTo(principal: Principal, node: { ownerOrgId: string }): SQL | undefined {
   if (isOperator(principal) || node.ownerOrgId === principal.orgId) return undefined;

@@ -2,6 +2,7 @@ import { signOutAction, signOutEverywhereAction, switchOrgAction } from '@/app/a
 import { OrgSwitcher } from '@/components/org-switcher';
 import { ActingOrgProvider } from '@/components/acting-org';
 import { AutoRefresh } from '@/components/live/auto-refresh';
+import { ConnectionStatus } from '@/components/live/connection-status';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { isOperator } from '@/server/context';
@@ -23,6 +24,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     <ActingOrgProvider orgId={session.principal.orgId}>
       {/* The header's unread count stays current on every page (the bell is server-rendered). */}
       <AutoRefresh ms={30_000} />
+      {/* An open page survives the server going away: "Reconnecting…", and back by itself. */}
+      <ConnectionStatus />
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
           <Link href="/" className="font-semibold">

@@ -2,6 +2,7 @@
 
 import { useRouter } from 'next/navigation';
 import { createContext, useCallback, useEffect, useTransition } from 'react';
+import { isConnectionLost, subscribeConnection } from './connection';
 
 /**
  * How a page that refreshes by itself renders again (useAutoRefresh's `refresh`), for what it
@@ -22,9 +23,15 @@ export function useAutoRefresh(ms: number): { refreshing: boolean; refresh: () =
   const refresh = useCallback(() => startTransition(() => router.refresh()), [router]);
   useEffect(() => {
     const timer = setInterval(() => {
-      if (document.visibilityState === 'visible') refresh();
+      if (document.visibilityState === 'visible' && !isConnectionLost()) refresh();
     }, ms);
-    return () => clearInterval(timer);
+    const unsubscribe = subscribeConnection(() => {
+      if (!isConnectionLost()) refresh();
+    });
+    return () => {
+      clearInterval(timer);
+      unsubscribe();
+    };
   }, [ms, refresh]);
   return { refreshing, refresh };
 }

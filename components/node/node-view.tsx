@@ -7,6 +7,7 @@ import { StaleBanner } from '../live/stale-banner';
 import { PageRefreshContext, useAutoRefresh } from '../live/auto-refresh';
 import { lazyWithTrpc } from '../live/lazy-with-trpc';
 import { useLastGood } from '../live/use-last-good';
+import { CancelReservationDialog, EditReservationDialog, ReaffirmDialog, ReclaimDialog, ReleaseDialog } from '../lazy-dialogs';
 import type { Fetched, NodeData, NodeVm, ReservationAction, RouterOutputs } from '../trpc-types';
 import { emptySelection, type Selection } from '../unit-grid/selection';
 import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
@@ -16,15 +17,9 @@ import { offers } from '../offers';
 
 const REFRESH_MS = 5_000;
 // Dialogs load on demand, and with them the data layer they call the server through
-// (lazyWithTrpc): the first paint needs only the grid, rendered from the server's props.
-// React.lazy rather than next/dynamic: they never render on the server, and next/dynamic's
-// SSR preloading costs every page that uses it ~1.5 kB of first-load JS.
-const ReclaimDialog = lazyWithTrpc(() => import('../reclaim-dialog').then((m) => m.ReclaimDialog));
+// (lazyWithTrpc, components/lazy-dialogs.ts): the first paint needs only the grid, rendered from
+// the server's props.
 const ReserveDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.ReserveDialog));
-const ReleaseDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.ReleaseDialog));
-const EditReservationDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.EditReservationDialog));
-const CancelReservationDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.CancelReservationDialog));
-const ReaffirmDialog = lazyWithTrpc(() => import('../topology-dialogs').then((m) => m.ReaffirmDialog));
 const TopologyDialog = lazyWithTrpc(() => import('../topology-dialogs').then((m) => m.TopologyDialog));
 const TerminateVmDialog = lazyWithTrpc(() => import('../vm-dialogs').then((m) => m.TerminateVmDialog));
 

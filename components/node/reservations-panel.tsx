@@ -4,6 +4,7 @@ import Link from 'next/link';
 import { errorMessage } from '../problem';
 import { formatDateTime } from '../format';
 import { reservationHref } from '../links';
+import { OrgIds } from '../org-names';
 import { StatusBadge } from '../reservation/status-badge';
 import type { Reservation, ReservationItem } from '../trpc-types';
 import { offers } from '../offers';
@@ -37,7 +38,7 @@ export function ReservationsPanel({ items, error, onOpen }: { items: Reservation
         <ul className="space-y-3">
           {[...items]
             .sort((a, b) => (a.reservation.startsAt < b.reservation.startsAt ? 1 : a.reservation.startsAt > b.reservation.startsAt ? -1 : 0))
-            .map(({ reservation: r, actions }) => (
+            .map(({ reservation: r, actions, orgNames }) => (
               <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
                   <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-indigo-700 hover:underline">
@@ -55,9 +56,13 @@ export function ReservationsPanel({ items, error, onOpen }: { items: Reservation
                     {r.releasedUnitIds.length ? <UnitIds ids={r.releasedUnitIds} /> : '—'}
                   </dd>
                   <dt className="text-slate-500">Audience</dt>
-                  <dd className="font-mono">{r.allowedOrgIds.join(', ')}</dd>
+                  <dd>
+                    <OrgIds ids={r.allowedOrgIds} names={orgNames} />
+                  </dd>
                   <dt className="text-slate-500">Managing orgs</dt>
-                  <dd className="font-mono">{r.managingOrgIds.length ? r.managingOrgIds.join(', ') : '—'}</dd>
+                  <dd>
+                    <OrgIds ids={r.managingOrgIds} names={orgNames} />
+                  </dd>
                   <dt className="text-slate-500">Period</dt>
                   <dd>
                     {formatDateTime(r.startsAt)} → {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}

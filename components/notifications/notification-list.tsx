@@ -1,8 +1,9 @@
 'use client';
 
 import Link from 'next/link';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { formatDateTime, formatRelative } from '../format';
+import { reservationHref } from '../links';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
 import { useRefreshPage } from '../live/use-refresh-page';
@@ -20,6 +21,91 @@ const markNotificationRead = (client: ConsoleClient, input: { notificationId: st
 
 const link = 'font-mono text-indigo-700 hover:underline';
 
+type Of<K extends NotificationView['kind']> = Extract<NotificationView, { kind: K }>;
+
+/** What each kind of notification shows in the table: what it is about, where, and why. */
+const kinds: {
+  [K in NotificationView['kind']]: {
+    subject: (n: Of<K>) => string;
+    what: (n: Of<K>) => ReactNode;
+    where: (n: Of<K>) => ReactNode;
+    why: (n: Of<K>) => ReactNode;
+  };
+} = {
+  'vm.reclaimed': {
+    subject: (n) => n.details.vmId,
+    what: (n) => (
+      <Link href={`/vms/${encodeURIComponent(n.details.vmId)}`} className={link}>
+        {n.details.vmId}
+      </Link>
+    ),
+    where: (n) => (
+      <>
+        <Link href={`/nodes/${encodeURIComponent(n.details.nodeId)}`} className={link}>
+          {n.details.nodeId}
+        </Link>
+        <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
+      </>
+    ),
+    why: (n) => (
+      <>
+        <div>Terminated: its spot capacity was reclaimed</div>
+        {n.details.reason ? <div className="text-slate-600">Reason given: “{n.details.reason}”</div> : <div className="text-slate-400">No reason given</div>}
+      </>
+    ),
+  },
+  'reservation.needs_review': {
+    subject: (n) => n.details.reservationId,
+    what: (n) => (
+      <Link href={reservationHref(n.details.nodeId, n.details.reservationId)} className={link}>
+        {n.details.reservationId}
+      </Link>
+    ),
+    where: (n) => (
+      <Link href={`/nodes/${encodeURIComponent(n.details.nodeId)}`} className={link}>
+        {n.details.nodeId}
+      </Link>
+    ),
+    why: (n) => (
+      <>
+        <div>
+          Needs review: the node’s topology changed (generation {n.details.fromGen} → {n.details.topologyGen})
+        </div>
+        <div className="text-slate-600">It withholds its units until an operator re-affirms it.</div>
+      </>
+    ),
+  },
+  'sign_in.lockout': {
+    subject: (n) => n.details.email,
+    what: (n) => (
+      <span>
+        {n.details.scope === 'device' ? 'A browser of ' : ''}
+        <span className="font-mono">{n.details.email}</span>
+      </span>
+    ),
+    where: () => (
+      <Link href="/sign-ins" className="text-indigo-700 hover:underline">
+        Locked sign-ins
+      </Link>
+    ),
+    why: (n) => (
+      <>
+        <div>
+          Sign-in locked after {n.details.failures} failed attempts in {n.details.windowMinutes} minutes
+        </div>
+        <div className="text-slate-600">Until {formatDateTime(n.details.lockedUntil)}</div>
+      </>
+    ),
+  },
+};
+
+/** The row's cells, by its kind (one lookup, typed per kind). */
+function cellsOf(n: NotificationView) {
+  const k = kinds[n.kind] as (typeof kinds)['vm.reclaimed'];
+  const typed = n as Of<'vm.reclaimed'>;
+  return { subject: k.subject(typed), what: k.what(typed), where: k.where(typed), why: k.why(typed) };
+}
+
 function columns(markRead: (n: NotificationView) => void, pendingId: string | undefined): readonly Column<NotificationView>[] {
   return [
     {
@@ -27,42 +113,14 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
       header: 'When',
       className: 'py-2 pr-4 text-slate-600',
       cell: (n) => (
-        <span title={formatDateTime(n.details.terminatedAt)} suppressHydrationWarning>
-          {formatRelative(n.details.terminatedAt)}
+        <span title={formatDateTime(n.at)} suppressHydrationWarning>
+          {formatRelative(n.at)}
         </span>
       ),
     },
-    {
-      key: 'vm',
-      header: 'VM',
-      cell: (n) => (
-        <Link href={`/vms/${encodeURIComponent(n.details.vmId)}`} className={link}>
-          {n.details.vmId}
-        </Link>
-      ),
-    },
-    {
-      key: 'node',
-      header: 'Node and units',
-      cell: (n) => (
-        <>
-          <Link href={`/nodes/${encodeURIComponent(n.details.nodeId)}`} className={link}>
-            {n.details.nodeId}
-          </Link>
-          <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
-        </>
-      ),
-    },
-    {
-      key: 'why',
-      header: 'Why',
-      cell: (n) => (
-        <>
-          <div>Terminated: its spot capacity was reclaimed</div>
-          {n.details.reason ? <div className="text-slate-600">Reason given: “{n.details.reason}”</div> : <div className="text-slate-400">No reason given</div>}
-        </>
-      ),
-    },
+    { key: 'what', header: 'What', cell: (n) => cellsOf(n).what },
+    { key: 'where', header: 'Where', cell: (n) => cellsOf(n).where },
+    { key: 'why', header: 'Why', cell: (n) => cellsOf(n).why },
     {
       key: 'read',
       header: <span className="sr-only">Read</span>,
@@ -77,7 +135,7 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
             type="button"
             disabled={pendingId === n.id}
             onClick={() => markRead(n)}
-            aria-label={`Mark as read: ${n.details.vmId}`}
+            aria-label={`Mark as read: ${cellsOf(n).subject}`}
             {...offers('notifications.mark-read')}
             className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50"
           >
@@ -90,7 +148,8 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
 
 /**
  * The notifications page (docs/product.md §6): what happened to the acting org's VMs — which
- * VM, on which node and units, when, why and the reason given — newest first, unread ones
+ * VM, on which node and units, when, why and the reason given — and for the platform org what
+ * needs an operator (a reservation in needs-review, a locked sign-in), newest first, unread ones
  * marked; "Mark as read" updates the row and the header's unread count. Rendered from the
  * page the server read for the URL's `cursor`; the layout re-renders it every 30 s.
  */
@@ -117,7 +176,7 @@ export function NotificationList(props: { list: PageResult<NotificationView>; cu
         <h1 className="text-2xl font-semibold" {...offers('notifications.page')}>
           Notifications
         </h1>
-        <p className="text-sm text-slate-600">What happened to your org’s workloads, newest first.</p>
+        <p className="text-sm text-slate-600">What happened to your org’s workloads, and what needs your org’s attention, newest first.</p>
       </div>
       {list.error && list.data && <StaleBanner error={list.error} what="your notifications" />}
       {list.error && !list.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{list.error}</p>}
@@ -132,6 +191,7 @@ export function NotificationList(props: { list: PageResult<NotificationView>; cu
           rows={list.data?.items ?? []}
           rowKey={(n) => n.id}
           rowAttr="notification-id"
+          rowData={(n) => ({ 'data-notification-kind': n.kind })}
           testId="notification-table"
           empty={list.data ? 'No notifications.' : 'Nothing to show.'}
         />

@@ -8,16 +8,18 @@ import { formatDateTime } from '../format';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
 import { nodeHref } from '../links';
-import type { AuditEvent, Fetched, HistoryEntry, NodeData, Reservation, RouterOutputs } from '../trpc-types';
+import type { AuditEvent, Fetched, HistoryEntry, NodeData, NodeVm, Reservation, RouterOutputs } from '../trpc-types';
 import { PagedTable, type PageResult } from '../ui/paged-table';
 import { MiniGrid, UnitLegend } from '../unit-grid/unit-grid';
+import { OrgIds } from '../org-names';
+import { ReservationActions } from './reservation-actions';
 import { StatusBadge } from './status-badge';
 import { offers } from '../offers';
 
 const ids = (list: string[]) => (list.length ? list.join(', ') : '—');
 
 /** Every field of the Reservation object (docs/product.md §5.1a), in the contract's words where it has them. */
-function fieldsOf(r: Reservation): [label: string, value: ReactNode, testId: string][] {
+function fieldsOf(r: Reservation, names: Record<string, string> | undefined): [label: string, value: ReactNode, testId: string][] {
   return [
     [
       'Node',
@@ -29,8 +31,8 @@ function fieldsOf(r: Reservation): [label: string, value: ReactNode, testId: str
     ['Status', <StatusBadge key="s" status={r.status} />, 'status'],
     ['Reserved units', ids(r.reservedUnitIds), 'reserved-units'],
     ['Released units', ids(r.releasedUnitIds), 'released-units'],
-    ['Audience (allowedOrgIds)', ids(r.allowedOrgIds), 'allowed-orgs'],
-    ['Managing orgs', ids(r.managingOrgIds), 'managing-orgs'],
+    ['Audience (allowedOrgIds)', <OrgIds key="a" ids={r.allowedOrgIds} names={names} />, 'allowed-orgs'],
+    ['Managing orgs', <OrgIds key="m" ids={r.managingOrgIds} names={names} />, 'managing-orgs'],
     ['Starts', formatDateTime(r.startsAt), 'starts-at'],
     ['Ends', r.endsAt ? formatDateTime(r.endsAt) : 'open-ended, until cancelled', 'ends-at'],
     ['Contract', r.contractRef ?? '—', 'contract-ref'],
@@ -98,6 +100,10 @@ export function ReservationView(props: {
   reservation: Fetched<Reservation>;
   node: Fetched<NodeData>;
   history: Fetched<RouterOutputs['reservations']['history']>;
+  /** What the page offers (the node page's actions on it) and the names of the orgs it names. */
+  offers: Fetched<RouterOutputs['reservations']['offers']>;
+  /** The node's running VMs, for Reclaim…'s preview. */
+  vms: Fetched<NodeVm[]>;
   trail: PageResult<AuditEvent>;
   cursor: string | undefined;
 }) {
@@ -106,6 +112,8 @@ export function ReservationView(props: {
   const reservation = useLastGood(props.reservation, nodeId);
   const node = useLastGood(props.node, nodeId);
   const history = useLastGood(props.history, nodeId);
+  const offered = useLastGood(props.offers, nodeId);
+  const vms = useLastGood(props.vms, nodeId);
   if (!reservation.data) {
     return (
       <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
@@ -133,16 +141,19 @@ export function ReservationView(props: {
           </Link>{' '}
           / reservation
         </p>
-        <h1 className="flex items-center gap-3 text-2xl font-semibold" {...offers('reservation.page')}>
-          <span className="font-mono">{r.id}</span> <StatusBadge status={r.status} />
-        </h1>
+        <div className="flex flex-wrap items-center justify-between gap-3">
+          <h1 className="flex items-center gap-3 text-2xl font-semibold" {...offers('reservation.page')}>
+            <span className="font-mono break-all">{r.id}</span> <StatusBadge status={r.status} />
+          </h1>
+          <ReservationActions reservation={r} actions={offered.data?.actions ?? []} node={node.data} vms={vms.data ?? []} />
+        </div>
       </div>
       {staleError && <StaleBanner error={staleError} what="the reservation" />}
 
       <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section title="Details" id="details-title">
           <dl className="grid grid-cols-[12rem_1fr] gap-x-3 gap-y-1.5 text-sm" data-testid="reservation-fields">
-            {fieldsOf(r).map(([label, value, testId]) => (
+            {fieldsOf(r, offered.data?.orgNames).map(([label, value, testId]) => (
               <div key={testId} className="contents">
                 <dt className="text-slate-500">{label}</dt>
                 <dd className="font-mono text-slate-800" data-testid={`field-${testId}`}>

@@ -13,13 +13,15 @@ export function DataTable<T>(props: {
   rowKey: (row: T) => string;
   /** Written as `data-<name>="<key>"` on each row, e.g. `vm-id`. */
   rowAttr?: string;
+  /** More `data-*` attributes of a row, e.g. its kind: `{ 'data-notification-kind': … }`. */
+  rowData?: (row: T) => Record<`data-${string}`, string>;
   empty: ReactNode;
   testId?: string;
   className?: string;
   headClassName?: string;
   rowClassName?: string;
 }) {
-  const { columns, rows, rowKey, rowAttr, empty, testId, className, headClassName, rowClassName } = props;
+  const { columns, rows, rowKey, rowAttr, rowData, empty, testId, className, headClassName, rowClassName } = props;
   return (
     <table className={className ?? 'w-full text-left text-sm'} data-testid={testId}>
       <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-slate-500'}>
@@ -33,7 +35,7 @@ export function DataTable<T>(props: {
       </thead>
       <tbody className="divide-y divide-slate-100">
         {rows.map((row) => (
-          <tr key={rowKey(row)} className={rowClassName} {...(rowAttr ? { [`data-${rowAttr}`]: rowKey(row) } : {})}>
+          <tr key={rowKey(row)} className={rowClassName} {...(rowAttr ? { [`data-${rowAttr}`]: rowKey(row) } : {})} {...rowData?.(row)}>
             {columns.map((c) => (
               <td key={c.key} className={c.className ?? 'py-2 pr-4'}>
                 {c.cell(row)}

@@ -10,6 +10,7 @@ import { PageHeader } from '../ui/page-header';
 import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
 import { offers } from '../offers';
+import { vmStatusLabel } from '../vm-status';
 
 const columns = [
   column<VmView>('id', 'VM', (vm) => (
@@ -23,12 +24,7 @@ const columns = [
     </Link>
   )),
   column<VmView>('tier', 'Tier', (vm) => vm.tier),
-  column<VmView>('status', 'Status', (vm) => (
-    <span data-testid="vm-status">
-      {vm.status}
-      {vm.terminationReason && <span className="text-slate-500"> ({vm.terminationReason})</span>}
-    </span>
-  )),
+  column<VmView>('status', 'Status', (vm) => <span data-testid="vm-status">{vmStatusLabel(vm)}</span>),
   column<VmView>('units', 'Units', (vm) => vm.unitIds.join(', '), 'font-mono text-xs'),
   // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
   column<VmView>('org', 'Org', (vm) => <OrgOrAnother orgId={vm.orgId} why="Another tenant’s identity is private" />, 'text-xs'),

@@ -14,6 +14,44 @@ export type VmReclaimedDetails = {
   reason?: string;
 };
 
+/**
+ * What a `reservation.needs_review` notification to the platform org says (docs/product.md §5
+ * Objects "Notification"): which reservation a topology change put in needs-review, on which
+ * node, from which generation to which — the operator re-affirms it.
+ */
+export type ReservationNeedsReviewDetails = {
+  nodeId: string;
+  reservationId: string;
+  /** The generation the reservation was written against. */
+  fromGen: number;
+  /** The node's generation after the change. */
+  topologyGen: number;
+};
+
+/**
+ * What a `sign_in.lockout` notification to the platform org says: the known account (or one of
+ * its devices) locked out, as its `sign_in.lockout` audit event records it (§9.3).
+ */
+export type SignInLockoutDetails = {
+  scope: 'account' | 'device';
+  email: string;
+  userId: string;
+  deviceId?: string;
+  failures: number;
+  windowMinutes: number;
+  lockedUntil: string;
+};
+
+export const notificationKinds = ['vm.reclaimed', 'reservation.needs_review', 'sign_in.lockout'] as const;
+export type NotificationKind = (typeof notificationKinds)[number];
+
+/** Each kind's details (the column holds one of them, by `kind`). */
+export type NotificationDetails = {
+  'vm.reclaimed': VmReclaimedDetails;
+  'reservation.needs_review': ReservationNeedsReviewDetails;
+  'sign_in.lockout': SignInLockoutDetails;
+};
+
 /** Messages to one org, e.g. "your spot VM was terminated by a reclaim". */
 export const notifications = pgTable(
   'notifications',
@@ -24,9 +62,9 @@ export const notifications = pgTable(
       .notNull()
       .references(() => orgs.id),
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
-    kind: text('kind', { enum: ['vm.reclaimed'] }).notNull(),
+    kind: text('kind', { enum: notificationKinds }).notNull(),
     message: text('message').notNull(),
-    details: jsonb('details').$type<VmReclaimedDetails>().notNull(),
+    details: jsonb('details').$type<NotificationDetails[NotificationKind]>().notNull(),
     /** When the org marked it read (the first time); null while unread. */
     readAt: timestamp('read_at', { withTimezone: true, precision: 3 }),
   },

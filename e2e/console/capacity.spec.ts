@@ -34,5 +34,5 @@ test('an audience user sees the reservations it is in the audience of, across no
 
   await table.getByRole('link', { name: 'res-nimbus-02', exact: true }).click();
   await expect(page).toHaveURL(/\/nodes\/acme-h100-02\/reservations\/res-nimbus-02$/);
-  await expect(page.getByTestId('field-allowed-orgs')).toHaveText('org_nimbus');
+  await expect(page.getByTestId('field-allowed-orgs')).toHaveText('Nimbus AI org_nimbus');
 });

@@ -71,7 +71,7 @@ test('after a reclaim by the managing org, the evicted tenant sees the notificat
   // The VM's own page: terminated, when, and why.
   await row.getByRole('link', { name: vmId }).click();
   await expect(page.getByRole('heading', { name: vmId })).toBeVisible();
-  await expect(page.getByTestId('vm-status')).toHaveText('terminated');
+  await expect(page.getByTestId('vm-status')).toHaveText('reclaimed');
   await expect(page.locator('[data-field="Node"]')).toHaveText('acme-h100-12');
   await expect(page.locator('[data-field="Units"]')).toHaveText('gpu-0');
   await expect(page.locator('[data-field="Tier"]')).toHaveText('spot');

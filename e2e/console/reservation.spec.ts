@@ -13,8 +13,8 @@ test('the reservation page shows every field, its units on a mini-grid and its s
   await expect(page.getByTestId('field-node')).toHaveText('acme-h100-02');
   await expect(page.getByTestId('field-status')).toHaveText('active');
   await expect(page.getByTestId('field-reserved-units')).toHaveText('gpu-0, gpu-1, gpu-2, gpu-3, gpu-4, gpu-5, gpu-6, gpu-7');
-  await expect(page.getByTestId('field-allowed-orgs')).toHaveText('org_nimbus');
-  await expect(page.getByTestId('field-managing-orgs')).toHaveText('org_helix');
+  await expect(page.getByTestId('field-allowed-orgs')).toHaveText('Nimbus AI org_nimbus');
+  await expect(page.getByTestId('field-managing-orgs')).toHaveText('Helix Capacity Partners org_helix');
   await expect(page.getByTestId('field-contract-ref')).toHaveText('MSA-2026-018');
   await expect(page.getByTestId('field-topology-gen')).toHaveText('1');
   await expect(page.getByTestId('field-ends-at')).toContainText('UTC');

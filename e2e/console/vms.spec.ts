@@ -12,12 +12,13 @@ test('the VMs page filters by status in the URL, keeps it on reload, and links e
   await page.getByLabel('Status').selectOption('terminated');
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page).toHaveURL(/[?&]status=terminated/);
-  await expect(statuses.first()).toContainText('terminated');
-  for (const s of await statuses.allTextContents()) expect(s).toMatch(/^terminated/);
+  // An ended VM reads by how it ended (docs/product.md §6), once.
+  await expect(statuses.first()).toHaveText(/^(reclaimed|terminated by its owner)$/);
+  for (const s of await statuses.allTextContents()) expect(s).toMatch(/^(reclaimed|terminated by its owner)$/);
 
   await page.reload();
   await expect(page.getByLabel('Status')).toHaveValue('terminated');
-  for (const s of await statuses.allTextContents()) expect(s).toMatch(/^terminated/);
+  for (const s of await statuses.allTextContents()) expect(s).toMatch(/^(reclaimed|terminated by its owner)$/);
 
   await page.getByLabel('Status').selectOption('running');
   await page.getByRole('button', { name: 'Filter' }).click();

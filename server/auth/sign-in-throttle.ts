@@ -2,6 +2,7 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { users } from '@/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { notifySignInLockout } from '../notifications/write';
 import { systemCtx, type Ctx } from '../context';
 
 /**
@@ -161,7 +162,8 @@ export async function admitSignInAttempt(
  * A failed password check (docs/product.md §9.3): its count stays, and every subject with a
  * lockout that has now reached its limit is locked out for the lockout period. Each lockout of a
  * known account — its email names a user, or it is one of the user's known devices while none of
- * its other devices is locked — writes one `sign_in.lockout` audit event in the same transaction; a lockout of an unknown email or of an
+ * its other devices is locked — writes one `sign_in.lockout` audit event, and one notification to
+ * the platform org, in the same transaction; a lockout of an unknown email or of an
  * address writes none, so guesses at bogus emails cannot grow the append-only trail. The actor is
  * the system (`sign-in-throttle`, acting as the platform org): no one authenticated, so no user or
  * org may be named as having acted — the account is the event's subject, in `details`. Being
@@ -193,19 +195,18 @@ export async function recordSignInFailure(db: DbOrTx, attempt: SignInAttempt): P
         if (other) continue;
       }
       const ctx: Ctx = { ...systemCtx(tx, 'sign-in-throttle', r.now), via: 'console' };
-      await writeAuditEvent(tx, ctx, {
-        action: 'sign_in.lockout',
-        unitIds: [],
-        details: {
-          scope: s.scope,
-          email: attempt.email,
-          userId: user.id,
-          ...(s.scope === 'device' ? { deviceId: s.value } : {}),
-          failures: r.attempts,
-          windowMinutes: s.windowMinutes,
-          lockedUntil: new Date(until!.locked_until).toISOString(),
-        },
-      });
+      const details = {
+        scope: s.scope,
+        email: attempt.email,
+        userId: user.id,
+        ...(s.scope === 'device' ? { deviceId: s.value } : {}),
+        failures: r.attempts,
+        windowMinutes: s.windowMinutes,
+        lockedUntil: new Date(until!.locked_until).toISOString(),
+      };
+      await writeAuditEvent(tx, ctx, { action: 'sign_in.lockout', unitIds: [], details });
+      // The operator's bell, for the same lockout (one per event, known accounts only).
+      await notifySignInLockout(tx, r.now, details);
     }
     await tx.execute(sql`
       delete from sign_in_throttles where subject in (

@@ -4,7 +4,7 @@
  */
 import { createDb, type Db } from '@/db/client';
 import { insertOrg, insertUser } from '@/db/factories';
-import { auditEvents, signInThrottles } from '@/db/schema';
+import { auditEvents, notifications, signInThrottles } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -104,9 +104,13 @@ describe('per account', () => {
       windowMinutes: 15,
       lockedUntil: expect.any(String),
     });
+    // The operator's bell: one notification to the platform org, with the event's details.
+    const bell = await db().select().from(notifications).where(eq(notifications.kind, 'sign_in.lockout'));
+    expect(bell.map((n) => [n.orgId, n.details])).toEqual([[ORG.platform, events[0]!.details]]);
     // Refused attempts neither count nor write more events.
     await attempt('ann@x.example', 'wrong');
     expect(await lockouts()).toHaveLength(1);
+    expect(await db().select().from(notifications).where(eq(notifications.kind, 'sign_in.lockout'))).toHaveLength(1);
 
     // Proof that a refused attempt checks no password: against this hash a check would throw.
     await db().execute(sql`update users set password_hash = ${UNCHECKABLE_HASH} where id = 'u_ann'`);
@@ -157,11 +161,13 @@ describe('per account', () => {
     expect((await lockouts()).filter((e) => e.details.email === 'dan@x.example')).toHaveLength(1); // the test above's
   });
 
-  it('an unknown email counts and locks out exactly like an account (nothing tells them apart), but writes no audit event', async () => {
+  it('an unknown email counts and locks out exactly like an account (nothing tells them apart), but writes no audit event nor notification', async () => {
     const before = (await lockouts()).length;
+    const notified = (await db().select().from(notifications)).length;
     for (let i = 0; i < 3; i++) expect(await attempt('nobody@x.example', 'wrong')).toEqual({ outcome: 'invalid' });
     expect(await attempt('nobody@x.example', 'wrong')).toEqual({ outcome: 'locked_out', retryAfterMinutes: 15 });
     expect(await lockouts()).toHaveLength(before);
+    expect(await db().select().from(notifications)).toHaveLength(notified);
     const [row] = await db().select().from(signInThrottles).where(eq(signInThrottles.subject, 'account:nobody@x.example'));
     expect(row?.lockedUntil).toBeInstanceOf(Date);
   });

@@ -5,7 +5,7 @@
  * changes. A 409 state check: after 404 and 403, before the other 409s of the verb.
  */
 import { gpuUnits } from '@/db/factories';
-import { auditEvents, nodes, reservations } from '@/db/schema';
+import { auditEvents, nodes, notifications, reservations } from '@/db/schema';
 import { count, eq } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as topologyRoute from '@/app/v1/nodes/[nodeId]/topology/route';
@@ -57,6 +57,11 @@ describe('expectedTopologyGen', () => {
     expect((await changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(94), expectedTopologyGen: 2 } })).topologyGen).toBe(2);
     // Without it, as before: the change applies to whatever the node is at.
     expect((await changeTopology({ ctx: op(), input: { nodeId: 'n1', units: withMemory(96) } })).topologyGen).toBe(3);
+    // The operator's bell: r1 went into needs-review once (generation 1 → 2), in the change's
+    // transaction; neither the refused calls, the no-op nor the change at 3 (r1 was in review
+    // already) told it again.
+    const bell = await db().select().from(notifications).where(eq(notifications.kind, 'reservation.needs_review'));
+    expect(bell.map((n) => [n.orgId, n.details])).toEqual([[ORG.platform, { nodeId: 'n1', reservationId: 'r1', fromGen: 1, topologyGen: 2 }]]);
   });
 
   it('PUT topology: 404 and 403 come first; topology_changed before unit_occupied', async () => {

@@ -1,9 +1,10 @@
-import { nodeTopologies, nodeUnits, nodes, vmUnits } from '@/db/schema';
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { nodeTopologies, nodeUnits, nodes, reservations, vmUnits } from '@/db/schema';
+import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint } from '../ids';
+import { notifyNeedsReview } from '../notifications/write';
 import { assertNodeAction, nodeRelation } from '../policy';
 import { assertExpectedTopologyGen, lockNode, normalise, unitRows } from './internal';
 import type { ChangeTopologyInput } from './schemas';
@@ -13,7 +14,9 @@ import { toNodeViews, type NodeView } from './view';
  * Replaces a node's unit list (docs/product.md §5.4). When anything differs (ids, order or attributes)
  * `topologyGen` goes up by one and the new list joins the node's history; every pending or
  * active reservation written against an older generation is then needs-review (derived, docs/product.md
- * §4). The same list again changes nothing and writes nothing.
+ * §4), and the operator's bell gets one `reservation.needs_review` notification for each that
+ * was current until now (one already needs-review is not told again). The same list again
+ * changes nothing and writes nothing.
  * @param input.units the new unit list (1–64, distinct ids), in display order.
  * @param input.expectedTopologyGen the generation the operator edited: another is 409
  *   topology_changed, so that an edit of an older list never silently undoes a newer change.
@@ -69,6 +72,24 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
         changed: after.filter((u) => had.has(u.id) && JSON.stringify(u) !== JSON.stringify(before.find((b) => b.id === u.id))).map((u) => u.id),
       },
     });
+    // Pending or active until now (not cancelled, not ended, at the node's old generation): needs-review from this commit on.
+    const wereCurrent = await tx
+      .select({ id: reservations.id })
+      .from(reservations)
+      .where(
+        and(
+          eq(reservations.nodeId, node.id),
+          eq(reservations.topologyGen, node.topologyGen),
+          isNull(reservations.cancelledAt),
+          or(isNull(reservations.endsAt), gt(reservations.endsAt, lctx.now)),
+        ),
+      )
+      .orderBy(sql`${reservations.id} collate "C"`);
+    await notifyNeedsReview(
+      tx,
+      lctx.now,
+      wereCurrent.map((r) => ({ nodeId: node.id, reservationId: r.id, fromGen: node.topologyGen, topologyGen: gen })),
+    );
     const [view] = await toNodeViews(lctx, [updated!]);
     return view!;
   });

@@ -159,24 +159,58 @@ export const AuditEvent = z
   .meta({ id: 'AuditEvent' });
 
 /** One notification to the acting org. */
+const notificationFields = {
+  id: z.string(),
+  at: Timestamp,
+  message: z.string().meta({ description: 'The same facts as `details`, as a sentence.' }),
+  readAt: Timestamp.optional().meta({ description: 'When the org marked it read; absent while unread.' }),
+};
+
+/** A notification, by `kind` (docs/product.md §5 Objects): the first to a tenant, the others to the platform org. */
 export const Notification = z
-  .strictObject({
-    id: z.string(),
-    at: Timestamp,
-    kind: z.enum(['vm.reclaimed']),
-    message: z.string().meta({ description: 'The same facts as `details`, as a sentence.' }),
-    details: z
-      .strictObject({
-        vmId: Id.meta({ description: 'The VM that ended.' }),
-        nodeId: Id,
-        unitIds: UnitIds,
-        terminationReason: z.enum(['reclaimed']),
-        terminatedAt: Timestamp,
-        reason: z.string().optional().meta({ description: 'The reason the reclaim gave, if any.' }),
-      })
-      .meta({ description: 'What ended, where, when and why; never the holder or the reservation.' }),
-    readAt: Timestamp.optional().meta({ description: 'When the org marked it read; absent while unread.' }),
-  })
+  .discriminatedUnion('kind', [
+    z.strictObject({
+      ...notificationFields,
+      kind: z.literal('vm.reclaimed').meta({ description: 'To the org whose VM a reclaim terminated.' }),
+      details: z
+        .strictObject({
+          vmId: Id.meta({ description: 'The VM that ended.' }),
+          nodeId: Id,
+          unitIds: UnitIds,
+          terminationReason: z.enum(['reclaimed']),
+          terminatedAt: Timestamp,
+          reason: z.string().optional().meta({ description: 'The reason the reclaim gave, if any.' }),
+        })
+        .meta({ description: 'What ended, where, when and why; never the holder or the reservation.' }),
+    }),
+    z.strictObject({
+      ...notificationFields,
+      kind: z.literal('reservation.needs_review').meta({ description: 'To the platform org: a topology change put a reservation in needs-review.' }),
+      details: z
+        .strictObject({
+          nodeId: Id,
+          reservationId: Id,
+          fromGen: z.int().meta({ description: 'The generation the reservation was written against.' }),
+          topologyGen: z.int().meta({ description: "The node's generation after the change; re-affirming moves the reservation to it." }),
+        })
+        .meta({ description: 'Which reservation withholds its units until an operator re-affirms it.' }),
+    }),
+    z.strictObject({
+      ...notificationFields,
+      kind: z.literal('sign_in.lockout').meta({ description: 'To the platform org: a known account, or one of its browsers, was locked out of signing in.' }),
+      details: z
+        .strictObject({
+          scope: z.enum(['account', 'device']),
+          email: z.string(),
+          userId: Id,
+          deviceId: z.string().optional().meta({ description: 'The locked browser, for a device lockout.' }),
+          failures: z.int(),
+          windowMinutes: z.int(),
+          lockedUntil: Timestamp,
+        })
+        .meta({ description: 'The lockout, as its `sign_in.lockout` audit event records it.' }),
+    }),
+  ])
   .meta({ id: 'Notification' });
 
 /** Who created a key (docs/product.md §5 Objects): a user, one of the org's keys, or a system job. */
@@ -297,7 +331,6 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof Vm>, VmView>>,
   Assert<Exact<z.infer<typeof AuditEvent>, AuditEventView>>,
   Assert<Exact<z.infer<typeof Notification>, NotificationView>>,
-  Assert<Exact<z.infer<typeof Notification>['details'], NotificationView['details']>>,
   Assert<Exact<z.infer<typeof ApiKey>, ApiKeyView>>,
   Assert<Exact<z.infer<typeof CreatedApiKey>, CreatedApiKeyView>>,
   Assert<Exact<z.infer<typeof Problem>, ProblemOnWire>>,

@@ -37,3 +37,14 @@ export async function lockOrg(tx: Tx, orgId: string): Promise<void> {
   const [row] = await tx.select({ id: orgs.id }).from(orgs).where(eq(orgs.id, orgId)).for('no key update');
   if (!row) throw new Error(`lockOrg: no org "${orgId}"`);
 }
+
+/**
+ * The names of the given orgs, for ids the caller already sees (server/policy.ts
+ * `orgIdsNamedWith`): one statement whatever their number; an id naming no org is left out.
+ */
+export async function nameOrgs(db: DbOrTx, orgIds: Iterable<string>): Promise<Record<string, string>> {
+  const ids = [...new Set(orgIds)];
+  if (ids.length === 0) return {};
+  const rows = await db.select({ id: orgs.id, name: orgs.name }).from(orgs).where(inArray(orgs.id, ids));
+  return Object.fromEntries(rows.map((o) => [o.id, o.name]));
+}

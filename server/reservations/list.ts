@@ -3,15 +3,25 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx } from '../context';
 import { loadUnitPositionsOf, readNode } from '../nodes/internal';
 import { compositeKey, decodeCompositeCursor, decodeCursor, toPage, type Page } from '../pagination';
-import { maySeeReservation, offeredReservationActions, relationTo, reservationListedFor, reservationVisibleTo, type ReservationAction } from '../policy';
+import { nameOrgs } from '../orgs/internal';
+import {
+  maySeeReservation,
+  offeredReservationActions,
+  orgIdsNamedWith,
+  relationTo,
+  reservationListedFor,
+  reservationVisibleTo,
+  type ReservationAction,
+} from '../policy';
 import { loadReservationUnits, loadReservationUnitsAcross } from './internal';
 import type { ListNodeReservationsInput, ListReservationsInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
 /**
  * The reservations on a node that the caller may see (docs/product.md §2), by id, paginated, each with
- * the actions the caller may take on it (the console offers only those).
- * @returns `{ items: [{ reservation, actions }], nextCursor? }`
+ * the actions the caller may take on it (the console offers only those) and the names of the orgs
+ * it names (ids the caller sees: server/policy.ts `orgIdsNamedWith`; REST answers the reservations alone).
+ * @returns `{ items: [{ reservation, actions, orgNames }], nextCursor? }`
  * @throws DomainError not_found for an unknown node.
  */
 export async function listNodeReservations({
@@ -20,7 +30,7 @@ export async function listNodeReservations({
 }: {
   ctx: Ctx;
   input: ListNodeReservationsInput;
-}): Promise<{ items: { reservation: Reservation; actions: ReservationAction[] }[]; nextCursor?: string }> {
+}): Promise<{ items: { reservation: Reservation; actions: ReservationAction[]; orgNames: Record<string, string> }[]; nextCursor?: string }> {
   const node = await readNode(ctx, input.nodeId);
   const limit = input.limit ?? 100;
   const rows = await ctx.db
@@ -47,9 +57,15 @@ export async function listNodeReservations({
         visible.map(({ r }) => r.id),
       );
       const positions = node.positions;
-      return visible.map(({ r, rel }) => {
+      const named = visible.map(({ r, rel }) => orgIdsNamedWith(rel, r, node));
+      const names = await nameOrgs(ctx.db, named.flat());
+      return visible.map(({ r, rel }, i) => {
         const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
-        return { reservation, actions: offeredReservationActions(rel, reservation) };
+        return {
+          reservation,
+          actions: offeredReservationActions(rel, reservation),
+          orgNames: Object.fromEntries(named[i]!.flatMap((id) => (names[id] ? [[id, names[id]]] : []))),
+        };
       });
     },
   );

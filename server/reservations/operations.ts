@@ -10,6 +10,7 @@ import { createReservation } from './create';
 import { getReservation } from './get';
 import { getReservationHistory } from './history';
 import { listNodeReservations, listReservations } from './list';
+import { getReservationOffers } from './offers';
 import { reaffirm } from './reaffirm';
 import { reclaim } from './reclaim';
 import { release } from './release';
@@ -101,6 +102,15 @@ export const reservationOperations = {
       response: Reservation,
       responseDescription: 'The reservation.',
       errors: ['not_found'],
+    },
+  }),
+  offers: operation({
+    verb: getReservationOffers,
+    input: GetReservationInput,
+    kind: 'query',
+    console: 'reservation.actions',
+    rest: {
+      none: "which buttons the reservation page shows, and the names of the orgs it names; a program reads the reservation (GET …/reservations/{id}) and learns what it may do from each route's 403",
     },
   }),
   history: operation({

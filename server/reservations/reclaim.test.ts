@@ -1,5 +1,5 @@
 import { insertReservation, insertVm } from '@/db/factories';
-import { auditEvents, nodes, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { auditEvents, nodes, notifications, reservationUnits, reservations, vmUnits, vms, type VmReclaimedDetails } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { DomainError } from '../errors';
@@ -78,7 +78,7 @@ describe('reclaim (docs/product.md §5.1 step 7)', () => {
       details: { terminated: ['vm-spot-a', 'vm-spot-b'], skipped: ['vm-res'] },
     });
     const notes = await db().select().from(notifications).orderBy(notifications.orgId);
-    expect(notes.map((n) => [n.orgId, n.kind, n.details.vmId, n.details.unitIds])).toEqual([
+    expect(notes.map((n) => [n.orgId, n.kind, (n.details as VmReclaimedDetails).vmId, (n.details as VmReclaimedDetails).unitIds])).toEqual([
       [ORG.tenantA, 'vm.reclaimed', 'vm-spot-a', ['gpu-0', 'gpu-1']],
       [ORG.tenantB, 'vm.reclaimed', 'vm-spot-b', ['gpu-2']],
     ]);

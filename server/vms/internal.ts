@@ -2,7 +2,8 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { nodeUnits, nodes, reservations, vmUnits, vms } from '@/db/schema';
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Ctx, Principal } from '../context';
-import { maySeeReservation, relationTo } from '../policy';
+import { notFound } from '../errors';
+import { maySeeReservation, relationTo, vmVisibleTo } from '../policy';
 import { toVmView, type VmRow, type VmView } from './view';
 
 /**
@@ -83,4 +84,15 @@ export async function endVms(
     .returning({ vmId: vmUnits.vmId, unitId: vmUnits.unitId });
   for (const f of freed) unitsOf.set(f.vmId, [...(unitsOf.get(f.vmId) ?? []), f.unitId]);
   return { ended, unitsOf };
+}
+
+/** The VM `vmId` as the caller may see it: its row and its view. @throws DomainError not_found (unknown or invisible). */
+export async function findVisibleVm(ctx: Ctx, vmId: string): Promise<{ row: VmRow; view: VmView }> {
+  const [row] = await ctx.db
+    .select()
+    .from(vms)
+    .where(and(eq(vms.id, vmId), vmVisibleTo(ctx, ctx.now)));
+  if (!row) throw notFound(`VM "${vmId}"`);
+  const [view] = await toVmViews(ctx.db, ctx, [row]);
+  return { row, view: view! };
 }

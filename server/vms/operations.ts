@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../errors';
 import { Vm, VmPage } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
+import { getVmDetail } from './detail';
 import { getVm } from './get';
 import { listNodeVms, listVms } from './list';
 import { placeVm } from './place';
@@ -62,6 +63,13 @@ export const vmOperations = {
       responseDescription: 'The VM.',
       errors: ['not_found'],
     },
+  }),
+  detail: operation({
+    verb: getVmDetail,
+    input: GetVmInput,
+    kind: 'query',
+    console: 'vm.page',
+    rest: { none: 'the VM page: the VM with the actions offered on it and the reason its reclaim gave; programs read GET /v1/vms/{id} and the audit trail' },
   }),
   listForNode: operation({
     verb: listNodeVms,

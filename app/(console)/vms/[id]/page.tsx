@@ -5,10 +5,10 @@ import { decodeParam } from '@/app/(console)/route-params';
 
 export const metadata = { title: 'VM · GPU Reservations' };
 
-/** The VM page: the VM is read here (as the caller may see it) and rendered from these props. */
+/** The VM page: the VM, its actions and its reclaim's reason are read here (as the caller may see them) and rendered from these props. */
 export default async function VmPage({ params }: { params: Promise<{ id: string }> }) {
   const vmId = decodeParam((await params).id);
-  const vm = trpc.vms.get.queryOptions(vmPageQueryInput(vmId));
-  await prefetch(vm);
-  return <VmDetail vm={prefetched(vm)} />;
+  const detail = trpc.vms.detail.queryOptions(vmPageQueryInput(vmId));
+  await prefetch(detail);
+  return <VmDetail detail={prefetched(detail)} />;
 }

@@ -15,8 +15,9 @@ export async function generateMetadata({ params }: Params) {
 }
 
 /**
- * The reservation page: the reservation, its node's grid, its history and the page of its
- * trail the URL's `cursor` names are read here and rendered from these props.
+ * The reservation page: the reservation, its node's grid, its history, what it offers (the node
+ * page's actions on it, its orgs' names), the node's running VMs (Reclaim…'s preview) and the page
+ * of its trail the URL's `cursor` names are read here and rendered from these props.
  */
 export default async function ReservationPage({ params, searchParams }: Params) {
   const { nodeId, reservationId } = await idsOf(params);
@@ -26,15 +27,19 @@ export default async function ReservationPage({ params, searchParams }: Params) 
     reservation: trpc.reservations.get.queryOptions(inputs.reservation),
     node: trpc.nodes.get.queryOptions(inputs.node),
     history: trpc.reservations.history.queryOptions(inputs.history),
+    offers: trpc.reservations.offers.queryOptions(inputs.reservation),
+    vms: trpc.vms.listForNode.queryOptions(inputs.vms),
     trail: trpc.audit.list.queryOptions(inputs.trail(cursor)),
   };
-  await prefetch(queries.reservation, queries.node, queries.history, queries.trail);
+  await prefetch(queries.reservation, queries.node, queries.history, queries.offers, queries.vms, queries.trail);
   return (
     <ReservationView
       nodeId={nodeId}
       reservation={prefetched(queries.reservation)}
       node={prefetched(queries.node)}
       history={prefetched(queries.history)}
+      offers={prefetched(queries.offers)}
+      vms={prefetched(queries.vms)}
       trail={prefetched(queries.trail)}
       cursor={cursor}
     />
