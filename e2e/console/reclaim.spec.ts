@@ -134,17 +134,23 @@ test('the grid selects by drag and by keyboard', async ({ page }) => {
   await expect(page.getByTestId('unit-details')).toContainText('gpu-5');
 });
 
-test('the unit details line names the VM on a unit, read with GET …/units/{unitId} once the pointer rests on it', async ({ page }) => {
+test('the unit details line names the VM on a unit, read with GET …/units/{unitId} once the pointer rests on it', async ({ page, request }) => {
+  // Tom's org places an on-demand VM on gpu-5 of acme-h100-04 (no other test uses that node).
+  const placed = await request.post('/v1/vms', {
+    headers: { authorization: `Bearer ${readState().keys.org_orbit}` },
+    data: { nodeId: 'acme-h100-04', unitIds: ['gpu-5'], tier: 'on-demand' },
+  });
+  expect(placed.status()).toBe(201);
+  const vm = ((await placed.json()) as { id: string }).id;
   await signIn(page, 'tom@orbit.example');
-  await page.goto('/nodes/acme-h100-05');
+  await page.goto('/nodes/acme-h100-04');
   const details = page.getByTestId('unit-details');
-  // gpu-6 runs Tom's on-demand VM (the demo seed).
-  await unit(page, 'gpu-6').hover();
-  await expect(details.getByTestId('unit-vm-detail')).toHaveText(/vm-orbit-od-5: on-demand, since /);
-  // An idle unit names no VM; back on gpu-6 the answer read before is shown at once.
+  await unit(page, 'gpu-5').hover();
+  await expect(details.getByTestId('unit-vm-detail')).toHaveText(new RegExp(`${vm}: on-demand, since `));
+  // An idle unit names no VM; back on gpu-5 the answer read before is shown at once.
   await unit(page, 'gpu-0').hover();
   await expect(details).toContainText('gpu-0');
   await expect(details.getByTestId('unit-vm-detail')).toHaveCount(0);
-  await unit(page, 'gpu-7').hover();
-  await expect(details.getByTestId('unit-vm-detail')).toHaveText(/vm-orbit-od-5: on-demand/);
+  await unit(page, 'gpu-5').hover();
+  await expect(details.getByTestId('unit-vm-detail')).toHaveText(new RegExp(`${vm}: on-demand`));
 });
