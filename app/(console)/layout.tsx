@@ -2,6 +2,7 @@ import { signOutAction, signOutEverywhereAction, switchOrgAction } from '@/app/a
 import { OrgSwitcher } from '@/components/org-switcher';
 import { ActingOrgProvider } from '@/components/acting-org';
 import { AutoRefresh } from '@/components/live/auto-refresh';
+import { OutcomeHost } from '@/components/live/outcome-host';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { isOperator } from '@/server/context';
@@ -20,7 +21,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
   return (
-    <ActingOrgProvider orgId={session.principal.orgId}>
+    <ActingOrgProvider orgId={session.principal.orgId} orgName={acting.name}>
       {/* The header's unread count stays current on every page (the bell is server-rendered). */}
       <AutoRefresh ms={30_000} />
       <header className="border-b border-slate-200 bg-white">
@@ -76,6 +77,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+      {/* What a finished action changed (components/live/outcome.ts), on every page. */}
+      <OutcomeHost />
     </ActingOrgProvider>
   );
 }
