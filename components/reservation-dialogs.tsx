@@ -4,7 +4,7 @@ import { useMutation } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
 import { formatDateTime } from './format';
 import { OrgPicker } from './org-picker';
-import { fieldErrors } from './problem';
+import { fieldErrors } from './problem-words';
 import { useTRPC } from './trpc-provider';
 import type { Reservation } from './trpc-types';
 import { Field, FormDialog, inputClass } from './ui/form-dialog';

@@ -2,7 +2,7 @@
 
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { useActingOrgSwitch } from '../acting-org';
-import { errorMessage } from '../problem';
+import { errorMessage } from '../problem-words';
 
 /**
  * The frame every console dialog shares: a labelled modal `dialog` (opened on mount), its

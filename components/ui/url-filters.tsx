@@ -2,7 +2,7 @@
 
 import { usePathname, useRouter } from 'next/navigation';
 import { useEffect, useId, useRef, useTransition } from 'react';
-import { messagesFor } from '../problem';
+import { messagesFor } from '../problem-words';
 
 /** One filter of a list page; its `name` is the query parameter, in the page's URL as in the API's. */
 export type FilterField = {
