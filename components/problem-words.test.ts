@@ -1,6 +1,7 @@
 import { TRPCClientError } from '@trpc/client';
 import { describe, expect, it } from 'vitest';
-import { errorMessage, fetchedMessage, fieldErrors, fieldLabel, problemOf } from './problem';
+import { problemOf } from './problem';
+import { errorMessage, fetchedMessage, fieldErrors, fieldLabel, fieldSentences } from './problem-words';
 
 const problem = {
   type: 't',
@@ -27,6 +28,7 @@ describe('problem helpers', () => {
     expect(fieldErrors(trpcError, 'reason')).toEqual(['Must be at most 1000 characters.']);
     expect(fieldErrors(trpcError, 'unitIds')).toEqual(['Duplicate id "gpu-1".']);
     expect(fieldErrors(trpcError, 'endsAt')).toEqual([]);
+    expect(fieldSentences(trpcError, 'reason')).toEqual(['Reason must be at most 1000 characters.']);
   });
 
   it('never show schema paths, field names as the schema spells them, codes in parentheses or transport words (issue 20.2)', () => {
