@@ -166,8 +166,8 @@ function AlreadyReclaimed({ event }: { event: AuditEvent | null }) {
       Already reclaimed: nothing was left to do, so nothing was sent.{' '}
       {event ? (
         <>
-          <span className="font-mono">{event.unitIds.join(', ')}</span> were reclaimed {formatRelative(event.at)} (
-          <span title={event.at}>{formatDateTime(event.at)}</span>) by{' '}
+          <span className="font-mono">{event.unitIds.join(', ')}</span> {event.unitIds.length === 1 ? 'was' : 'were'} reclaimed{' '}
+          {formatRelative(event.at).replace(/^now$/, 'just now')} (<span title={event.at}>{formatDateTime(event.at)}</span>) by{' '}
           <OrgOrAnother orgId={event.actorOrgId} why="Your org may not see which org acted here." />
           {event.actorKey ? ` with the API key ${event.actorKey.name}` : ''} via {event.via}
           {event.details.terminated && Array.isArray(event.details.terminated) && event.details.terminated.length > 0
@@ -197,7 +197,7 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
             const vm = vmById.get(id);
             return (
               <li key={id} data-vm-id={id} className="flex items-center justify-between gap-3 px-3 py-2">
-                <span className={`font-mono ${tone === 'terminate' ? 'text-red-700' : 'text-slate-700'}`}>{id}</span>
+                <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-red-700' : 'text-slate-700'}`}>{id}</span>
                 <span className="text-slate-600">{vm ? vm.unitIds.join(', ') : '—'}</span>
                 <span className="text-xs text-slate-500" title={vm ? formatDateTime(vm.startedAt) : undefined}>
                   {vm ? `started ${formatRelative(vm.startedAt)}` : ''}

@@ -42,7 +42,7 @@ export function DialogFrame(props: {
   const inner = (
     <>
       <div className="border-b border-slate-200 px-6 py-4">
-        <h2 id={titleId} className="text-lg font-semibold">
+        <h2 id={titleId} className="text-lg font-semibold [overflow-wrap:anywhere]">
           {title}
         </h2>
         {subtitle && <div className="mt-1 text-sm text-slate-600">{subtitle}</div>}
