@@ -16,11 +16,17 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   return relative.format(Math.round(seconds / 86400), 'day');
 }
 
-/** "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6). */
+/**
+ * "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6), counting only what the
+ * reclaim changes: the units it takes off the spot market, the VMs it ends. "Terminate 1 spot
+ * VM" when no named unit is on the market (a spot VM that started before the reservation).
+ */
 export function reclaimLabel(vmCount: number, unitCount: number): string {
+  const vms = `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'}`;
   const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
+  if (unitCount === 0) return vms;
   if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
-  return `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'} and ${units}`;
+  return `${vms} and ${units}`;
 }
 
 /** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4). */

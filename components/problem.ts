@@ -12,18 +12,3 @@ export function problemOf(error: unknown): Problem | null {
   }
   return null;
 }
-
-/** A sentence for the user: the problem's `detail`, or the error's message. */
-export function errorMessage(error: unknown): string {
-  if (typeof error === 'string') return error;
-  return problemOf(error)?.detail ?? (error instanceof Error ? error.message : 'Something went wrong.');
-}
-
-/**
- * The messages a problem's `errors[]` gives for one form field, whichever transport answered:
- * REST names it `body.<field>`, tRPC `input.<field>` (server/trpc/init.ts).
- */
-export function fieldErrors(error: unknown, field: string): string[] {
-  const errors = problemOf(error)?.errors ?? [];
-  return errors.filter((e) => e.path.split('.').slice(1).join('.') === field || e.path.split('.').slice(1, 2)[0] === field).map((e) => e.message);
-}

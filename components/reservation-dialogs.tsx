@@ -4,12 +4,13 @@ import { useMutation, useQuery } from '@tanstack/react-query';
 import { useCallback, useState, type ReactNode } from 'react';
 import { formatDateTime } from './format';
 import { OrgPicker } from './org-picker';
-import { fieldErrors } from './problem';
+import { fieldErrors } from './problem-words';
 import { useTRPC } from './trpc-provider';
 import type { Reservation } from './trpc-types';
 import { Field, FormDialog, inputClass } from './ui/form-dialog';
 import { PreviewDialog } from './ui/preview-dialog';
 import { useRefreshPage } from './live/use-refresh-page';
+import { reservationHref } from './links';
 
 /**
  * The reservation actions of the console (docs/product.md §6): reserve, release, edit, cancel.
@@ -27,6 +28,20 @@ const toLocalInput = (iso: string) => {
   const d = new Date(iso);
   return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
 };
+
+/** What an edit changed, in words, for its outcome ("audience now org_a, org_b; ends open-ended"). */
+function describeEdit(before: Reservation, after: Reservation): string {
+  const list = (ids: readonly string[]) => (ids.length ? ids.join(', ') : 'none');
+  const changes = [
+    list(before.allowedOrgIds) !== list(after.allowedOrgIds) && `audience now ${list(after.allowedOrgIds)}`,
+    list(before.managingOrgIds) !== list(after.managingOrgIds) && `managing orgs now ${list(after.managingOrgIds)}`,
+    before.endsAt !== after.endsAt && `ends ${after.endsAt ? formatDateTime(after.endsAt) : 'open-ended'}`,
+    (before.contractRef ?? '') !== (after.contractRef ?? '') && `contract reference ${after.contractRef ?? 'removed'}`,
+    after.reservedUnitIds.length < before.reservedUnitIds.length &&
+      `no longer holds ${before.reservedUnitIds.filter((u) => !after.reservedUnitIds.includes(u)).join(', ')}`,
+  ].filter((c): c is string => typeof c === 'string');
+  return changes.length ? changes.join('; ') : 'nothing changed';
+}
 
 /** After any change: everything the page shows may differ now. */
 const useRefresh = useRefreshPage;
@@ -80,7 +95,7 @@ function TermsFields(props: { terms: Terms; set: (patch: Partial<Terms>) => void
 }
 
 /** Reserve units of a node for an audience (operator, owner). */
-export function ReserveDialog({ nodeId, unitIds, onClose }: { nodeId: string; unitIds: string[]; onClose: () => void }) {
+export function ReserveDialog({ nodeId, unitIds, onClose, onDone }: { nodeId: string; unitIds: string[]; onClose: () => void; onDone: () => void }) {
   const trpc = useTRPC();
   const create = useMutation(trpc.reservations.create.mutationOptions());
   const [terms, set] = useTerms({ allowed: [], managing: [], openEnded: true, endsAt: '', contractRef: '', reason: '' });
@@ -94,8 +109,13 @@ export function ReserveDialog({ nodeId, unitIds, onClose }: { nodeId: string; un
       submitLabel={`Reserve ${plural(unitIds.length, 'unit')}`}
       submitDisabled={terms.allowed.length === 0}
       onClose={onClose}
-      onSubmit={async () => {
-        await create.mutateAsync({
+      onDone={onDone}
+      outcome={(created) => ({
+        message: `Reserved ${plural(created.reservedUnitIds.length, 'unit')} of ${nodeId} (${created.reservedUnitIds.join(', ')}) as ${created.id}, ${created.status === 'pending' ? `from ${formatDateTime(created.startsAt)}` : 'from now'}.`,
+        link: { href: reservationHref(nodeId, created.id), label: `Open ${created.id}` },
+      })}
+      onSubmit={() =>
+        create.mutateAsync({
           nodeId,
           reservedUnitIds: unitIds,
           allowedOrgIds: terms.allowed,
@@ -104,8 +124,8 @@ export function ReserveDialog({ nodeId, unitIds, onClose }: { nodeId: string; un
           ...(!terms.openEnded && terms.endsAt ? { endsAt: toIso(terms.endsAt) } : {}),
           ...(terms.contractRef.trim() ? { contractRef: terms.contractRef.trim() } : {}),
           ...optionalReason(terms.reason),
-        });
-      }}
+        })
+      }
     >
       {(error) => (
         <TermsFields terms={terms} set={set} error={error}>
@@ -130,7 +150,8 @@ export function ReserveDialog({ nodeId, unitIds, onClose }: { nodeId: string; un
 }
 
 /** Release reserved idle units to the spot market, after previewing the reservation as it would look. */
-export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nodeId: string; reservationId: string; unitIds: string[]; onClose: () => void }) {
+export function ReleaseDialog(props: { nodeId: string; reservationId: string; unitIds: string[]; onClose: () => void; onDone: () => void }) {
+  const { nodeId, reservationId, unitIds, onClose, onDone } = props;
   const trpc = useTRPC();
   const refresh = useRefresh();
   const { mutateAsync: release } = useMutation(trpc.reservations.release.mutationOptions());
@@ -144,7 +165,10 @@ export function ReleaseDialog({ nodeId, reservationId, unitIds, onClose }: { nod
       preview={preview}
       confirmLabel={() => `Release ${plural(unitIds.length, 'unit')} to the spot market`}
       confirm={() => release({ nodeId, reservationId, unitIds, ...optionalReason(reason) })}
-      onDone={() => void refresh()}
+      onDone={() => {
+        void refresh();
+        onDone();
+      }}
       onClose={onClose}
       renderPreview={(after) => (
         <div data-testid="release-preview" className="space-y-2 text-sm">
@@ -192,8 +216,12 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
       submitLabel="Save changes"
       submitDisabled={terms.allowed.length === 0 || keep.length === 0}
       onClose={onClose}
-      onSubmit={async () => {
-        await update.mutateAsync({
+      outcome={(after) => ({
+        message: `Saved ${r.id}: ${describeEdit(r, after)}.`,
+        link: { href: reservationHref(r.nodeId, r.id), label: `Open ${r.id}` },
+      })}
+      onSubmit={() =>
+        update.mutateAsync({
           nodeId: r.nodeId,
           reservationId: r.id,
           allowedOrgIds: terms.allowed,
@@ -202,8 +230,8 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
           contractRef: terms.contractRef.trim() ? terms.contractRef.trim() : null,
           ...(keep.length !== r.reservedUnitIds.length ? { reservedUnitIds: keep } : {}),
           ...optionalReason(terms.reason),
-        });
-      }}
+        })
+      }
     >
       {(error) => (
         <TermsFields terms={terms} set={set} error={error} known={offers.data?.orgNames}>
@@ -244,9 +272,11 @@ export function CancelReservationDialog({ reservation: r, onClose }: { reservati
       title={`Cancel reservation ${r.id}`}
       submitLabel="Cancel reservation"
       onClose={onClose}
-      onSubmit={async () => {
-        await cancel.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, ...optionalReason(reason) });
-      }}
+      outcome={() => ({
+        message: `Cancelled ${r.id}: it no longer holds ${r.reservedUnitIds.join(', ')}; VMs running on them keep running.`,
+        link: { href: reservationHref(r.nodeId, r.id), label: `Open ${r.id}` },
+      })}
+      onSubmit={() => cancel.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, ...optionalReason(reason) })}
     >
       {(error) => (
         <>

@@ -1,10 +1,12 @@
 'use client';
 
 import { useMutation, useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
+import { nodeHref, reservationHref } from './links';
 import { useRefreshPage } from './live/use-refresh-page';
 import { OrgPicker } from './org-picker';
-import { fieldErrors, problemOf } from './problem';
+import { problemOf } from './problem';
+import { errorMessage, fieldErrors, fieldLabel } from './problem-words';
 import { useTRPC } from './trpc-provider';
 import type { NodeData, Reservation } from './trpc-types';
 import { Field, FormDialog, inputClass } from './ui/form-dialog';
@@ -29,10 +31,40 @@ const fromDraft = (u: UnitDraft) => ({
   ...(u.nvlinkDomain.trim() ? { nvlinkDomain: u.nvlinkDomain.trim() } : {}),
 });
 
-/** The unit list editor both dialogs share: one row per unit, add and remove. */
+/**
+ * What the form can tell before sending, per unit row, in the label's words: a memory that is
+ * not a whole number of GiB would otherwise reach the server as NaN, which no JSON carries, and
+ * come back in transport words (docs/product.md §6 "errors in words").
+ */
+function draftProblems(units: readonly UnitDraft[]): (string | null)[] {
+  return units.map((u, i) => {
+    const memory = u.memoryGiB.trim();
+    if (!u.id.trim()) return `Unit ${i + 1} needs an id.`;
+    if (memory && !(/^\d+$/.test(memory) && Number(memory) >= 1 && Number(memory) <= 65_536))
+      return `Memory (GiB) of unit ${i + 1} must be a whole number from 1 to 65536, such as 80.`;
+    return null;
+  });
+}
+
+/** @throws Error with the first row's problem, for the dialog to show (and scroll to) before anything is sent. */
+function assertDraftsValid(units: readonly UnitDraft[]) {
+  const first = draftProblems(units).find((p) => p !== null);
+  if (first) throw new Error(first);
+}
+
+const unitColumns = ['id', 'model', 'memoryGiB', 'nvlinkDomain'] as const;
+
+/** The unit list editor both dialogs share: one row per unit, add and remove; each row's problems under it. */
 function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange: (u: UnitDraft[]) => void; error: unknown }) {
   const set = (i: number, patch: Partial<UnitDraft>) => onChange(units.map((u, j) => (j === i ? { ...u, ...patch } : u)));
-  const errs = fieldErrors(error, 'units');
+  // The server's, for the list as a whole (each row's own show under that row).
+  const errs = (problemOf(error)?.errors ?? []).filter((e) => e.path.split('.').length === 2 && e.path.endsWith('.units')).map((e) => errorMessage(e.message));
+  // The form's own checks show once a submit tried; the server's as they come.
+  const local = error ? draftProblems(units) : units.map(() => null);
+  const rowProblems = units.map((_, i) => {
+    const server = unitColumns.flatMap((c) => fieldErrors(error, `units.${i}.${c}`).map((m) => `${fieldLabel(`input.units.${i}.${c}`)}: ${m}`));
+    return [...(local[i] ? [local[i]] : []), ...server];
+  });
   return (
     <fieldset className="text-sm">
       <legend className="font-medium text-slate-700">Units ({units.length})</legend>
@@ -48,7 +80,7 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
         </thead>
         <tbody>
           {units.map((u, i) => (
-            <tr key={i}>
+            <UnitRow key={i} problems={rowProblems[i] ?? []}>
               <td className="py-0.5 pr-2">
                 <input aria-label={`Unit ${i + 1} id`} value={u.id} onChange={(e) => set(i, { id: e.target.value })} className={`${inputClass} font-mono`} />
               </td>
@@ -58,6 +90,7 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
               <td className="py-0.5 pr-2">
                 <input
                   aria-label={`Unit ${i + 1} memory in GiB`}
+                  aria-invalid={(rowProblems[i] ?? []).some((m) => m.startsWith('Memory')) || undefined}
                   inputMode="numeric"
                   value={u.memoryGiB}
                   onChange={(e) => set(i, { memoryGiB: e.target.value })}
@@ -82,7 +115,7 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
                   ×
                 </button>
               </td>
-            </tr>
+            </UnitRow>
           ))}
         </tbody>
       </table>
@@ -94,11 +127,31 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
         Add unit
       </button>
       {errs.map((m) => (
-        <span key={m} className="mt-1 block text-xs text-red-700">
+        <span key={m} data-field-error className="mt-1 block text-xs text-red-700">
           {m}
         </span>
       ))}
     </fieldset>
+  );
+}
+
+/** One unit's row, and under it what is wrong with it (beside the fields it names, not below the table). */
+function UnitRow({ problems, children }: { problems: string[]; children: ReactNode }) {
+  return (
+    <>
+      <tr>{children}</tr>
+      {problems.length > 0 && (
+        <tr>
+          <td colSpan={5} className="pb-1">
+            {problems.map((m) => (
+              <span key={m} data-field-error className="block text-xs text-red-700">
+                {m}
+              </span>
+            ))}
+          </td>
+        </tr>
+      )}
+    </>
   );
 }
 
@@ -118,8 +171,13 @@ export function RegisterNodeDialog({ onClose }: { onClose: () => void }) {
       submitLabel="Register node"
       submitDisabled={!id.trim() || !name.trim() || owner.length !== 1 || units.length === 0}
       onClose={onClose}
+      outcome={(node) => ({
+        message: `Registered ${node.name} (${node.id}) with ${node.units.length} unit${node.units.length === 1 ? '' : 's'}, owned by ${node.ownerOrgId}.`,
+        link: { href: nodeHref(node.id), label: `Open ${node.id}` },
+      })}
       onSubmit={async () => {
-        await register.mutateAsync({ id: id.trim(), name: name.trim(), ownerOrgId: owner[0]!, units: units.map(fromDraft) });
+        assertDraftsValid(units);
+        return register.mutateAsync({ id: id.trim(), name: name.trim(), ownerOrgId: owner[0]!, units: units.map(fromDraft) });
       }}
     >
       {(error) => (
@@ -176,8 +234,16 @@ export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () 
       submitLabel="Save topology"
       submitDisabled={units.length === 0}
       onClose={onClose}
+      outcome={(after) => ({
+        message:
+          after.topologyGen === base.gen
+            ? `The topology of ${node.id} was already this list: nothing changed.`
+            : `Saved the topology of ${node.id}: generation ${after.topologyGen}. Its pending and active reservations need review until re-affirmed.`,
+        link: { href: nodeHref(node.id), label: `Open ${node.id}` },
+      })}
       onSubmit={async () => {
-        await change.mutateAsync({ nodeId: node.id, units: units.map(fromDraft), expectedTopologyGen: base.gen });
+        assertDraftsValid(units);
+        return change.mutateAsync({ nodeId: node.id, units: units.map(fromDraft), expectedTopologyGen: base.gen });
       }}
       isStale={topologyMovedOn}
       onStale={async () => {
@@ -275,10 +341,12 @@ function DiffTable(props: {
 /**
  * Re-affirm a needs-review reservation (operator): shows the per-unit diff of its generation
  * against the node's, and when one of its units is gone, offers the shrink first (the API
- * answers 409 unit_missing otherwise). Re-affirming sends the generation the diff was shown
- * against (`expectedTopologyGen`): if the topology changed again meanwhile (409
- * topology_changed), the dialog shows the new diff and asks again, so no operator approves a
- * change they did not see.
+ * refuses to re-affirm a reservation holding a unit the node no longer has). After the shrink
+ * the dialog goes on to the re-affirm step itself — the reason field and **Re-affirm
+ * reservation** — saying what the shrink removed (docs/product.md §6). Re-affirming sends the
+ * generation the diff was shown against (`expectedTopologyGen`): if the topology changed again
+ * meanwhile (409 topology_changed), the dialog shows the new diff and asks again, so no operator
+ * approves a change they did not see.
  */
 export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reservation; onClose: () => void }) {
   const trpc = useTRPC();
@@ -288,13 +356,16 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
   const shrink = useMutation(trpc.reservations.update.mutationOptions());
   const [reason, setReason] = useState('');
   const [changed, setChanged] = useState(false);
+  // The units this dialog's shrink removed: the reservation it shows holds the others now.
+  const [removed, setRemoved] = useState<string[]>([]);
   const gens = history.data ?? [];
   const mine = gens.find((g) => g.gen === r.topologyGen)?.units ?? [];
   const current = gens.at(-1)?.units ?? [];
   const diff = diffTopology(mine, current);
-  const held = new Set(r.reservedUnitIds);
-  const missing = r.reservedUnitIds.filter((u) => !current.some((c) => c.id === u));
-  const mustShrink = missing.length > 0 || problemOf(reaffirm.error)?.code === 'unit_missing';
+  const units = r.reservedUnitIds.filter((u) => !removed.includes(u));
+  const held = new Set(units);
+  const missing = units.filter((u) => !current.some((c) => c.id === u));
+  const mustShrink = missing.length > 0;
 
   return (
     <FormDialog
@@ -303,22 +374,30 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
       submitLabel={mustShrink ? `Remove ${missing.join(', ')} from the reservation` : 'Re-affirm reservation'}
       submitDisabled={!history.data || (!mustShrink && !reason.trim())}
       onClose={onClose}
+      outcome={(done) =>
+        done.kind === 'shrunk'
+          ? null
+          : {
+              message: `Re-affirmed ${done.reservation.id} at topology generation ${done.reservation.topologyGen}: it grants ${done.reservation.reservedUnitIds.join(', ')} again.`,
+              link: { href: reservationHref(done.reservation.nodeId, done.reservation.id), label: `Open ${done.reservation.id}` },
+            }
+      }
       onSubmit={async () => {
         if (mustShrink) {
           await shrink.mutateAsync({
             nodeId: r.nodeId,
             reservationId: r.id,
-            reservedUnitIds: r.reservedUnitIds.filter((u) => !missing.includes(u)),
+            reservedUnitIds: units.filter((u) => !missing.includes(u)),
             reason: `Units ${missing.join(', ')} left the topology`,
           });
-          // FormDialog refreshes on success only; the shrink succeeded, so refresh here.
-          await refreshPage();
-          // Stay open: re-affirming is the next step, now possible.
-          throw new Error(`Removed ${missing.join(', ')}. Now re-affirm the reservation.`);
+          setRemoved((before) => [...before, ...missing]);
+          return { kind: 'shrunk' as const };
         }
-        await reaffirm.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reason: reason.trim(), expectedTopologyGen: gens.at(-1)!.gen });
+        const reservation = await reaffirm.mutateAsync({ nodeId: r.nodeId, reservationId: r.id, reason: reason.trim(), expectedTopologyGen: gens.at(-1)!.gen });
+        return { kind: 'reaffirmed' as const, reservation };
       }}
-      isStale={topologyMovedOn}
+      // A unit gone since the diff was read is the same news as a new generation: read it again.
+      isStale={(e) => topologyMovedOn(e) || problemOf(e)?.code === 'unit_missing'}
       onStale={async () => {
         await history.refetch();
         setChanged(true);
@@ -342,13 +421,17 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
             empty="No unit differs."
             testId="topology-diff"
           />
-          {mustShrink && (
-            <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-              Units {missing.join(', ')} are no longer on the node, so the reservation cannot be re-affirmed as it is (409 unit_missing). Remove them from it
-              first; then re-affirm.
+          {removed.length > 0 && (
+            <p role="status" data-testid="units-removed" className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900">
+              Removed {removed.join(', ')} from {r.id}; it holds {units.join(', ')} now. Give a reason and re-affirm it.
             </p>
           )}
-          {!mustShrink && (
+          {mustShrink ? (
+            <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+              {missing.join(', ')} {missing.length === 1 ? 'is' : 'are'} no longer on the node, so the reservation cannot be re-affirmed while it holds{' '}
+              {missing.length === 1 ? 'it' : 'them'}. Remove {missing.length === 1 ? 'it' : 'them'} from the reservation first; then re-affirm.
+            </p>
+          ) : (
             <Field label="Reason" hint="(required; recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>
               <textarea value={reason} onChange={(e) => setReason(e.target.value)} maxLength={1000} rows={2} className={inputClass} />
             </Field>

@@ -29,7 +29,8 @@ export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['probl
 export type NodeVm = RouterOutputs['vms']['listForNode'][number];
 /**
  * What a server page read for a client component rendered from props (server/trpc/server.tsx
- * `prefetched`): the data, or the sentence of the error and its problem `code`; `limited` when
- * it was not asked (over the rate limit: the next refresh asks again).
+ * `prefetched`): the data, or the sentence of the error and its problem `code` (and `errors[]`
+ * for an invalid input); `limited` when it was not asked (over the rate limit: the next refresh
+ * asks again).
  */
-export type Fetched<T> = { data?: T; error?: string; code?: NonNullable<Problem>['code']; limited?: true };
+export type Fetched<T> = { data?: T; error?: string; code?: NonNullable<Problem>['code']; errors?: { path: string; message: string }[]; limited?: true };

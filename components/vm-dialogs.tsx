@@ -2,6 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { formatDateTime } from './format';
+import { vmHref } from './links';
 import { useTRPC } from './trpc-provider';
 import type { VmView } from './trpc-types';
 import { FormDialog } from './ui/form-dialog';
@@ -14,7 +15,17 @@ export function TerminateVmDialog({ vm, onClose }: { vm: VmView; onClose: () => 
   const trpc = useTRPC();
   const terminate = useMutation(trpc.vms.terminate.mutationOptions());
   return (
-    <FormDialog tone="danger" title={`Terminate ${vm.id}`} submitLabel="Terminate VM" onClose={onClose} onSubmit={() => terminate.mutateAsync({ vmId: vm.id })}>
+    <FormDialog
+      tone="danger"
+      title={`Terminate ${vm.id}`}
+      submitLabel="Terminate VM"
+      onClose={onClose}
+      outcome={(ended) => ({
+        message: `Terminated ${ended.id}: ${ended.unitIds.join(', ')} of ${ended.nodeId} are free of it.`,
+        link: { href: vmHref(ended.id), label: `Open ${ended.id}` },
+      })}
+      onSubmit={() => terminate.mutateAsync({ vmId: vm.id })}
+    >
       {() => (
         <p className="text-sm">
           The {vm.tier} VM on <span className="font-mono">{vm.unitIds.join(', ')}</span>, running since {formatDateTime(vm.startedAt)}, ends now and frees its

@@ -3,6 +3,7 @@ import { OrgSwitcher } from '@/components/org-switcher';
 import { ActingOrgProvider } from '@/components/acting-org';
 import { AutoRefresh } from '@/components/live/auto-refresh';
 import { ConnectionStatus } from '@/components/live/connection-status';
+import { OutcomeHost } from '@/components/live/outcome-host';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { isOperator } from '@/server/context';
@@ -21,7 +22,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
   }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
   return (
-    <ActingOrgProvider orgId={session.principal.orgId}>
+    <ActingOrgProvider orgId={session.principal.orgId} orgName={acting.name}>
       {/* The header's unread count stays current on every page (the bell is server-rendered). */}
       <AutoRefresh ms={30_000} />
       {/* An open page survives the server going away: "Reconnecting…", and back by itself. */}
@@ -79,6 +80,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </header>
       <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+      {/* What a finished action changed (components/live/outcome.ts), on every page. */}
+      <OutcomeHost />
     </ActingOrgProvider>
   );
 }

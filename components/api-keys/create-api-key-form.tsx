@@ -3,7 +3,7 @@
 import { useId, useState } from 'react';
 import type { ConsoleClient } from '../live/trpc-client';
 import { useServerCall } from '../live/use-server-call';
-import { errorMessage, fieldErrors } from '../problem';
+import { errorMessage, fieldSentences } from '../problem-words';
 import type { CreatedApiKey } from '../trpc-types';
 import { buttonStyles } from '../ui/modal';
 import { offers } from '../offers';
@@ -21,7 +21,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
   const [name, setName] = useState('');
   const create = useServerCall(createApiKey);
   const errorId = useId();
-  const nameErrors = fieldErrors(create.error, 'name');
+  const nameErrors = fieldSentences(create.error, 'name');
   // A problem naming no field of this form (say, the rate limit) shows under it.
   const otherError = create.error !== null && nameErrors.length === 0 ? errorMessage(create.error) : null;
 
@@ -57,7 +57,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
         {nameErrors.length > 0 && (
           <p id={errorId} role="alert" className="mt-1 text-xs text-red-700">
             {/* The problem's own words for this field (its errors[] entry), e.g. "must not be empty". */}
-            {nameErrors.map((m) => `Name ${m}.`).join(' ')}
+            {nameErrors.join(' ')}
           </p>
         )}
       </div>

@@ -2,7 +2,7 @@
 
 import { useMutation } from '@tanstack/react-query';
 import { useRefreshPage } from '../live/use-refresh-page';
-import { errorMessage } from '../problem';
+import { errorMessage } from '../problem-words';
 import { useTRPC } from '../trpc-provider';
 import type { ApiKeyView } from '../trpc-types';
 import { Modal, buttonStyles } from '../ui/modal';

@@ -36,7 +36,7 @@ export function AuditTrail({
   return (
     <div className="space-y-4">
       <PageHeader title="Audit trail" offer={offers('audit.page')} description="What happened, newest first: every event your org may see." />
-      <UrlFilters fields={fields} values={filters} />
+      <UrlFilters fields={fields} values={filters} errors={events.errors} />
       <PagedTable
         result={events}
         columns={auditColumns}

@@ -130,8 +130,16 @@ export function NodeView(props: {
               onDone={() => setSelection(emptySelection)}
             />
           )}
-          {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} />}
-          {open?.kind === 'release' && <ReleaseDialog nodeId={nodeId} reservationId={open.reservationId} unitIds={open.unitIds} onClose={close} />}
+          {open?.kind === 'reserve' && <ReserveDialog nodeId={nodeId} unitIds={open.unitIds} onClose={close} onDone={() => setSelection(emptySelection)} />}
+          {open?.kind === 'release' && (
+            <ReleaseDialog
+              nodeId={nodeId}
+              reservationId={open.reservationId}
+              unitIds={open.unitIds}
+              onClose={close}
+              onDone={() => setSelection(emptySelection)}
+            />
+          )}
           {open?.kind === 'edit' && <EditReservationDialog reservation={open.reservation} onClose={close} />}
           {open?.kind === 'cancel' && <CancelReservationDialog reservation={open.reservation} onClose={close} />}
           {open?.kind === 'reaffirm' && <ReaffirmDialog reservation={open.reservation} onClose={close} />}

@@ -1,7 +1,6 @@
 'use client';
 
 import Link from 'next/link';
-import { errorMessage } from '../problem';
 import { formatDateTime } from '../format';
 import { reservationHref } from '../links';
 import { OrgIds } from '../org-names';
@@ -22,14 +21,22 @@ const buttons = [
  * The node page's reservations panel: the reservations on the node the acting org may see,
  * latest start first, each with the buttons of the actions the server offers on it.
  */
-export function ReservationsPanel({ items, error, onOpen }: { items: ReservationItem[] | undefined; error: unknown; onOpen: (d: ReservationDialog) => void }) {
+export function ReservationsPanel({
+  items,
+  error,
+  onOpen,
+}: {
+  items: ReservationItem[] | undefined;
+  error: string | null;
+  onOpen: (d: ReservationDialog) => void;
+}) {
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="reservations-title" {...offers('node.reservations-panel')}>
       <h2 id="reservations-title" className="mb-3 font-semibold">
         Reservations
       </h2>
       {error ? (
-        <p className="text-sm text-red-700">{errorMessage(error)}</p>
+        <p className="text-sm text-red-700">{error}</p>
       ) : !items ? (
         <p className="text-sm text-slate-500">Loading…</p>
       ) : items.length === 0 ? (

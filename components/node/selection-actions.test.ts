@@ -16,8 +16,13 @@ const offered = new Map([
 ]);
 
 describe('actionsForSelection', () => {
-  it('offers release only on idle reserved units of one reservation that offers it, reclaim on any of its units', () => {
-    expect(actionsForSelection(units, ['gpu-1', 'gpu-2'], offered, false)).toMatchObject({ release: 'r1', reclaim: 'r1', reserve: false });
+  it('offers release only on idle reserved units of one reservation that offers it, reclaim where it has something to take back', () => {
+    expect(actionsForSelection(units, ['gpu-1', 'gpu-2'], offered, false)).toMatchObject({
+      release: 'r1',
+      reclaim: null,
+      reserve: false,
+      hint: '2 units of r1 selected.',
+    });
     expect(actionsForSelection(units, ['gpu-0', 'gpu-1'], offered, false)).toMatchObject({ release: null, reclaim: 'r1' });
     expect(actionsForSelection(units, ['gpu-1', 'gpu-5'], offered, true)).toMatchObject({
       release: null,
@@ -26,6 +31,22 @@ describe('actionsForSelection', () => {
       hint: 'Select units of one reservation.',
     });
     expect(actionsForSelection(units, ['gpu-5'], offered, false)).toMatchObject({ release: null, reclaim: null, hint: 'You may not act on units of r2.' });
+  });
+
+  it('offers no reclaim on units a reservation does not hold yet, nor on idle reserved units alone', () => {
+    const pending: UnitView[] = [
+      { id: 'gpu-0', state: 'free', reservationId: 'r3' },
+      { id: 'gpu-1', state: 'reserved-occupied', reservationId: 'r1', vmId: 'vm-s' },
+      { id: 'gpu-2', state: 'reserved', reservationId: 'r1' },
+    ];
+    const both = new Map([...offered, ['r3', ['release', 'reclaim'] as const]]);
+    expect(actionsForSelection(pending, ['gpu-0'], both, false)).toMatchObject({
+      reclaim: null,
+      release: null,
+      hint: 'r3 does not hold these units yet: there is nothing to release or reclaim.',
+    });
+    expect(actionsForSelection(pending, ['gpu-2'], both, false)).toMatchObject({ reclaim: null, release: 'r1' });
+    expect(actionsForSelection(pending, ['gpu-1', 'gpu-2'], both, false)).toMatchObject({ reclaim: 'r1', release: null });
   });
 
   it('offers reserve on units no reservation holds now, only where the server offers reserving', () => {

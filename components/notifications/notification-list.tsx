@@ -8,7 +8,7 @@ import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
 import { useRefreshPage } from '../live/use-refresh-page';
 import { useServerCall } from '../live/use-server-call';
-import { errorMessage } from '../problem';
+import { errorMessage } from '../problem-words';
 import type { ConsoleClient } from '../live/trpc-client';
 import type { NotificationView } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';

@@ -7,7 +7,7 @@ import { useLastGood } from '../live/use-last-good';
 import { useRefreshPage } from '../live/use-refresh-page';
 import { useServerCall } from '../live/use-server-call';
 import { StaleBanner } from '../live/stale-banner';
-import { errorMessage } from '../problem';
+import { errorMessage } from '../problem-words';
 import type { Fetched, LockedSignIn } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import { offers } from '../offers';

@@ -1,12 +1,14 @@
 'use client';
 
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
-import { errorMessage } from '../problem';
+import { useActingOrgSwitch } from '../acting-org';
+import { errorMessage } from '../problem-words';
 
 /**
  * The frame every console dialog shares: a labelled modal `dialog` (opened on mount), its
- * title and subtitle, a scrolling body, the problem `detail` of the last error, and a footer
- * with the dismiss button and the action the dialog exists for.
+ * title and subtitle, a scrolling body, the last error in words (components/problem.ts), and a
+ * footer with the dismiss button and the action the dialog exists for. A new error is scrolled
+ * into view where it is said first: beside its field when a field names it, else the alert.
  */
 export function DialogFrame(props: {
   title: ReactNode;
@@ -26,23 +28,35 @@ export function DialogFrame(props: {
   const own = useRef<HTMLDialogElement>(null);
   const dialog = props.dialogRef ?? own;
   const titleId = useId();
+  const { orgName, switchedTo } = useActingOrgSwitch();
   useEffect(() => {
     if (!dialog.current?.open) dialog.current?.showModal();
   }, [dialog]);
+  useEffect(() => {
+    if (error === null || error === undefined) return;
+    const first = dialog.current?.querySelector('[data-field-error]') ?? dialog.current?.querySelector('[data-dialog-error]');
+    first?.scrollIntoView({ block: 'nearest' });
+  }, [dialog, error]);
 
   const tone = action?.tone === 'danger' ? 'bg-red-600 hover:bg-red-700' : 'bg-indigo-600 hover:bg-indigo-700';
   const inner = (
     <>
       <div className="border-b border-slate-200 px-6 py-4">
-        <h2 id={titleId} className="text-lg font-semibold">
+        <h2 id={titleId} className="text-lg font-semibold [overflow-wrap:anywhere]">
           {title}
         </h2>
         {subtitle && <div className="mt-1 text-sm text-slate-600">{subtitle}</div>}
       </div>
       <div className="max-h-[62vh] space-y-4 overflow-y-auto px-6 py-4">
+        {switchedTo && (
+          <p role="alert" data-testid="org-switched" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            You switched to {switchedTo.orgName ?? 'another org'} in another tab. This dialog was opened as {orgName}, so it sends nothing now. What you typed
+            is still here: copy what you need, then close the dialog and the page reloads as {switchedTo.orgName ?? 'the new org'}.
+          </p>
+        )}
         {children}
         {error !== null && error !== undefined && (
-          <p role="alert" className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+          <p role="alert" data-dialog-error className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
             {errorMessage(error)}
           </p>
         )}
@@ -58,7 +72,7 @@ export function DialogFrame(props: {
         {action && (
           <button
             type={action.submit ? 'submit' : 'button'}
-            disabled={action.disabled}
+            disabled={action.disabled || switchedTo !== null}
             onClick={action.onClick}
             className={`rounded-md px-4 py-2 text-sm font-semibold text-white shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${tone}`}
           >

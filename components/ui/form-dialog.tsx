@@ -2,22 +2,31 @@
 
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useRefreshPage } from '../live/use-refresh-page';
+import { announceOutcome, type Outcome } from '../live/outcome';
 import { DialogFrame } from './dialog-frame';
 
 /**
  * A labelled modal dialog around a form: fields, a submit button that says what it does, and
- * the problem `detail` when the server refuses (fields show their own `errors[]` through
+ * the problem in words when the server refuses (fields show their own `errors[]` through
  * `fieldErrors`, given the error this dialog reports to `children`). On success it refreshes
- * every query of the page and closes. When a refusal means that what the form showed is out of
+ * every query of the page, says what changed (`outcome`, shown by the page's outcome banner
+ * once the dialog is gone), runs `onDone` (a page clears its selection) and closes, focus going
+ * back to the button that opened it. When a refusal means that what the form showed is out of
  * date (`isStale`, e.g. 409 topology_changed), it is no error: `onStale` shows the new state and
  * the form stays open to be submitted again, as PreviewDialog does with a stale preview.
+ * A submit may also end in a next step rather than an outcome (`outcome` answers null): the
+ * dialog then stays open, as re-affirm does after removing a missing unit.
  */
-export function FormDialog(props: {
+export function FormDialog<R>(props: {
   title: ReactNode;
   description?: ReactNode;
   submitLabel: string;
   /** Runs on submit; a thrown error is shown, and handed to `children` for field errors. */
-  onSubmit: () => Promise<unknown>;
+  onSubmit: () => Promise<R>;
+  /** What the submit changed, in words and with a link to it; null when the dialog goes on to a next step. */
+  outcome: (result: R) => Outcome | null;
+  /** After a change (the outcome announced), e.g. to clear the page's selection. */
+  onDone?: (result: R) => void;
   onClose: () => void;
   children: (error: unknown) => ReactNode;
   tone?: 'danger' | 'primary';
@@ -27,7 +36,7 @@ export function FormDialog(props: {
   /** Runs when it did (load and show the new state); the form then asks again. */
   onStale?: () => Promise<unknown>;
 }) {
-  const { title, description, submitLabel, onSubmit, onClose, children, tone = 'primary', submitDisabled, isStale, onStale } = props;
+  const { title, description, submitLabel, onSubmit, outcome, onDone, onClose, children, tone = 'primary', submitDisabled, isStale, onStale } = props;
   const dialog = useRef<HTMLDialogElement>(null);
   const refreshPage = useRefreshPage();
   const [pending, setPending] = useState(false);
@@ -37,10 +46,14 @@ export function FormDialog(props: {
     e.preventDefault();
     setPending(true);
     try {
-      await onSubmit();
+      const result = await onSubmit();
       // Whatever the form changed, every query of the page may show something else now.
       await refreshPage();
       setError(null);
+      const said = outcome(result);
+      if (said === null) return;
+      announceOutcome(said);
+      onDone?.(result);
       dialog.current?.close();
     } catch (err) {
       if (isStale?.(err)) {
@@ -75,7 +88,7 @@ export function Field(props: { label: ReactNode; hint?: ReactNode; errors?: stri
       {label} {hint && <span className="font-normal text-slate-500">{hint}</span>}
       <div className="mt-1">{children}</div>
       {errors.map((m) => (
-        <span key={m} className="mt-1 block text-xs font-normal text-red-700">
+        <span key={m} data-field-error className="mt-1 block text-xs font-normal text-red-700">
           {m}
         </span>
       ))}

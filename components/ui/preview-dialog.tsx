@@ -8,7 +8,8 @@ import { DialogFrame } from './dialog-frame';
  * shares. It runs the action's dry run when it opens and shows what would happen; the confirm
  * button says what it will do; when the confirm finds that the previewed state changed
  * meanwhile (`isStale`), it previews again, marks the new preview as changed and asks again.
- * After the action it shows the result until closed. A labelled modal `dialog`.
+ * After the action it shows the result until closed. A preview that leaves nothing to do
+ * (`canConfirm`) offers no confirm at all. A labelled modal `dialog`.
  *
  * @typeParam P what the dry run answers; R what the action answers.
  */
@@ -20,6 +21,8 @@ export function PreviewDialog<P, R>(props: {
   renderPreview: (preview: P, changed: boolean) => ReactNode;
   /** The confirm button's words, e.g. "Terminate 3 spot VMs and reclaim 4 units". */
   confirmLabel: (preview: P) => string;
+  /** Whether the preview leaves anything to do; when not, the dialog offers no confirm (docs/product.md §6). */
+  canConfirm?: (preview: P) => boolean;
   /** The action itself, given the preview the person confirmed. */
   confirm: (preview: P) => Promise<R>;
   /** Whether a failed confirm means the preview is out of date (preview again and re-ask). */
@@ -29,8 +32,8 @@ export function PreviewDialog<P, R>(props: {
   renderResult: (result: R) => ReactNode;
   onClose: () => void;
   onDone?: (result: R) => void;
-  /** Extra fields under the preview (a reason, say). */
-  children?: ReactNode;
+  /** Extra fields under the preview (a reason, say), or a function of the preview to give them. */
+  children?: ReactNode | ((preview: P) => ReactNode);
   tone?: 'danger' | 'primary';
 }) {
   const {
@@ -39,6 +42,7 @@ export function PreviewDialog<P, R>(props: {
     preview: runPreview,
     renderPreview,
     confirmLabel,
+    canConfirm = () => true,
     confirm,
     isStale,
     onStale,
@@ -103,9 +107,11 @@ export function PreviewDialog<P, R>(props: {
       subtitle={subtitle && <span className="font-mono text-xs text-slate-500">{subtitle}</span>}
       onClose={onClose}
       error={error}
-      dismissLabel={result ? 'Close' : 'Cancel'}
+      dismissLabel={result || (preview && !canConfirm(preview.value)) ? 'Close' : 'Cancel'}
       action={
-        result ? undefined : { label: preview ? confirmLabel(preview.value) : 'Previewing…', disabled: !preview || pending !== null, onClick: onConfirm, tone }
+        result || (preview && !canConfirm(preview.value))
+          ? undefined
+          : { label: preview ? confirmLabel(preview.value) : 'Previewing…', disabled: !preview || pending !== null, onClick: onConfirm, tone }
       }
     >
       {result ? (
@@ -115,7 +121,7 @@ export function PreviewDialog<P, R>(props: {
       ) : (
         <>
           {renderPreview(preview.value, preview.changed)}
-          {children}
+          {typeof children === 'function' ? children(preview.value) : children}
         </>
       )}
     </DialogFrame>

@@ -1,7 +1,8 @@
 'use client';
 
 import { usePathname, useRouter } from 'next/navigation';
-import { useId, useTransition } from 'react';
+import { useEffect, useId, useRef, useTransition } from 'react';
+import { messagesFor } from '../problem-words';
 
 /** One filter of a list page; its `name` is the query parameter, in the page's URL as in the API's. */
 export type FilterField = {
@@ -31,9 +32,19 @@ const inputClass = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 
 /**
  * A list page's filters, kept in the URL (docs/product.md §6): submitting navigates to the page
  * with the new query, so the server prefetches the filtered first page, a reload keeps the
- * filters and a link shares them. Paging restarts at the first page.
+ * filters and a link shares them. Paging restarts at the first page. A filter the server refused
+ * says why under it, in words (docs/product.md §6), and is scrolled into view.
  */
-export function UrlFilters({ fields, values }: { fields: readonly FilterField[]; values: Readonly<Record<string, string | undefined>> }) {
+export function UrlFilters({
+  fields,
+  values,
+  errors = [],
+}: {
+  fields: readonly FilterField[];
+  values: Readonly<Record<string, string | undefined>>;
+  /** The problem's `errors[]` when the list refused these filters: each said beside its filter. */
+  errors?: readonly { path: string; message: string }[];
+}) {
   const router = useRouter();
   const pathname = usePathname();
   const [pending, startTransition] = useTransition();
@@ -59,6 +70,7 @@ export function UrlFilters({ fields, values }: { fields: readonly FilterField[];
       {fields.map((f) => {
         // The label names its control by id, not by wrapping it: a wrapped select's name would take in its options' text.
         const id = `${formId}-${f.name}`;
+        const problems = messagesFor(errors, f.name);
         return (
           <div key={f.name} className="text-sm text-slate-700">
             <label htmlFor={id}>{f.label}</label>
@@ -78,9 +90,12 @@ export function UrlFilters({ fields, values }: { fields: readonly FilterField[];
                 type={f.kind === 'datetime' ? 'datetime-local' : 'text'}
                 defaultValue={f.kind === 'datetime' ? isoToLocalInput(values[f.name]) : (values[f.name] ?? '')}
                 placeholder={f.placeholder}
+                aria-invalid={problems.length > 0 || undefined}
+                aria-describedby={problems.length ? `${id}-problem` : undefined}
                 className={`${inputClass} ${f.kind === 'text' ? 'w-44' : ''}`}
               />
             )}
+            {problems.length > 0 && <FilterProblem id={`${id}-problem`} text={problems.join(' ')} />}
           </div>
         );
       })}
@@ -100,5 +115,16 @@ export function UrlFilters({ fields, values }: { fields: readonly FilterField[];
         Clear
       </button>
     </form>
+  );
+}
+
+/** Why the server refused a filter, under it; scrolled into view when it first shows. */
+function FilterProblem({ id, text }: { id: string; text: string }) {
+  const ref = useRef<HTMLSpanElement>(null);
+  useEffect(() => ref.current?.scrollIntoView({ block: 'nearest' }), []);
+  return (
+    <span ref={ref} id={id} data-field-error className="mt-1 block max-w-64 text-xs text-red-700">
+      {text}
+    </span>
   );
 }

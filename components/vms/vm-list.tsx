@@ -69,7 +69,7 @@ export function VmList({
   return (
     <div className="space-y-4">
       <PageHeader title="VMs" offer={offers('vms.page')} description="Every workload your org may see, running or ended." />
-      <UrlFilters fields={fields} values={filters} />
+      <UrlFilters fields={fields} values={filters} errors={vms.errors} />
       <PagedTable
         result={vms}
         columns={columns}

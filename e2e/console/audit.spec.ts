@@ -61,8 +61,8 @@ test('the audit trail filters by node and action in the URL, keeps them on reloa
   expect(html).toContain(`data-event-id="${newest}"`);
 });
 
-test('an invalid filter in the URL shows the problem’s detail', async ({ page }) => {
+test('an invalid filter in the URL shows the problem in words (issue 20.2: by its label, not its schema path)', async ({ page }) => {
   await signIn(page, 'alice@acme.example');
   await page.goto('/audit?since=yesterday');
-  await expect(page.locator('main').getByRole('alert')).toContainText('The request is invalid: input.since');
+  await expect(page.locator('main').getByRole('alert')).toContainText('Since (UTC) must be a date and time');
 });

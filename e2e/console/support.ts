@@ -1,4 +1,5 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
+import { readState } from '../support/state';
 
 export const DEMO_PASSWORD = 'demo-password';
 
@@ -27,3 +28,39 @@ export async function signInOverHttp(api: APIRequestContext, email: string, call
 export const TRPC_LIST_NODES = `/api/trpc/nodes.list?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`;
 
 export const unit = (page: Page, unitId: string) => page.locator(`[data-unit-id="${unitId}"]`).first();
+
+/** A REST call as one demo org (its seeded API key), answering the parsed body; fails the test on an unexpected status. */
+export async function asOrg<T = Record<string, unknown>>(
+  request: APIRequestContext,
+  orgId: string,
+  method: 'post' | 'put',
+  path: string,
+  data: unknown,
+  status = 200,
+): Promise<T> {
+  const res = await request[method](path, { headers: { authorization: `Bearer ${readState().keys[orgId]}` }, data });
+  expect(res.status(), `${method.toUpperCase()} ${path}: ${await res.text()}`).toBe(status);
+  return (await res.json()) as T;
+}
+
+/**
+ * Registers a node of `units` H100 units owned by org_acme (as the operator, over the API), with
+ * an id no other test uses: a test that changes a node works on its own.
+ */
+export async function freshNode(request: APIRequestContext, prefix: string, units = 4): Promise<string> {
+  const id = `${prefix}-${Date.now().toString(36)}`;
+  await asOrg(
+    request,
+    'org_platform',
+    'post',
+    '/v1/nodes',
+    {
+      id,
+      name: `E2E ${prefix}`,
+      ownerOrgId: 'org_acme',
+      units: Array.from({ length: units }, (_, i) => ({ id: `gpu-${i}`, model: 'H100-SXM5', memoryGiB: 80 })),
+    },
+    201,
+  );
+  return id;
+}

@@ -66,10 +66,11 @@ export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): 
 
 /**
  * What a prefetched query answered, for a page that renders from server data: its data, or
- * the sentence of its error; `limited` when it was not asked at all (the user over the rate
- * limit: the page's next refresh asks again).
+ * the sentence of its error (and, for an invalid input, the problem's `errors[]`, so the page
+ * can say each beside the filter it names); `limited` when it was not asked at all (the user
+ * over the rate limit: the page's next refresh asks again).
  */
-export type Prefetched<T> = { data?: T; error?: string; code?: ErrorCode; limited?: true };
+export type Prefetched<T> = { data?: T; error?: string; code?: ErrorCode; errors?: { path: string; message: string }[]; limited?: true };
 
 export function prefetched<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): Prefetched<T> {
   const state = getQueryClient().getQueryState(q.queryKey);
@@ -78,7 +79,8 @@ export function prefetched<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): P
     const e = state.error;
     // The sentence the browser's tRPC client would show: the problem's detail.
     const problem = e instanceof TRPCError ? problemOfTrpcError(e, getHTTPStatusCodeFromError(e)) : null;
-    return problem ? { error: problem.detail, code: problem.code } : { error: internalError().detail, code: 'internal_error' };
+    if (!problem) return { error: internalError().detail, code: 'internal_error' };
+    return { error: problem.detail, code: problem.code, ...(problem.errors?.length ? { errors: problem.errors } : {}) };
   }
   return { error: 'Too many requests for this minute: the page tries again in a moment.', limited: true };
 }

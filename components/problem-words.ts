@@ -1,0 +1,139 @@
+import { problemOf } from './problem';
+
+/**
+ * Problems in words (docs/product.md §6 "errors in words"): what the console says of a failed
+ * call, by the labels of the fields it names. Apart from components/problem.ts so that a page
+ * that shows no field problem (the node page) does not load these tables with its first load.
+ */
+
+/**
+ * What the console's forms and filters call each field the API names (docs/product.md §6: a
+ * problem names the field by its label, never by its schema path). A field not listed here is
+ * shown in words made from its name.
+ */
+const labels: Record<string, string> = {
+  id: 'Node id',
+  name: 'Name',
+  ownerOrgId: 'Owner org',
+  units: 'Units',
+  model: 'Model',
+  memoryGiB: 'Memory (GiB)',
+  nvlinkDomain: 'NVLink domain',
+  allowedOrgIds: 'Audience',
+  managingOrgIds: 'Managing orgs',
+  reservedUnitIds: 'Units',
+  unitIds: 'Units',
+  startsAt: 'Starts at',
+  endsAt: 'Ends at',
+  contractRef: 'Contract reference',
+  reason: 'Reason',
+  nodeId: 'Node',
+  reservationId: 'Reservation',
+  action: 'Action',
+  since: 'Since (UTC)',
+  until: 'Until (UTC)',
+  status: 'Status',
+  tier: 'Tier',
+  expectedTopologyGen: 'Topology generation',
+};
+
+/** `memoryGiB` → "memory gi b" is worse than nothing; camel case → words, for names not in `labels`. */
+const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
+const labelOf = (name: string) => labels[name] ?? words(name).replace(/^./, (c) => c.toUpperCase());
+
+/**
+ * A problem's field path as the form labels it: `input.units.2.memoryGiB` (or `body.…`,
+ * `query.…`) → "Memory (GiB) of unit 3"; `input.unitIds.1` → "Units".
+ */
+export function fieldLabel(path: string): string {
+  const parts = path.split('.').slice(1);
+  const names = parts.filter((p) => !/^\d+$/.test(p));
+  const unitIndex = parts[0] === 'units' && /^\d+$/.test(parts[1] ?? '') ? Number(parts[1]) : null;
+  if (unitIndex !== null && names.length > 1) return `${labelOf(names.at(-1)!)} of unit ${unitIndex + 1}`;
+  return names.length ? labelOf(names[0]!) : 'A value';
+}
+
+/** Schema words in a message, said as a person would read them. */
+const rewrites: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
+  [/must be after startsAt/g, 'must be after the start'],
+  [/must be an ISO 8601 UTC timestamp such as [^\s]+/g, 'must be a date and time (UTC), such as 2026-12-01 00:00'],
+  [/Invalid input: expected number, received (NaN|string)/g, 'must be a number'],
+  [/Invalid input: expected int, received number/g, 'must be a whole number'],
+  [/Too small: expected number to be >=(\d+)/g, 'must be at least $1'],
+  [/Too big: expected number to be <=(\d+)/g, 'must be at most $1'],
+  [/Invalid input: expected string, received undefined/g, 'is required'],
+  [/Invalid option: expected one of (\S+)/g, (_, options: string) => `must be one of ${options.split('|').join(', ')}`],
+];
+
+/** A field's message as a sentence: schema words rewritten, a capital, a full stop. */
+function sentence(message: string): string {
+  let text = message;
+  for (const [pattern, replacement] of rewrites)
+    text = typeof replacement === 'string' ? text.replace(pattern, replacement) : text.replace(pattern, replacement);
+  // A path quoted inside a message (`input.endsAt`, `body.reason`) becomes its label.
+  text = text.replace(/\b(?:input|body|query)\.[A-Za-z0-9_.]+/g, (path) => fieldLabel(path));
+  text = text.replace(/^./, (c) => c.toUpperCase());
+  return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/**
+ * A server's sentence for the screen: no transport or schema vocabulary — paths become labels,
+ * an error code in parentheses (`(409 unit_missing)`) goes, superjson is never named.
+ */
+function forPeople(detail: string): string {
+  if (/superjson/i.test(detail)) return 'Something in the form could not be sent as it is: check the values you typed.';
+  return sentence(detail.replace(/\s*\((?:\d{3} )?[a-z]+(?:_[a-z]+)+\)/g, ''));
+}
+
+/**
+ * One problem's `errors[]` as sentences for people, each naming its field by its label
+ * ("Ends at must be after the start."); a problem of the whole input (a path of one segment)
+ * as a sentence of its own.
+ */
+export function problemSentences(errors: readonly { path: string; message: string }[]): string[] {
+  return errors.map((e) =>
+    e.path.endsWith('.cursor')
+      ? // A cursor is only ever a link the console made; what is wrong inside it is no one's business.
+        'The page link is invalid (it may be out of date): go back to the first page.'
+      : e.path.includes('.')
+        ? `${fieldLabel(e.path)} ${sentence(e.message).replace(/^./, (c) => c.toLowerCase())}`
+        : forPeople(e.message),
+  );
+}
+
+/**
+ * A sentence for the user: an invalid request's field problems by label, another problem's
+ * `detail` in words (docs/product.md §6 "errors in words"), or the error's message.
+ */
+export function errorMessage(error: unknown): string {
+  if (typeof error === 'string') return forPeople(error);
+  const problem = problemOf(error);
+  if (problem?.code === 'invalid_request' && problem.errors?.length) return problemSentences(problem.errors).join(' ');
+  if (problem) return forPeople(problem.detail);
+  if (error instanceof Error && error.name === 'TRPCClientError') return 'The server could not be reached. Check your connection and try again.';
+  return error instanceof Error ? forPeople(error.message) : 'Something went wrong.';
+}
+
+/**
+ * The messages a problem's `errors[]` gives for one form field, whichever transport answered:
+ * REST names it `body.<field>`, tRPC `input.<field>` (server/trpc/init.ts); each a sentence
+ * (schema words rewritten), shown under the field's label.
+ */
+export function fieldErrors(error: unknown, field: string): string[] {
+  return messagesFor(problemOf(error)?.errors ?? [], field);
+}
+
+/** A field's problems as whole sentences that name it by its label ("Name must not be empty."), for a message not set under its label. */
+export function fieldSentences(error: unknown, field: string): string[] {
+  return problemSentences((problemOf(error)?.errors ?? []).filter((e) => e.path.split('.').slice(1, 2)[0] === field));
+}
+
+/** `fieldErrors` for a problem's `errors[]` as a page read it (Fetched `errors`, a URL filter's). */
+export function messagesFor(errors: readonly { path: string; message: string }[], field: string): string[] {
+  return errors.filter((e) => e.path.split('.').slice(1).join('.') === field || e.path.split('.').slice(1, 2)[0] === field).map((e) => sentence(e.message));
+}
+
+/** What a page read failed with, as a sentence: its field problems by label, else its detail in words. */
+export function fetchedMessage(fetched: { error?: string; errors?: readonly { path: string; message: string }[] }): string {
+  return fetched.errors?.length ? problemSentences(fetched.errors).join(' ') : errorMessage(fetched.error ?? '');
+}
