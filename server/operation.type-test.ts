@@ -25,6 +25,7 @@ import type { SearchOrgsQuery } from './orgs/schemas';
 import type { OrgSummary } from './orgs/search';
 import type { NodeAction, ReservationAction, VmAction } from './policy';
 import type { ReservationHistory } from './reservations/history';
+import type { ReclaimPlanView } from './reservations/reclaim-plan';
 import type {
   CancelReservationInput,
   CreateReservationInput,
@@ -33,6 +34,7 @@ import type {
   ListReservationsInput,
   ReaffirmInput,
   ReclaimInput,
+  ReclaimPlanInput,
   ReleaseInput,
   UpdateReservationInput,
 } from './reservations/schemas';
@@ -126,7 +128,12 @@ export type _RouterChecks = [
   Assert<Exact<Out['nodes']['fleetActions'], NodeAction[]>>,
   Assert<Exact<Out['nodes']['topologyHistory'], Awaited<ReturnType<typeof listTopologyHistory>>>>,
 
-  Assert<Exact<keyof In['reservations'], 'list' | 'listForNode' | 'create' | 'get' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reaffirm'>>,
+  Assert<
+    Exact<
+      keyof In['reservations'],
+      'list' | 'listForNode' | 'create' | 'get' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reclaimPlan' | 'reaffirm'
+    >
+  >,
   Assert<Exact<In['reservations']['list'], Input<typeof ListReservationsInput>>>,
   Assert<Exact<Out['reservations']['list'], Page<Reservation>>>,
   Assert<Exact<In['reservations']['listForNode'], Input<typeof ListNodeReservationsInput>>>,
@@ -144,6 +151,8 @@ export type _RouterChecks = [
   Assert<Exact<Out['reservations']['release'], Reservation>>,
   Assert<Exact<In['reservations']['reclaim'], Input<typeof ReclaimInput>>>,
   Assert<Exact<Out['reservations']['reclaim'], ReclaimResult>>,
+  Assert<Exact<In['reservations']['reclaimPlan'], Input<typeof ReclaimPlanInput>>>,
+  Assert<Exact<Out['reservations']['reclaimPlan'], ReclaimPlanView>>,
   Assert<Exact<In['reservations']['reaffirm'], Input<typeof ReaffirmInput>>>,
   Assert<Exact<Out['reservations']['reaffirm'], Reservation>>,
 
