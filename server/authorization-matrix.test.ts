@@ -451,6 +451,8 @@ const checks = {
   reservationsAudience: checkReservationsAcross('audience') satisfies Check,
   reservationHistory: checkR1History satisfies Check,
   vm: ((body, kind) => checkVmOrg(body as VmView, kind)) satisfies Check,
+  // One GPU of r1: gpu-3, released and idle, evicts nobody.
+  plan: ((body) => expect(body).toMatchObject({ unitIds: ['gpu-3'], wouldTerminate: [], wouldSkip: [], policy: 'fewest-evictions' })) satisfies Check,
   // One unit as the grid shows it, and its VM exactly where the grid shows the VM's id.
   unitGpu0: ((body, kind) => {
     const unit = body as UnitDetailView;
@@ -566,6 +568,7 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'reservations.release', params: r1, body: { ...releaseBody, dryRun: true }, label: 'dryRun', action: 'release units', scene: 'base', mutates: false },
   { transport: 'rest', op: 'reservations.reclaim', params: r1, body: reclaimBody, action: 'reclaim units', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.reclaim', params: r1, body: { ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
+  { transport: 'rest', op: 'reservations.reclaimPlan', params: r1, body: { count: 1 }, action: 'reclaim units', scene: 'base', mutates: false, check: checks.plan },
   { transport: 'rest', op: 'reservations.reaffirm', params: r1, body: { reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
   { transport: 'rest', op: 'vms.place', body: placeReserved, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
   { transport: 'rest', op: 'vms.place', body: placeReserved, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
@@ -611,6 +614,7 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'reservations.release', input: { ...r1Input, ...releaseBody, dryRun: true }, label: 'dryRun', action: 'release units', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'reservations.reclaim', input: { ...r1Input, ...reclaimBody }, action: 'reclaim units', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'reservations.reclaim', input: { ...r1Input, ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
+  { transport: 'trpc', op: 'reservations.reclaimPlan', input: { ...r1Input, count: 1 }, action: 'reclaim units', scene: 'base', mutates: false, check: checks.plan },
   { transport: 'trpc', op: 'reservations.reaffirm', input: { ...r1Input, reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
   { transport: 'trpc', op: 'vms.list', input: {}, action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.vmList },
   { transport: 'trpc', op: 'vms.listForNode', input: { nodeId: 'n1' }, action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.n1VmList },

@@ -22,6 +22,7 @@ export const consoleActionIds = [
   'node.cancel-reservation',
   'node.release',
   'node.reclaim',
+  'node.reclaim-plan',
   'node.reaffirm',
   'node.terminate-vm',
   'capacity.page',

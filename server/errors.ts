@@ -23,6 +23,7 @@ export const errorTable = {
   acting_org_changed: { status: 409, title: 'Acting org changed', trpc: 'CONFLICT' },
   topology_changed: { status: 409, title: 'Topology changed', trpc: 'CONFLICT' },
   limit_reached: { status: 409, title: 'Limit reached', trpc: 'CONFLICT' },
+  not_enough_units: { status: 409, title: 'Not enough units', trpc: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   unit_not_in_reservation: { status: 422, title: 'Unit not in reservation', trpc: 'UNPROCESSABLE_CONTENT' },
@@ -49,6 +50,8 @@ export type ProblemExtras = {
   topologyGen?: number;
   /** limit_reached: the limit the request would exceed (e.g. 100 active API keys per org). */
   limit?: number;
+  /** not_enough_units: how many of the candidate units are reclaimable (released) now. */
+  available?: number;
 };
 
 /**

@@ -65,6 +65,8 @@ export type RestDeclaration<I extends z.ZodType, O, P extends `/v1${string}`, R 
   readOnly?: (input: z.output<I>) => boolean;
   /** What REST answers when it publishes less than the verb returns (the console's extras). */
   answer?: (result: O) => z.output<R>;
+  /** A worked example for the document: a request body (or query) and its answer. */
+  example?: { request?: Record<string, unknown>; response: z.output<R> };
 };
 
 /** An operation the public REST API does not publish, and why. */

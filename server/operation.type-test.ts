@@ -26,6 +26,7 @@ import type { OrgSummary } from './orgs/search';
 import type { NodeAction, ReservationAction, VmAction } from './policy';
 import type { ReservationHistory } from './reservations/history';
 import type { ReservationOffers } from './reservations/offers';
+import type { ReclaimPlanView } from './reservations/reclaim-plan';
 import type {
   CancelReservationInput,
   CreateReservationInput,
@@ -34,6 +35,7 @@ import type {
   ListReservationsInput,
   ReaffirmInput,
   ReclaimInput,
+  ReclaimPlanInput,
   ReleaseInput,
   UpdateReservationInput,
 } from './reservations/schemas';
@@ -129,7 +131,10 @@ export type _RouterChecks = [
   Assert<Exact<Out['nodes']['topologyHistory'], Awaited<ReturnType<typeof listTopologyHistory>>>>,
 
   Assert<
-    Exact<keyof In['reservations'], 'list' | 'listForNode' | 'create' | 'get' | 'offers' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reaffirm'>
+    Exact<
+      keyof In['reservations'],
+      'list' | 'listForNode' | 'create' | 'get' | 'offers' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reclaimPlan' | 'reaffirm'
+    >
   >,
   Assert<Exact<In['reservations']['list'], Input<typeof ListReservationsInput>>>,
   Assert<Exact<Out['reservations']['list'], Page<Reservation>>>,
@@ -150,6 +155,8 @@ export type _RouterChecks = [
   Assert<Exact<Out['reservations']['release'], Reservation>>,
   Assert<Exact<In['reservations']['reclaim'], Input<typeof ReclaimInput>>>,
   Assert<Exact<Out['reservations']['reclaim'], ReclaimResult>>,
+  Assert<Exact<In['reservations']['reclaimPlan'], Input<typeof ReclaimPlanInput>>>,
+  Assert<Exact<Out['reservations']['reclaimPlan'], ReclaimPlanView>>,
   Assert<Exact<In['reservations']['reaffirm'], Input<typeof ReaffirmInput>>>,
   Assert<Exact<Out['reservations']['reaffirm'], Reservation>>,
 

@@ -5,6 +5,7 @@ import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWh
 import { UnitGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
+import { ReclaimPlanForm } from './reclaim-plan-form';
 import { UnitVmDetail } from './unit-vm-detail';
 import { offers } from '../offers';
 
@@ -111,6 +112,15 @@ export function UnitPanel(props: {
             >
               Reclaim…
             </button>
+          )}
+          {canReclaim && (
+            <ReclaimPlanForm
+              nodeId={nodeId}
+              reservations={[...actionsByReservation].filter(([, a]) => a.includes('reclaim')).map(([id]) => id)}
+              selectionReservation={possible.reclaim ?? null}
+              selectedIds={selectedIds}
+              onPlan={(ids) => onSelectionChange(selectWhere(units, (u) => ids.includes(u.id)))}
+            />
           )}
         </div>
       )}

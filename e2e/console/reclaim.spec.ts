@@ -154,3 +154,32 @@ test('the unit details line names the VM on a unit, read with GET …/units/{uni
   await unit(page, 'gpu-5').hover();
   await expect(details.getByTestId('unit-vm-detail')).toHaveText(new RegExp(`${vm}: on-demand`));
 });
+
+test('"1 GPU back": the plan selects the fewest evictions with a reason for each, the selection can change, and Reclaim… confirms it', async ({ page }) => {
+  // Borealis A100 #01: res-zephyr-11 has released gpu-2 and gpu-3, both under vm-orbit-train-11 (spot).
+  await signIn(page, 'olivia@platform.example');
+  await page.goto('/nodes/borealis-a100-01');
+  const form = page.getByTestId('reclaim-plan-form');
+  await form.getByLabel('GPUs back').fill('1');
+  await form.getByRole('button', { name: 'Plan the fewest evictions' }).click();
+  const plan = page.getByTestId('reclaim-plan');
+  await expect(plan).toContainText('1 GPU back from res-zephyr-11: reclaim gpu-2, gpu-3, terminating vm-orbit-train-11.');
+  await expect(plan.locator('[data-reason-for="gpu-3"]')).toContainText('frees gpu-3 with gpu-2: vm-orbit-train-11 runs on both, and goes whole');
+  await expect(plan.locator('[data-reason-for="vm-orbit-train-11"]')).toContainText('GPU-hours of running work');
+  // The plan's units are selected on the grid.
+  for (const id of ['gpu-2', 'gpu-3']) await expect(unit(page, id)).toHaveAttribute('aria-pressed', 'true');
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('aria-pressed', 'false');
+  // Adjusting the selection is said, and the preview follows it.
+  await unit(page, 'gpu-3').click();
+  await expect(plan).toContainText('You changed the selection');
+  await unit(page, 'gpu-3').click();
+  await page.getByRole('button', { name: 'Reclaim…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('preview-terminate').locator('[data-vm-id="vm-orbit-train-11"]')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Terminate 1 spot VM and reclaim 2 units' }).click();
+  await expect(dialog.getByTestId('reclaim-summary')).toContainText('Terminated 1 spot VM');
+  // Asking again: nothing of res-zephyr-11 is on the market any more.
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await form.getByRole('button', { name: 'Plan the fewest evictions' }).click();
+  await expect(form.getByRole('alert')).toContainText('Only 0 of the candidate units are on the market now');
+});

@@ -9,7 +9,7 @@ import { FIXTURE_RESERVATION, RECLAIM_UNITS, fixtureNode } from './fixtures';
 import type { BenchRequest } from './load';
 import type { Session } from '../stress/http';
 
-export type ScenarioKind = 'floor' | 'dry-run' | 'reclaim' | 'read';
+export type ScenarioKind = 'floor' | 'dry-run' | 'plan' | 'reclaim' | 'read';
 
 /** What a scenario's requests may refer to in its round. */
 export type RoundContext = {
@@ -62,7 +62,8 @@ const page = (ctx: RoundContext, email: string, path: string): BenchRequest => (
   headers: { cookie: ctx.sessions[email]!.cookie, accept: 'text/html', 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'navigate' },
 });
 
-const reclaimPath = (ctx: RoundContext, i: number) => `/v1/nodes/${fixtureNode(ctx.batch, i % ctx.fixtures)}/reservations/${FIXTURE_RESERVATION}/reclaim`;
+const reservationPath = (ctx: RoundContext, i: number) => `/v1/nodes/${fixtureNode(ctx.batch, i % ctx.fixtures)}/reservations/${FIXTURE_RESERVATION}`;
+const reclaimPath = (ctx: RoundContext, i: number) => `${reservationPath(ctx, i)}/reclaim`;
 
 const read = (name: string, principal: string, request: Scenario['request']): Scenario => ({ name, kind: 'read', principal, single: true, request });
 
@@ -80,6 +81,14 @@ export const scenarios: readonly Scenario[] = [
     principal: 'org_acme',
     single: false,
     request: (ctx, i) => api(ctx, 'org_acme', 'POST', reclaimPath(ctx, i), { unitIds: RECLAIM_UNITS, dryRun: true }),
+  },
+  {
+    // docs/product.md §5.5 on the fixture's 8 units with 4 one-unit spot VMs: 3 GPUs back.
+    name: 'reclaim plan',
+    kind: 'plan',
+    principal: 'org_acme',
+    single: false,
+    request: (ctx, i) => api(ctx, 'org_acme', 'POST', `${reservationPath(ctx, i)}/reclaim-plan`, { count: 3 }),
   },
   {
     name: 'reclaim',

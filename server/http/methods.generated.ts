@@ -18,6 +18,7 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/nodes/{nodeId}/reservations/{id}/cancel': ['POST'],
   '/v1/nodes/{nodeId}/reservations/{id}/release': ['POST'],
   '/v1/nodes/{nodeId}/reservations/{id}/reclaim': ['POST'],
+  '/v1/nodes/{nodeId}/reservations/{id}/reclaim-plan': ['POST'],
   '/v1/nodes/{nodeId}/reservations/{id}/reaffirm': ['POST'],
   '/v1/vms': ['GET', 'POST'],
   '/v1/vms/{id}': ['GET'],

@@ -157,7 +157,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
             // An empty body reads as `{}` (server/rest/route.ts), so a body is required exactly
             // when `{}` would not validate.
             required: !r.body.safeParse({}).success,
-            content: { 'application/json': { schema: r.body } },
+            content: { 'application/json': { schema: r.body, ...(r.example?.request ? { example: r.example.request } : {}) } },
           },
         }
       : {}),
@@ -165,7 +165,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
       [`${r.status ?? 200}`]: {
         description: r.responseDescription,
         ...(idempotent ? { headers: replayedHeader } : {}),
-        content: { 'application/json': { schema: r.response } },
+        content: { 'application/json': { schema: r.response, ...(r.example ? { example: r.example.response } : {}) } },
       },
       ...errorResponses(r),
     },

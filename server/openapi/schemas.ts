@@ -21,6 +21,7 @@ import type { UnitDetailView } from '../nodes/get-unit';
 import type { NodeView } from '../nodes/view';
 import type { NotificationView } from '../notifications/view';
 import { reservationStatuses, type ReservationStatus } from '../reservations/status';
+import type { ReclaimPlanView } from '../reservations/reclaim-plan';
 import type { ReclaimResult, Reservation as ReservationType } from '../reservations/view';
 import type { VmView } from '../vms/view';
 
@@ -80,6 +81,29 @@ const ReclaimDryRun = Reservation.extend({ wouldTerminate: WouldTerminate, would
 
 /** The reclaim answer: the published Response, one variant per `dryRun`. */
 export const ReclaimResponse = z.union([ReclaimApplied, ReclaimDryRun]).meta({ id: 'ReclaimResponse' });
+
+/** A reclaim plan (docs/product.md §5.5): what to send to `…/reclaim`, and why. */
+export const ReclaimPlan = z
+  .strictObject({
+    unitIds: UnitIds.meta({
+      description:
+        "The units to reclaim, in the node's unit order: at least `count` released ones (a VM's units go whole). Send them as the reclaim's `unitIds`.",
+    }),
+    wouldTerminate: SortedIds('The spot VMs a reclaim of these units terminates: send them as `expectedTerminate`.'),
+    wouldSkip: SortedIds('The running VMs on these units a reclaim leaves running (not spot).'),
+    policy: z.literal('fewest-evictions').meta({ description: 'The policy that chose the units.' }),
+    reasons: z
+      .array(
+        z.strictObject({
+          kind: z.enum(['unit', 'vm']),
+          id: Id,
+          code: z.string().meta({ description: 'e.g. `idle`, `evicted-vm`, `same-vm`, `kept-vm`, `fewest-evictions`.' }),
+          text: z.string().meta({ description: 'The reason in plain words.' }),
+        }),
+      )
+      .meta({ description: 'Why each chosen unit and each terminated VM is in the plan.' }),
+  })
+  .meta({ id: 'ReclaimPlan' });
 
 /** One GPU unit of a node, in its docs/product.md §3 state. */
 export const Unit = z
@@ -275,6 +299,7 @@ export const Problem = z
     orgIds: Ids.optional().meta({ description: 'unknown_org: the orgs that do not exist.' }),
     topologyGen: z.int().min(0).optional().meta({ description: "topology_changed: the node's current topologyGen (the request expected another)." }),
     limit: z.int().min(0).optional().meta({ description: 'limit_reached: the limit the request would exceed (100 active API keys per org).' }),
+    available: z.int().min(0).optional().meta({ description: 'not_enough_units: how many of the candidate units are reclaimable (released) now.' }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
 
@@ -324,6 +349,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof ReclaimDryRun>, ReservationType & Required<Pick<ReclaimResult, 'wouldTerminate' | 'wouldSkip'>>>>,
   Assert<[z.infer<typeof ReclaimResponse>] extends [ReclaimResult] ? true : false>,
   Assert<SameKeys<z.infer<typeof ReclaimResponse>, ReclaimResult>>,
+  Assert<Exact<z.infer<typeof ReclaimPlan>, ReclaimPlanView>>,
   Assert<Exact<z.infer<typeof Unit>, UnitView>>,
   Assert<Exact<z.infer<typeof UnitDetail>, UnitDetailView>>,
   Assert<Exact<z.infer<typeof Node>, NodeView>>,

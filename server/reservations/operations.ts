@@ -3,7 +3,7 @@
  * (server/operation.ts). REST's `{nodeId}` fills `nodeId` and `{id}` fills `reservationId`.
  */
 import type { ErrorCode } from '../errors';
-import { ReclaimResponse, Reservation, ReservationPage } from '../openapi/schemas';
+import { ReclaimPlan, ReclaimResponse, Reservation, ReservationPage } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
 import { cancelReservation } from './cancel';
 import { createReservation } from './create';
@@ -13,6 +13,7 @@ import { listNodeReservations, listReservations } from './list';
 import { getReservationOffers } from './offers';
 import { reaffirm } from './reaffirm';
 import { reclaim } from './reclaim';
+import { planReclaim } from './reclaim-plan';
 import { release } from './release';
 import {
   CancelReservationInput,
@@ -22,6 +23,7 @@ import {
   ListReservationsInput,
   ReaffirmInput,
   ReclaimInput,
+  ReclaimPlanInput,
   ReleaseInput,
   UpdateReservationInput,
 } from './schemas';
@@ -195,6 +197,45 @@ export const reservationOperations = {
       responseDescription: 'OK',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'eviction_set_changed', 'unit_not_in_reservation'],
       readOnly: (input) => input.dryRun === true,
+    },
+  }),
+  reclaimPlan: operation({
+    verb: planReclaim,
+    input: ReclaimPlanInput,
+    kind: 'query',
+    console: 'node.reclaim-plan',
+    rest: {
+      method: 'POST',
+      path: '/v1/nodes/{nodeId}/reservations/{id}/reclaim-plan',
+      params: reservationPath,
+      operationId: 'planReclaim',
+      tag: 'Reservations',
+      summary: 'Plan a reclaim of N GPUs: the fewest evictions, with a reason for each',
+      description:
+        "Which released units to reclaim to get `count` GPUs back, the spot VMs that terminates and why, by the `fewest-evictions` policy (docs/product.md §5.5): the fewest spot VMs, then the least running work lost (GPU-hours), then the youngest VMs, then the fewest extra units, then the first units in node order. A VM's units go whole, so a plan may hold more than `count`. Same principals as reclaim; writes nothing. Send the plan's `unitIds` to `…/reclaim` with `expectedTerminate: wouldTerminate`.",
+      response: ReclaimPlan,
+      responseDescription: 'The plan.',
+      errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'not_enough_units'],
+      readOnly: () => true,
+      example: {
+        request: { count: 2 },
+        response: {
+          unitIds: ['gpu-2', 'gpu-3'],
+          wouldTerminate: ['vm-b'],
+          wouldSkip: [],
+          policy: 'fewest-evictions',
+          reasons: [
+            { kind: 'unit', id: 'gpu-3', code: 'idle', text: 'idle: no spot VM runs on it' },
+            { kind: 'unit', id: 'gpu-2', code: 'evicted-vm', text: 'runs vm-b, which this plan terminates' },
+            {
+              kind: 'vm',
+              id: 'vm-b',
+              code: 'fewest-evictions',
+              text: 'one of the fewest evictions (1 of 2 VMs) that make up 2 GPUs; youngest of the remaining VMs; loses 1.0 GPU-hours of running work',
+            },
+          ],
+        },
+      },
     },
   }),
   reaffirm: operation({

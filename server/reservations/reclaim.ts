@@ -104,10 +104,14 @@ async function previewReclaim(ctx: Ctx, input: ReclaimInput): Promise<ReclaimRes
 
 /**
  * Step 1's 403, then steps 2 and 3 of docs/product.md §5.1 on what was read: the reclaim is
- * allowed and names only the reservation's units. The same for a dry run and a real one.
+ * allowed and names only the reservation's units. The same for a dry run, a real one and a plan
+ * (./reclaim-plan.ts).
  * @throws DomainError forbidden, reservation_not_reclaimable, unit_not_in_reservation
  */
-function checkReclaim(scope: ReservationScope, input: ReclaimInput): void {
+export function checkReclaim(
+  scope: Pick<ReservationScope, 'reservation' | 'relation' | 'status' | 'units' | 'positions'>,
+  input: { unitIds: readonly string[] },
+): void {
   const { reservation, relation, status, units, positions } = scope;
   // Step 1's 403, then step 2: cancelled or expired is not reclaimable.
   requireAction({ reservation, relation, status }, 'reclaim');

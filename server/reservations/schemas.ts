@@ -106,6 +106,28 @@ export const ReclaimInput = z
   .strict();
 export type ReclaimInput = z.infer<typeof ReclaimInput>;
 
+/** `POST …/reclaim-plan` (docs/product.md §5.5): how many GPUs, from which candidates, by which policy. */
+export const ReclaimPlanInput = z
+  .object({
+    ...ReservationKey,
+    count: z
+      .int('must be an integer')
+      .min(1, 'must be at least 1')
+      .max(1024, 'must be at most 1024')
+      .meta({ description: 'How many GPUs to take back: 1–1024.' }),
+    unitIds: distinctIds(1024).optional().meta({
+      description:
+        "The candidate units, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation); default: all of them. The plan takes released ones only.",
+      uniqueItems: true,
+    }),
+    policy: z
+      .enum(['fewest-evictions'])
+      .optional()
+      .meta({ description: '`fewest-evictions` (the default and only one): the fewest spot VMs, then the least running work lost, then the youngest VMs.' }),
+  })
+  .strict();
+export type ReclaimPlanInput = z.infer<typeof ReclaimPlanInput>;
+
 /** `POST …/reaffirm` (docs/product.md §5.4): a reason, and the node generation the caller reviewed. */
 export const ReaffirmInput = z.object({ ...ReservationKey, reason: AuditReason, expectedTopologyGen: ExpectedTopologyGen }).strict();
 export type ReaffirmInput = z.infer<typeof ReaffirmInput>;

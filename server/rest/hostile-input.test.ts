@@ -63,6 +63,7 @@ const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
   'reservations.cancel': { as: 'owner', params: missingReservation, body: { reason: 'hostile' }, status: 404 },
   'reservations.release': { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-5'], reason: 'hostile', dryRun: false }, status: 404 },
   'reservations.reclaim': { as: 'owner', params: missingReservation, body: { unitIds: ['gpu-0'], dryRun: false, reason: 'hostile', expectedTerminate: ['vm-spot-a'] }, status: 404 },
+  'reservations.reclaimPlan': { as: 'owner', params: missingReservation, body: { count: 2, unitIds: ['gpu-0', 'gpu-3'], policy: 'fewest-evictions' }, status: 404 },
   'reservations.reaffirm': { as: 'platform', params: missingReservation, body: { reason: 'hostile', expectedTopologyGen: 1 }, status: 404 },
   'vms.list': { as: 'owner', query: { nodeId: 'n1', status: 'running', tier: 'spot', limit: '10' }, status: 200 },
   'vms.place': { as: 'audience', body: { nodeId: 'n-missing', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' }, status: 404 },

@@ -62,6 +62,7 @@ const bases: Record<string, Base> = {
   'reservations.cancel': { as: 'owner', input: { ...missing, reason: 'x' }, status: 404 },
   'reservations.release': { as: 'owner', input: { ...missing, unitIds: ['gpu-5'], reason: 'x', dryRun: false }, status: 404 },
   'reservations.reclaim': { as: 'owner', input: { ...missing, unitIds: ['gpu-0'], dryRun: false, reason: 'x', expectedTerminate: ['vm-spot-a'] }, status: 404 },
+  'reservations.reclaimPlan': { as: 'owner', input: { ...missing, count: 2, unitIds: ['gpu-0', 'gpu-3'], policy: 'fewest-evictions' }, status: 404 },
   'reservations.reaffirm': { as: 'platform', input: { ...missing, reason: 'x', expectedTopologyGen: 1 }, status: 404 },
   'vms.list': { as: 'owner', input: { nodeId: 'n1', status: 'running', tier: 'spot', limit: 10 }, status: 200 },
   'vms.listForNode': { as: 'owner', input: { nodeId: 'n1', status: 'running' }, status: 200 },
