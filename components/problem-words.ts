@@ -12,6 +12,7 @@ import { problemOf } from './problem';
  * shown in words made from its name.
  */
 const labels: Record<string, string> = {
+  count: 'GPUs back',
   id: 'Node id',
   name: 'Name',
   ownerOrgId: 'Owner org',
