@@ -75,7 +75,9 @@ export async function planReclaim({ ctx, input }: { ctx: Ctx; input: ReclaimPlan
   const candidates = input.unitIds ?? units.map((u) => u.unitId);
   checkReclaim({ reservation, relation, status, units, positions }, { unitIds: candidates });
 
-  const released = new Set(units.filter((u) => u.released).map((u) => u.unitId));
+  // A released unit the node no longer has (a topology change under a needs-review reservation)
+  // is no GPU to give back: only units of the node's current topology count.
+  const released = new Set(units.filter((u) => u.released && positions.has(u.unitId)).map((u) => u.unitId));
   const reclaimable = [...new Set(candidates)].filter((u) => released.has(u)).sort((a, b) => positions.get(a)! - positions.get(b)!);
   if (reclaimable.length < input.count) {
     throw new DomainError(
@@ -84,8 +86,11 @@ export async function planReclaim({ ctx, input }: { ctx: Ctx; input: ReclaimPlan
       { available: reclaimable.length },
     );
   }
-  // Like the reclaim: a reservation that does not hold its units now terminates nothing.
-  const running = holdsNow(reservation, now) ? (row.running ?? []) : [];
+  // Like the reclaim: a reservation that does not hold its units now terminates nothing; the VMs
+  // on them run on another holder's capacity (and say so in the reasons).
+  const holds = holdsNow(reservation, now);
+  const running = holds ? (row.running ?? []) : [];
+  const elsewhere = new Map(holds ? [] : (row.running ?? []).flatMap((v) => v.unitIds.map((u) => [u, v] as const)));
   const onReclaimable = (v: RunningVm) => v.unitIds.filter((u) => reclaimable.includes(u)).sort((a, b) => positions.get(a)! - positions.get(b)!);
   const spot: PlanVm[] = running
     .filter((v) => v.tier === 'spot' && onReclaimable(v).length > 0)
@@ -98,7 +103,15 @@ export async function planReclaim({ ctx, input }: { ctx: Ctx; input: ReclaimPlan
   const kept = new Map(affected.filter((v) => v.tier !== 'spot').flatMap((v) => v.unitIds.map((u) => [u, v] as const)));
   const reasons = choice.reasons.map((r): PlanReason => {
     const vm = r.kind === 'unit' ? kept.get(r.id) : undefined;
-    return vm ? { ...r, code: 'kept-vm', text: `runs ${vm.id} (${vm.tier}), which a reclaim does not terminate` } : r;
+    if (vm) return { ...r, code: 'kept-vm', text: `runs ${vm.id} (${vm.tier}), which a reclaim does not terminate` };
+    const other = r.kind === 'unit' ? elsewhere.get(r.id) : undefined;
+    if (other)
+      return {
+        ...r,
+        code: 'not-held',
+        text: `runs ${other.id} on another holder's capacity: the reservation does not hold its units now, so a reclaim leaves it running`,
+      };
+    return r;
   });
   return {
     unitIds: choice.unitIds,

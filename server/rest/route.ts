@@ -52,9 +52,11 @@ function canonicalPath(pathname: string): string {
 }
 
 function queryObject(url: URL): Record<string, string> {
-  const out: Record<string, string> = {};
+  // No prototype: a parameter named `constructor` or `__proto__` is a name like any other
+  // (refused as unknown by the schema), never one the object already "has".
+  const out: Record<string, string> = Object.create(null) as Record<string, string>;
   for (const [k, v] of url.searchParams) {
-    if (k in out)
+    if (Object.hasOwn(out, k))
       throw new DomainError('invalid_request', `The query parameter "${k}" is given more than once.`, {
         errors: [{ path: `query.${k}`, message: 'is given more than once' }],
       });
@@ -83,7 +85,7 @@ function readInput(spec: RouteSpec, fields: unknown, path: Record<string, unknow
     throw invalidRequest(where, r.success ? [] : r.error.issues);
   }
   const fromPath = new Map(Object.entries(spec.paramFields).map(([name, field]) => [field, name]));
-  const taken = Object.keys(fields).filter((k) => fromPath.has(k) || k in spec.paramFields);
+  const taken = Object.keys(fields).filter((k) => fromPath.has(k) || Object.hasOwn(spec.paramFields, k));
   if (taken.length > 0) {
     throw new DomainError('invalid_request', `The request is invalid: ${where}.${taken[0]} is given by the path.`, {
       errors: taken.map((k) => ({ path: `${where}.${k}`, message: 'is given by the path' })),
