@@ -5,9 +5,13 @@ import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWh
 import { UnitGrid, UnitLegend } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
-import { ReclaimPlanForm } from './reclaim-plan-form';
-import { UnitVmDetail } from './unit-vm-detail';
+import { lazy, Suspense } from 'react';
 import { offers } from '../offers';
+
+// Loaded when first shown (a unit hovered, a holder's action bar), never with the page: the
+// node page's first-load JS is at its 150 kB budget (docs/first-load-js.md).
+const ReclaimPlanForm = lazy(() => import('./reclaim-plan-form').then((m) => ({ default: m.ReclaimPlanForm })));
+const UnitVmDetail = lazy(() => import('./unit-vm-detail').then((m) => ({ default: m.UnitVmDetail })));
 
 /** What the panel's action bar opens (the node view shows the dialog). */
 export type UnitAction = { kind: 'reserve'; unitIds: string[] } | { kind: 'release' | 'reclaim'; reservationId: string; unitIds: string[] };
@@ -56,7 +60,11 @@ export function UnitPanel(props: {
         selection={selectable ? selection : undefined}
         onToggle={selectable ? (id, range) => onSelectionChange(range ? selectRange(selection, order, id) : toggleUnit(selection, id)) : undefined}
         onSelect={selectable ? onSelectionChange : undefined}
-        detail={(u) => <UnitVmDetail nodeId={nodeId} unit={u} />}
+        detail={(u) => (
+          <Suspense fallback={null}>
+            <UnitVmDetail nodeId={nodeId} unit={u} />
+          </Suspense>
+        )}
       />
       {selectable && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
@@ -114,13 +122,15 @@ export function UnitPanel(props: {
             </button>
           )}
           {canReclaim && (
-            <ReclaimPlanForm
-              nodeId={nodeId}
-              reservations={[...actionsByReservation].filter(([, a]) => a.includes('reclaim')).map(([id]) => id)}
-              selectionReservation={possible.reclaim ?? null}
-              selectedIds={selectedIds}
-              onPlan={(ids) => onSelectionChange(selectWhere(units, (u) => ids.includes(u.id)))}
-            />
+            <Suspense fallback={null}>
+              <ReclaimPlanForm
+                nodeId={nodeId}
+                reservations={[...actionsByReservation].filter(([, a]) => a.includes('reclaim')).map(([id]) => id)}
+                selectionReservation={possible.reclaim ?? null}
+                selectedIds={selectedIds}
+                onPlan={(ids) => onSelectionChange(selectWhere(units, (u) => ids.includes(u.id)))}
+              />
+            </Suspense>
           )}
         </div>
       )}
