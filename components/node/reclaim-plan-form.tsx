@@ -30,7 +30,6 @@ export function ReclaimPlanForm(props: {
 }) {
   const { nodeId, reservations, selectionReservation, selectedIds, onPlan } = props;
   const call = useServerCall(planReclaim);
-  const [count, setCount] = useState('1');
   const [shown, setShown] = useState<{ plan: Plan; reservationId: string; count: number } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const reservationId = selectionReservation ?? (reservations.length === 1 ? reservations[0]! : null);
@@ -38,7 +37,9 @@ export function ReclaimPlanForm(props: {
   async function submit(e: FormEvent) {
     e.preventDefault();
     setProblem(null);
-    const n = Number(count);
+    // Read from the form, not from state: a number typed before the page hydrated is kept (an
+    // uncontrolled input), where a controlled one would be reset to its initial value.
+    const n = Number(new FormData(e.currentTarget as HTMLFormElement).get('count'));
     if (!Number.isInteger(n) || n < 1 || n > 1024) return setProblem('Enter a whole number of GPUs from 1 to 1024.');
     if (!reservationId) return setProblem('Several reservations on this node can be reclaimed: select one of its units first, to say which.');
     try {
@@ -62,8 +63,8 @@ export function ReclaimPlanForm(props: {
             inputMode="numeric"
             min={1}
             max={1024}
-            value={count}
-            onChange={(e) => setCount(e.target.value)}
+            name="count"
+            defaultValue="1"
             className="ml-2 w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
           />
         </label>

@@ -155,15 +155,15 @@ test('the unit details line names the VM on a unit, read with GET …/units/{uni
   await expect(details.getByTestId('unit-vm-detail')).toHaveText(new RegExp(`${vm}: on-demand`));
 });
 
-test('"1 GPU back": the plan selects the fewest evictions with a reason for each, the selection can change, and Reclaim… confirms it', async ({ page }) => {
+test('"2 GPUs back": the plan selects the fewest evictions with a reason for each, the selection can change, and Reclaim… confirms it', async ({ page }) => {
   // Borealis A100 #01: res-zephyr-11 has released gpu-2 and gpu-3, both under vm-orbit-train-11 (spot).
   await signIn(page, 'olivia@platform.example');
   await page.goto('/nodes/borealis-a100-01');
   const form = page.getByTestId('reclaim-plan-form');
-  await form.getByLabel('GPUs back').fill('1');
+  await form.getByLabel('GPUs back').fill('2');
   await form.getByRole('button', { name: 'Plan the fewest evictions' }).click();
   const plan = page.getByTestId('reclaim-plan');
-  await expect(plan).toContainText('1 GPU back from res-zephyr-11: reclaim gpu-2, gpu-3, terminating vm-orbit-train-11.');
+  await expect(plan).toContainText('2 GPUs back from res-zephyr-11: reclaim gpu-2, gpu-3, terminating vm-orbit-train-11.');
   await expect(plan.locator('[data-reason-for="gpu-3"]')).toContainText('frees gpu-3 with gpu-2: vm-orbit-train-11 runs on both, and goes whole');
   await expect(plan.locator('[data-reason-for="vm-orbit-train-11"]')).toContainText('GPU-hours of running work');
   // The plan's units are selected on the grid.
