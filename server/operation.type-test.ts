@@ -21,6 +21,7 @@ import type { ListNotificationsInput, MarkNotificationReadInput } from './notifi
 import type { NotificationView } from './notifications/view';
 import { Node, Unit } from './openapi/schemas';
 import { operation, type OperationGroup } from './operation';
+import { withoutOrgNames, type Named } from './orgs/internal';
 import type { SearchOrgsQuery } from './orgs/schemas';
 import type { OrgSummary } from './orgs/search';
 import type { NodeAction, ReservationAction, VmAction } from './policy';
@@ -103,6 +104,7 @@ export const _accepted = {
       response: Node,
       responseDescription: 'The node.',
       errors: [],
+      answer: withoutOrgNames,
     },
   }),
 } satisfies OperationGroup;
@@ -116,11 +118,11 @@ export type _RouterChecks = [
   Assert<Exact<keyof In, 'nodes' | 'reservations' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
   Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'topologyHistory'>>,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
-  Assert<Exact<Out['nodes']['list'], Page<NodeView>>>,
+  Assert<Exact<Out['nodes']['list'], Page<Named<NodeView>>>>,
   Assert<Exact<In['nodes']['register'], Input<typeof RegisterNodeInput>>>,
   Assert<Exact<Out['nodes']['register'], NodeView>>,
   Assert<Exact<In['nodes']['get'], Input<typeof GetNodeInputType>>>,
-  Assert<Exact<Out['nodes']['get'], NodeView>>,
+  Assert<Exact<Out['nodes']['get'], Named<NodeView>>>,
   Assert<Exact<In['nodes']['unit'], Input<typeof GetUnitInput>>>,
   Assert<Exact<Out['nodes']['unit'], UnitDetailView>>,
   Assert<Exact<In['nodes']['changeTopology'], Input<typeof ChangeTopologyInput>>>,
@@ -164,19 +166,19 @@ export type _RouterChecks = [
   Assert<Exact<In['vms']['detail'], Input<typeof GetVmInput>>>,
   Assert<Exact<Out['vms']['detail'], VmDetail>>,
   Assert<Exact<In['vms']['list'], Input<typeof ListVmsInput>>>,
-  Assert<Exact<Out['vms']['list'], Page<VmView>>>,
+  Assert<Exact<Out['vms']['list'], Page<Named<VmView>>>>,
   Assert<Exact<In['vms']['place'], Input<typeof PlaceVmInput>>>,
   Assert<Exact<Out['vms']['place'], VmView>>,
   Assert<Exact<In['vms']['get'], Input<typeof GetVmInput>>>,
   Assert<Exact<Out['vms']['get'], VmView>>,
   Assert<Exact<In['vms']['listForNode'], Input<typeof ListNodeVmsInput>>>,
-  Assert<Exact<Out['vms']['listForNode'], (VmView & { actions: VmAction[] })[]>>,
+  Assert<Exact<Out['vms']['listForNode'], Named<VmView & { actions: VmAction[] }>[]>>,
   Assert<Exact<In['vms']['terminate'], Input<typeof GetVmInput>>>,
   Assert<Exact<Out['vms']['terminate'], VmView>>,
 
   Assert<Exact<keyof In['audit'], 'list' | 'notifications' | 'unreadNotificationCount' | 'markNotificationRead'>>,
   Assert<Exact<In['audit']['list'], Input<typeof ListAuditInput>>>,
-  Assert<Exact<Out['audit']['list'], Page<AuditEventView>>>,
+  Assert<Exact<Out['audit']['list'], Page<Named<AuditEventView>>>>,
   Assert<Exact<In['audit']['notifications'], Input<typeof ListNotificationsInput>>>,
   Assert<Exact<Out['audit']['notifications'], Page<NotificationView>>>,
   Assert<Exact<In['audit']['unreadNotificationCount'], void | undefined>>,

@@ -3,9 +3,10 @@
  * (who and status), and each visibility rule's JS predicate agrees with its SQL.
  */
 import { insertNode, insertReservation, insertVm } from '@/db/factories';
-import { auditEvents, nodes, reservations, vms } from '@/db/schema';
+import { auditEvents, nodes, orgs, reservations, vms } from '@/db/schema';
 import { and, asc, desc, eq, inArray, sql } from 'drizzle-orm';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { listAuditEvents } from './audit/list';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
 import {
@@ -37,6 +38,11 @@ import { release } from './reservations/release';
 import { reservationRoles } from './reservations/roles';
 import { updateReservation } from './reservations/update';
 import { holdsNow, reservationStatus } from './reservations/view';
+import { getNode } from './nodes/get';
+import { listNodes } from './nodes/list';
+import { getVmDetail } from './vms/detail';
+import { listNodeVms, listVms } from './vms/list';
+import { placeVm } from './vms/place';
 import { useFreshScene } from './testing/fresh-scene';
 import { ctxFor, hours, ORG, T0 } from './testing/scene';
 
@@ -438,5 +444,35 @@ describe('org names show where ids show (docs/product.md §9 q)', () => {
     for (const orgId of [ORG.platform, ORG.owner, ORG.managing, ORG.audience])
       expect(orgIdsNamedWith(as(orgId), r, node).sort(), orgId).toEqual([ORG.audience, ORG.managing, ORG.owner].sort());
     for (const orgId of [ORG.tenantA, ORG.other]) expect(orgIdsNamedWith(as(orgId), r, node), orgId).toEqual([]);
+  });
+
+  it('names a node’s owner, a VM’s org and an audit event’s actor exactly where the read shows that id, with one name each', async () => {
+    await db().execute(sql`update ${orgs} set name = 'Name of ' || id`);
+    // A tenant's own action (its actor shows to it and the operator only) and a manager's (shown to the owner too).
+    await placeVm({ ctx: ctxFor(db(), ORG.tenantA), input: { nodeId: 'n1', unitIds: ['gpu-6'], tier: 'spot' } });
+    await release({ ctx: ctxFor(db(), ORG.managing), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
+    const named = (ids: (string | undefined)[]) => Object.fromEntries(ids.flatMap((id) => (id ? [[id, `Name of ${id}`]] : [])));
+    for (const orgId of Object.values(ORG)) {
+      const ctx = ctxFor(db(), orgId, T0, 'console');
+      for (const n of [...(await listNodes({ ctx, input: {} })).items, await getNode({ ctx, input: { nodeId: 'n1' } })])
+        expect(n.orgNames, orgId).toEqual(named([n.ownerOrgId]));
+      const listed = (await listVms({ ctx, input: {} })).items;
+      for (const vm of [...listed, ...(await listNodeVms({ ctx, input: { nodeId: 'n1' } }))])
+        expect(vm.orgNames, `${orgId} ${vm.id}`).toEqual(named([vm.orgId]));
+      for (const vm of listed) {
+        const detail = await getVmDetail({ ctx, input: { vmId: vm.id } });
+        expect(detail.orgNames, `${orgId} ${vm.id}`).toEqual(named([detail.vm.orgId]));
+      }
+      const events = (await listAuditEvents({ ctx, input: {} })).items;
+      for (const e of events) expect(e.orgNames, `${orgId} ${e.action}`).toEqual(named([e.actorOrgId]));
+    }
+    // Tenant identity stays private: the owner sees the tenant's placement, never its org or name.
+    const owners = (await listAuditEvents({ ctx: ctxFor(db(), ORG.owner, T0, 'console'), input: { action: 'vm.place' } })).items;
+    expect(owners).toHaveLength(1);
+    expect(owners[0]).not.toHaveProperty('actorOrgId');
+    expect(owners[0]!.orgNames).toEqual({});
+    // Names are the console's: an API call is answered ids only, and asks for no names.
+    const byApi = (await listAuditEvents({ ctx: ctxFor(db(), ORG.platform), input: {} })).items;
+    expect(byApi.map((e) => e.orgNames)).toEqual(byApi.map(() => ({})));
   });
 });

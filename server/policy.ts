@@ -311,8 +311,10 @@ export function maySeeReservation(rel: ReservationRelation): boolean {
  * Which org ids a principal may see named (docs/product.md §9.1 q): an org's name shows exactly
  * where its id already shows to the caller — a reservation's `allowedOrgIds` and
  * `managingOrgIds` to whoever may see the reservation, a node's owner to every signed-in
- * principal — and nowhere else, so a name is never a way to learn an id, and the org search
- * (`assertMayPickOrgs`) stays the only way to find orgs by name.
+ * principal (`orgIdsNamedWithNode`), a VM's org where `maySeeVmOrg` (`orgIdsNamedWithVm`), an
+ * audit event's actor where `auditActorShown` (`orgIdsNamedWithAuditEvent`) — and nowhere else,
+ * so a name is never a way to learn an id, and the org search (`assertMayPickOrgs`) stays the
+ * only way to find orgs by name.
  * @returns the org ids the reservation shows its reader (none to one who may not see it).
  */
 export function orgIdsNamedWith(
@@ -321,6 +323,24 @@ export function orgIdsNamedWith(
   node: { ownerOrgId: string },
 ): string[] {
   return maySeeReservation(rel) ? [...new Set([...r.allowedOrgIds, ...r.managingOrgIds, node.ownerOrgId])] : [];
+}
+
+/** The org a node names (§9.1 q): its owner, whose id every signed-in principal sees with the node (§2). */
+export function orgIdsNamedWithNode(node: { ownerOrgId: string }): string[] {
+  return [node.ownerOrgId];
+}
+
+/** The org a VM names (§9.1 q): its own, to the operator and that org only (`maySeeVmOrg`: tenant identity is private). */
+export function orgIdsNamedWithVm(principal: Principal, vm: { orgId: string }): string[] {
+  return maySeeVmOrg(principal, vm) ? [vm.orgId] : [];
+}
+
+/**
+ * The org an audit event names (§9.1 q): its actor, only where its id shows.
+ * @param actorShown the row's `auditActorShown` (SQL: the rule needs the event's node and reservation).
+ */
+export function orgIdsNamedWithAuditEvent(actorShown: boolean, event: { actorOrgId: string }): string[] {
+  return actorShown ? [event.actorOrgId] : [];
 }
 
 /** The same rule (`maySeeReservation`) as SQL over `reservations` on one node: undefined when the caller sees them all. */

@@ -5,6 +5,7 @@
  */
 import { AuditEventPage } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
+import { pageWithoutOrgNames } from '../orgs/internal';
 import { notificationOperations } from '../notifications/operations';
 import { listAuditEvents } from './list';
 import { ListAuditInput } from './schemas';
@@ -25,6 +26,8 @@ export const auditOperations = {
       response: AuditEventPage,
       responseDescription: 'A page of audit events.',
       errors: [],
+      // The verb names each event's actor where it shows, for the console (docs/product.md §9.1 q); REST answers events.
+      answer: pageWithoutOrgNames,
     },
   }),
   ...notificationOperations,

@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../errors';
 import { Node, NodePage, UnitDetail } from '../openapi/schemas';
 import { NoInput, operation, type OperationGroup } from '../operation';
+import { pageWithoutOrgNames, withoutOrgNames } from '../orgs/internal';
 import { listFleetActions, listNodeActions } from './actions';
 import { getNode } from './get';
 import { getUnit } from './get-unit';
@@ -29,6 +30,8 @@ export const nodeOperations = {
       response: NodePage,
       responseDescription: 'A page of nodes.',
       errors: [],
+      // The verb names each node's owner for the console (docs/product.md §9.1 q); REST answers Nodes.
+      answer: pageWithoutOrgNames,
     },
   }),
   register: operation({
@@ -64,6 +67,7 @@ export const nodeOperations = {
       response: Node,
       responseDescription: 'The node.',
       errors: ['not_found'],
+      answer: withoutOrgNames,
     },
   }),
   unit: operation({

@@ -3,6 +3,7 @@ import { asc, eq } from 'drizzle-orm';
 import { listAuditEvents } from '../audit/list';
 import type { AuditEventView } from '../audit/view';
 import type { Ctx } from '../context';
+import type { Named } from '../orgs/internal';
 import { readNode } from '../nodes/internal';
 import { findVisibleReservation } from './internal';
 import type { GetReservationInput } from './schemas';
@@ -21,8 +22,11 @@ export type HistoryEntry = {
   kind: HistoryKind;
   /** The reservation's status from this moment on (docs/product.md §4). */
   status: ReservationStatus;
-  /** The audited change behind the line, when the caller may see it (§2); period boundaries and topology changes have none. */
-  event?: AuditEventView;
+  /**
+   * The audited change behind the line, when the caller may see it (§2), with its actor's name
+   * where its id shows (§9.1 q); period boundaries and topology changes have none.
+   */
+  event?: Named<AuditEventView>;
   /** `needs-review`: the node's topology generation that outdated the reservation. */
   topologyGen?: number;
 };
@@ -38,7 +42,7 @@ const kindOfAction: Partial<Record<AuditEventView['action'], HistoryKind>> = {
   'reservation.reaffirm': 'reaffirmed',
 };
 
-type Moment = { t: number; kind: HistoryKind; event?: AuditEventView; topologyGen?: number; always: boolean };
+type Moment = { t: number; kind: HistoryKind; event?: Named<AuditEventView>; topologyGen?: number; always: boolean };
 
 /**
  * Derives the status history (docs/product.md §9 k) from the reservation's row, the audit events
@@ -53,7 +57,7 @@ type Moment = { t: number; kind: HistoryKind; event?: AuditEventView; topologyGe
  */
 export function deriveStatusHistory(
   row: ReservationRow,
-  events: readonly AuditEventView[],
+  events: readonly Named<AuditEventView>[],
   generations: readonly { gen: number; createdAt: Date }[],
   nodeTopologyGen: number,
   now: Date,

@@ -3,7 +3,7 @@ import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { type Ctx } from '../context';
 import { loadUnitPositionsOf, readNode } from '../nodes/internal';
 import { compositeKey, decodeCompositeCursor, decodeCursor, toPage, type Page } from '../pagination';
-import { nameOrgs } from '../orgs/internal';
+import { nameShownOrgs, namesOf, type OrgNames } from '../orgs/internal';
 import {
   maySeeReservation,
   offeredReservationActions,
@@ -30,7 +30,7 @@ export async function listNodeReservations({
 }: {
   ctx: Ctx;
   input: ListNodeReservationsInput;
-}): Promise<{ items: { reservation: Reservation; actions: ReservationAction[]; orgNames: Record<string, string> }[]; nextCursor?: string }> {
+}): Promise<{ items: { reservation: Reservation; actions: ReservationAction[]; orgNames: OrgNames }[]; nextCursor?: string }> {
   const node = await readNode(ctx, input.nodeId);
   const limit = input.limit ?? 100;
   const rows = await ctx.db
@@ -58,13 +58,13 @@ export async function listNodeReservations({
       );
       const positions = node.positions;
       const named = visible.map(({ r, rel }) => orgIdsNamedWith(rel, r, node));
-      const names = await nameOrgs(ctx.db, named.flat());
+      const names = await nameShownOrgs(ctx, named.flat());
       return visible.map(({ r, rel }, i) => {
         const reservation = toReservation(r, units.get(r.id) ?? [], positions, node.topologyGen, ctx.now);
         return {
           reservation,
           actions: offeredReservationActions(rel, reservation),
-          orgNames: Object.fromEntries(named[i]!.flatMap((id) => (names[id] ? [[id, names[id]]] : []))),
+          orgNames: namesOf(names, named[i]!),
         };
       });
     },

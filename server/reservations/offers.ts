@@ -1,13 +1,13 @@
 import type { Ctx } from '../context';
 import { readNode } from '../nodes/internal';
-import { nameOrgs } from '../orgs/internal';
+import { nameShownOrgs, type OrgNames } from '../orgs/internal';
 import { offeredReservationActions, orgIdsNamedWith, type ReservationAction } from '../policy';
 import { findVisibleReservation } from './internal';
 import type { GetReservationInput } from './schemas';
 import { toReservation } from './view';
 
 /** What the reservation page offers and names (console only). */
-export type ReservationOffers = { actions: ReservationAction[]; orgNames: Record<string, string> };
+export type ReservationOffers = { actions: ReservationAction[]; orgNames: OrgNames };
 
 /**
  * The console's offers on one reservation (docs/product.md §6): the actions the acting org may
@@ -20,5 +20,5 @@ export async function getReservationOffers({ ctx, input }: { ctx: Ctx; input: Ge
   const node = await readNode(ctx, input.nodeId);
   const { reservation, relation, units } = await findVisibleReservation(ctx.db, ctx, node, input.reservationId, 'none');
   const view = toReservation(reservation, units, node.positions, node.topologyGen, ctx.now);
-  return { actions: offeredReservationActions(relation, view), orgNames: await nameOrgs(ctx.db, orgIdsNamedWith(relation, reservation, node)) };
+  return { actions: offeredReservationActions(relation, view), orgNames: await nameShownOrgs(ctx, orgIdsNamedWith(relation, reservation, node)) };
 }

@@ -2,17 +2,27 @@ import { vms } from '@/db/schema';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { readNode } from '../nodes/internal';
+import { withOrgNames, type Named } from '../orgs/internal';
 import { decodeCursor, toPage } from '../pagination';
-import { offeredVmActions, vmVisibleTo, type VmAction } from '../policy';
+import { offeredVmActions, orgIdsNamedWithVm, vmVisibleTo, type VmAction } from '../policy';
 import { toVmViews } from './internal';
 import type { ListNodeVmsInput, ListVmsInput } from './schemas';
-import type { VmView } from './view';
+import type { VmRow, VmView } from './view';
+
+/**
+ * Each VM's view with the name of its org where the caller sees that org (`orgNames`,
+ * docs/product.md §9.1 q: the operator and the VM's own org, server/policy.ts `orgIdsNamedWithVm`).
+ */
+async function namedVmViews(ctx: Ctx, rows: VmRow[]): Promise<Named<VmView>[]> {
+  return withOrgNames(ctx, await toVmViews(ctx.db, ctx, rows), (_, i) => orgIdsNamedWithVm(ctx, rows[i]!));
+}
 
 /**
  * The VMs the caller may see (docs/product.md §2), filtered by node, status and tier; by id, paginated.
- * @returns `{ items: Vm[], nextCursor? }`
+ * @returns `{ items: Vm[], nextCursor? }`, each with its org's name where the caller sees its org
+ *   (`orgNames`, the console's; REST answers the VMs alone).
  */
-export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput }): Promise<{ items: VmView[]; nextCursor?: string }> {
+export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput }): Promise<{ items: Named<VmView>[]; nextCursor?: string }> {
   const limit = input.limit ?? 100;
   const rows = await ctx.db
     .select()
@@ -32,16 +42,17 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
     rows,
     limit,
     (v) => v.id,
-    (kept) => toVmViews(ctx.db, ctx, kept),
+    (kept) => namedVmViews(ctx, kept),
   );
 }
 
 /**
  * The VMs on one node the caller may see, newest first, at most 500 (the node page), each with
- * the actions the console may offer on it (server/policy.ts `offeredVmActions`).
+ * the actions the console may offer on it (server/policy.ts `offeredVmActions`) and its org's
+ * name where the caller sees its org (`orgNames`).
  * @throws DomainError not_found for an unknown node.
  */
-export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<(VmView & { actions: VmAction[] })[]> {
+export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVmsInput }): Promise<Named<VmView & { actions: VmAction[] }>[]> {
   const node = await readNode(ctx, input.nodeId);
   const rows = await ctx.db
     .select()
@@ -49,6 +60,6 @@ export async function listNodeVms({ ctx, input }: { ctx: Ctx; input: ListNodeVms
     .where(and(eq(vms.nodeId, node.id), input.status ? eq(vms.status, input.status) : undefined, vmVisibleTo(ctx, ctx.now)))
     .orderBy(sql`${vms.startedAt} desc`, asc(vms.id))
     .limit(500);
-  const views = await toVmViews(ctx.db, ctx, rows);
+  const views = await namedVmViews(ctx, rows);
   return views.map((v, i) => ({ ...v, actions: offeredVmActions(ctx, rows[i]!) }));
 }

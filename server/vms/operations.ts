@@ -2,6 +2,7 @@
 import type { ErrorCode } from '../errors';
 import { Vm, VmPage } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
+import { pageWithoutOrgNames } from '../orgs/internal';
 import { getVmDetail } from './detail';
 import { getVm } from './get';
 import { listNodeVms, listVms } from './list';
@@ -27,6 +28,8 @@ export const vmOperations = {
       response: VmPage,
       responseDescription: 'A page of VMs.',
       errors: [],
+      // The verb names each VM's org where the caller sees it, for the console (docs/product.md §9.1 q); REST answers VMs.
+      answer: pageWithoutOrgNames,
     },
   }),
   place: operation({
