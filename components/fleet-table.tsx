@@ -14,6 +14,7 @@ import { MiniGrid, UnitLegend } from './unit-grid/unit-grid';
 
 import { unitStyles } from './unit-grid/unit-styles';
 import { offers } from './offers';
+import { OrgIds } from './org-names';
 
 // Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
 const RegisterNodeDialog = lazyWithTrpc(() => import('./topology-dialogs').then((m) => m.RegisterNodeDialog));
@@ -37,7 +38,13 @@ const columns: readonly Column<FleetNode>[] = [
       </>
     ),
   },
-  { key: 'owner', header: 'Owner', headerClassName: 'px-4 py-2 font-medium', className: 'px-4 py-2 font-mono text-xs', cell: (n) => n.ownerOrgId },
+  {
+    key: 'owner',
+    header: 'Owner',
+    headerClassName: 'px-4 py-2 font-medium',
+    className: 'px-4 py-2',
+    cell: (n) => <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} />,
+  },
   { key: 'units', header: 'Units', headerClassName: 'px-4 py-2 font-medium', className: 'px-4 py-2', cell: (n) => n.units.length },
   { key: 'grid', header: 'Grid', headerClassName: 'px-4 py-2 font-medium', className: 'px-4 py-2', cell: (n) => <MiniGrid units={n.units} /> },
   ...states.map(([s, style]): Column<FleetNode> => ({
@@ -122,6 +129,15 @@ export function FleetTable(props: {
         </form>
       </div>
 
+      {owner && nodes.data && (
+        // The filter by the owner's name where a node listed names it (docs/product.md §9.1 q: never a lookup by id).
+        <p className="text-sm text-slate-600" data-testid="owner-filter">
+          Nodes owned by <OrgIds ids={[owner]} names={nodes.data.items[0]?.orgNames} /> ·{' '}
+          <Link href={pathname} className="text-indigo-700 hover:underline">
+            show every owner
+          </Link>
+        </p>
+      )}
       {nodes.error && nodes.data && <StaleBanner error={nodes.error} what="the fleet" />}
       {nodes.error && !nodes.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{nodes.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">

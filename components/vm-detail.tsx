@@ -6,6 +6,7 @@ import { formatDateTime } from './format';
 import { lazyWithTrpc } from './live/lazy-with-trpc';
 import type { Fetched, RouterOutputs } from './trpc-types';
 import { offers } from './offers';
+import { OrgIds } from './org-names';
 import { vmStatusLabel } from './vm-status';
 
 // Loads with its data layer when opened (components/live/lazy-with-trpc.tsx), never with the page.
@@ -37,7 +38,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
 export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
   const [terminating, setTerminating] = useState(false);
   if (!detail.data) return <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{detail.error}</p>;
-  const { vm: v, actions, reclaimReason } = detail.data;
+  const { vm: v, actions, reclaimReason, orgNames } = detail.data;
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
@@ -72,7 +73,7 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
         <Field label="Tier">{v.tier}</Field>
         {v.orgId && (
           <Field label="Org">
-            <span className="font-mono">{v.orgId}</span>
+            <OrgIds ids={[v.orgId]} names={orgNames} />
           </Field>
         )}
         {v.reservationId && (

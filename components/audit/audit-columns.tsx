@@ -56,7 +56,7 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
         <dd className="font-mono">{event.id}</dd>
         <dt className="text-slate-500">Actor</dt>
         <dd>
-          <OrgOrAnother orgId={event.actorOrgId} why={ACTOR_HIDDEN} /> <span className="text-slate-500">via {event.via}</span>
+          <OrgOrAnother orgId={event.actorOrgId} names={event.orgNames} why={ACTOR_HIDDEN} /> <span className="text-slate-500">via {event.via}</span>
         </dd>
         {event.actorKey && (
           <>
@@ -90,7 +90,7 @@ export const auditColumns = [
     'Actor',
     (e) => (
       <>
-        <OrgOrAnother orgId={e.actorOrgId} why={ACTOR_HIDDEN} />
+        <OrgOrAnother orgId={e.actorOrgId} names={e.orgNames} why={ACTOR_HIDDEN} />
         {e.actorKey && (
           <span className="block text-slate-500" data-testid="actor-key">
             <ActorKey actorKey={e.actorKey} />

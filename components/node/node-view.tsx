@@ -14,6 +14,7 @@ import { ReservationsPanel, type ReservationDialog } from './reservations-panel'
 import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
 import { offers } from '../offers';
+import { OrgIds } from '../org-names';
 
 const REFRESH_MS = 5_000;
 // Dialogs load on demand, and with them the data layer they call the server through
@@ -81,8 +82,11 @@ export function NodeView(props: {
             {n.name}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            <span className="font-mono">{n.id}</span> · owner <span className="font-mono">{n.ownerOrgId}</span> · {n.units.length} units · topology generation{' '}
-            {n.topologyGen}
+            <span className="font-mono">{n.id}</span> · owner{' '}
+            <span data-testid="node-owner">
+              <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} />
+            </span>{' '}
+            · {n.units.length} units · topology generation {n.topologyGen}
           </p>
         </div>
         {nodeActions.includes('changeTopology') && (

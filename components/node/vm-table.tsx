@@ -1,5 +1,6 @@
 'use client';
 
+import { OrgOrAnother } from '../another-org';
 import { formatDateTime, formatRelative } from '../format';
 import type { NodeVm } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
@@ -12,14 +13,9 @@ const baseColumns: readonly Column<NodeVm>[] = [
   {
     key: 'org',
     header: 'Org',
-    className: 'py-2 pr-4 font-mono text-slate-600',
+    className: 'py-2 pr-4 text-slate-600',
     // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
-    cell: (vm) =>
-      vm.orgId ?? (
-        <span className="font-sans text-xs italic text-slate-400" title="Another tenant’s identity is private">
-          another org
-        </span>
-      ),
+    cell: (vm) => <OrgOrAnother orgId={vm.orgId} names={vm.orgNames} why="Another tenant’s identity is private" />,
   },
   {
     key: 'since',

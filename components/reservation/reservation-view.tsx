@@ -68,7 +68,7 @@ function HistoryLine({ entry }: { entry: HistoryEntry }) {
       <span className="ml-auto flex items-center gap-2 text-xs text-slate-500">
         {e && (
           <span>
-            by <OrgOrAnother orgId={e.actorOrgId} why="Your org may not see which org acted here." />
+            by <OrgOrAnother orgId={e.actorOrgId} names={e.orgNames} why="Your org may not see which org acted here." />
           </span>
         )}
         <StatusBadge status={entry.status} />

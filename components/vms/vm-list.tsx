@@ -5,12 +5,15 @@ import { OrgOrAnother } from '../another-org';
 import { formatDateTime } from '../format';
 import { nodeHref, reservationHref, vmHref } from '../links';
 import { filtersKey, type VmFilters } from '../queries';
-import type { VmView } from '../trpc-types';
+import type { RouterOutputs } from '../trpc-types';
 import { PageHeader } from '../ui/page-header';
 import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
 import { offers } from '../offers';
 import { vmStatusLabel } from '../vm-status';
+
+/** A VM of the list, with its org's name where the caller sees its org. */
+type VmView = RouterOutputs['vms']['list']['items'][number];
 
 const columns = [
   column<VmView>('id', 'VM', (vm) => (
@@ -27,7 +30,7 @@ const columns = [
   column<VmView>('status', 'Status', (vm) => <span data-testid="vm-status">{vmStatusLabel(vm)}</span>),
   column<VmView>('units', 'Units', (vm) => vm.unitIds.join(', '), 'font-mono text-xs'),
   // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
-  column<VmView>('org', 'Org', (vm) => <OrgOrAnother orgId={vm.orgId} why="Another tenant’s identity is private" />, 'text-xs'),
+  column<VmView>('org', 'Org', (vm) => <OrgOrAnother orgId={vm.orgId} names={vm.orgNames} why="Another tenant’s identity is private" />, 'text-xs'),
   column<VmView>('reservation', 'Reservation', (vm) =>
     vm.reservationId ? (
       <Link href={reservationHref(vm.nodeId, vm.reservationId)} className="font-mono text-xs text-indigo-700 hover:underline">

@@ -77,7 +77,7 @@ test('after a reclaim by the managing org, the evicted tenant sees the notificat
   await expect(page.locator('[data-field="Tier"]')).toHaveText('spot');
   await expect(page.locator('[data-field="Terminated"]')).toContainText('UTC');
   await expect(page.locator('[data-field="Why it ended"]')).toHaveText('Reclaimed: the capacity holder took its spot units back');
-  await expect(page.locator('[data-field="Org"]')).toHaveText('org_orbit');
+  await expect(page.locator('[data-field="Org"]')).toHaveText('Orbit Labs org_orbit');
   await page.screenshot({ path: 'test-results/vm-page.png' });
 
   // Mark it read: the row says so and the bell drops by one.

@@ -110,6 +110,57 @@ test('an org shows by name where the caller sees its id: the reservation’s fie
   await alice.context().close();
 });
 
+test('an org shows by name where the caller sees its id: the node’s owner, a VM’s org (its own and the operator only), audit actors', async ({
+  browser,
+  baseURL,
+  request,
+}) => {
+  test.setTimeout(60_000);
+  const { nodeId } = await stage(request);
+  const vm = await api<{ id: string }>(request, 'org_orbit', 'POST', '/v1/vms', { nodeId, unitIds: ['gpu-2'], tier: 'spot' }, 201);
+  const eventRow = (page: Page, action: string) =>
+    page.locator('[data-event-id]').filter({ has: page.getByTestId('event-action').getByText(action, { exact: true }) });
+
+  // The managing org: the node's owner by name; the tenant's VM on a unit it manages, never its org.
+  const mark = await asUser(browser, baseURL, 'mark@helix.example');
+  await mark.goto(`/nodes/${nodeId}`);
+  await expect(mark.getByTestId('node-owner')).toHaveText('Acme Compute org_acme');
+  await expect(mark.locator(`[data-vm-id="${vm.id}"]`)).toContainText('another org');
+  await expect(mark.locator('main')).not.toContainText(/Orbit Labs|org_orbit/);
+  await mark.goto(`/audit?nodeId=${nodeId}`);
+  await expect(eventRow(mark, 'reservation.release')).toContainText('Helix Capacity Partners');
+  await expect(eventRow(mark, 'reservation.create')).toContainText('Acme Compute');
+  await mark.context().close();
+
+  // The owner: the fleet names owners (and the owner filter); the tenant's actions show without it.
+  const alice = await asUser(browser, baseURL, 'alice@acme.example');
+  await alice.goto('/?owner=org_acme');
+  await expect(alice.getByTestId('owner-filter')).toContainText('Nodes owned by Acme Compute org_acme');
+  await expect(alice.locator('tbody tr').first()).toContainText('Acme Compute');
+  await alice.goto(`/audit?nodeId=${nodeId}`);
+  await expect(eventRow(alice, 'node.register')).toContainText('Platform Operations');
+  await expect(eventRow(alice, 'vm.place')).toContainText('another org');
+  await expect(alice.locator('main')).not.toContainText(/Orbit Labs|org_orbit/);
+  await alice.goto(`/vms/${vm.id}`);
+  await expect(alice.getByTestId('vm-status')).toHaveText('running');
+  await expect(alice.locator('main')).not.toContainText(/Orbit Labs|org_orbit/);
+  await alice.context().close();
+
+  // The VM's own org and the operator: its org by name, on the VM page, the VM list and the node page.
+  const tom = await asUser(browser, baseURL, 'tom@orbit.example');
+  await tom.goto(`/vms?nodeId=${nodeId}`);
+  await expect(tom.locator(`[data-vm-id="${vm.id}"]`)).toContainText('Orbit Labs org_orbit');
+  await tom.goto(`/vms/${vm.id}`);
+  await expect(tom.locator('[data-field="Org"]')).toHaveText('Orbit Labs org_orbit');
+  await tom.context().close();
+  const olivia = await asUser(browser, baseURL, 'olivia@platform.example');
+  await olivia.goto(`/nodes/${nodeId}`);
+  await expect(olivia.locator(`[data-vm-id="${vm.id}"]`)).toContainText('Orbit Labs org_orbit');
+  await olivia.goto(`/audit?nodeId=${nodeId}`);
+  await expect(eventRow(olivia, 'vm.place')).toContainText('Orbit Labs');
+  await olivia.context().close();
+});
+
 test('the VM page says why a VM ended in the reclaimer’s words and offers Terminate… to its org; statuses read once', async ({ browser, baseURL, request }) => {
   test.setTimeout(60_000);
   const { nodeId, reservationId } = await stage(request);
