@@ -82,11 +82,8 @@ export function NodeView(props: {
             {n.name}
           </h1>
           <p className="mt-1 text-sm text-slate-600">
-            <span className="font-mono">{n.id}</span> · owner{' '}
-            <span data-testid="node-owner">
-              <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} />
-            </span>{' '}
-            · {n.units.length} units · topology generation {n.topologyGen}
+            <span className="font-mono">{n.id}</span> · owner <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} /> · {n.units.length} units · topology generation{' '}
+            {n.topologyGen}
           </p>
         </div>
         {nodeActions.includes('changeTopology') && (

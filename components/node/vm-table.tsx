@@ -1,10 +1,10 @@
 'use client';
 
-import { OrgOrAnother } from '../another-org';
 import { formatDateTime, formatRelative } from '../format';
 import type { NodeVm } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import { offers } from '../offers';
+import { OrgIds } from '../org-names';
 
 const baseColumns: readonly Column<NodeVm>[] = [
   { key: 'id', header: 'VM', cell: (vm) => vm.id, className: 'py-2 pr-4 font-mono' },
@@ -15,7 +15,14 @@ const baseColumns: readonly Column<NodeVm>[] = [
     header: 'Org',
     className: 'py-2 pr-4 text-slate-600',
     // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
-    cell: (vm) => <OrgOrAnother orgId={vm.orgId} names={vm.orgNames} why="Another tenant’s identity is private" />,
+    cell: (vm) =>
+      vm.orgId ? (
+        <OrgIds ids={[vm.orgId]} names={vm.orgNames} />
+      ) : (
+        <span className="text-xs italic text-slate-400" title="Another tenant’s identity is private">
+          another org
+        </span>
+      ),
   },
   {
     key: 'since',

@@ -124,7 +124,7 @@ test('an org shows by name where the caller sees its id: the node’s owner, a V
   // The managing org: the node's owner by name; the tenant's VM on a unit it manages, never its org.
   const mark = await asUser(browser, baseURL, 'mark@helix.example');
   await mark.goto(`/nodes/${nodeId}`);
-  await expect(mark.getByTestId('node-owner')).toHaveText('Acme Compute org_acme');
+  await expect(mark.locator('main p').filter({ hasText: ' · owner ' })).toContainText(`${nodeId} · owner Acme Compute org_acme · 4 units`);
   await expect(mark.locator(`[data-vm-id="${vm.id}"]`)).toContainText('another org');
   await expect(mark.locator('main')).not.toContainText(/Orbit Labs|org_orbit/);
   await mark.goto(`/audit?nodeId=${nodeId}`);
