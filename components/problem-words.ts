@@ -30,6 +30,7 @@ const labels: Record<string, string> = {
   reason: 'Reason',
   nodeId: 'Node',
   reservationId: 'Reservation',
+  vmId: 'VM',
   action: 'Action',
   since: 'Since (UTC)',
   until: 'Until (UTC)',

@@ -28,9 +28,9 @@ export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['probl
 /** A VM on the node page, with the actions the server offers on it. */
 export type NodeVm = RouterOutputs['vms']['listForNode'][number];
 /**
- * What a server page read for a client component rendered from props (server/trpc/server.tsx
- * `prefetched`): the data, or the sentence of the error and its problem `code` (and `errors[]`
- * for an invalid input); `limited` when it was not asked (over the rate limit: the next refresh
- * asks again).
+ * What a server page read for a client component rendered from props (app/(console)/server-reads.ts
+ * `prefetched`): the data, or the problem in words for a person (`error`, shown as it is) and its
+ * `code` (and the API's `errors[]` for an invalid input, for the filters); `limited` when it was
+ * not asked (over the rate limit: the next refresh asks again).
  */
 export type Fetched<T> = { data?: T; error?: string; code?: NonNullable<Problem>['code']; errors?: { path: string; message: string }[]; limited?: true };

@@ -1,5 +1,5 @@
 import { NotificationBell } from '@/components/notifications/notification-bell';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 import Link from 'next/link';
 
 /**

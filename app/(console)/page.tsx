@@ -1,6 +1,6 @@
 import { FleetTable } from '@/components/fleet-table';
 import { fleetQueryInput, readFilters, type SearchParams } from '@/components/queries';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'Fleet · GPU Reservations' };
 

@@ -1,17 +1,11 @@
 'use client';
 
-import { lazy, Suspense, type ReactNode } from 'react';
+import type { ReactNode } from 'react';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
 import type { Fetched } from '../trpc-types';
 import { DataTable, type Column } from './data-table';
 import { UrlPager } from './url-pager';
-
-// The words for a refused URL parameter load only when one was refused (a hand-made or stale
-// link): a list page's first load does not carry the label tables (docs/first-load-js.md).
-const FetchedProblem = lazy(() =>
-  import('../problem-words').then((m) => ({ default: ({ result }: { result: Fetched<unknown> }) => m.fetchedMessage(result) })),
-);
 
 /** A padded column of a PagedTable (every list page pads its cells alike). */
 export function column<T>(key: string, header: ReactNode, cell: (row: T) => ReactNode, className = ''): Column<T> {
@@ -23,7 +17,8 @@ export type PageResult<T> = Fetched<{ items: T[]; nextCursor?: string }>;
 
 /**
  * One cursor-paged list (docs/product.md §5 Lists) as every list page shows it: the table, the
- * problem in words when the call failed (a bad filter by its label), the empty message when nothing matches, and the
+ * problem when the call failed (in words already: the server page said it, app/(console)/server-reads.ts;
+ * a bad filter by its label), the empty message when nothing matches, and the
  * pager — the page the URL's `cursor` names, read by the server page (UrlPager).
  * @param scope what else selects the list (its filters): a new one restarts the page count.
  */
@@ -45,13 +40,7 @@ export function PagedTable<T>(props: {
       {result.error && result.data && <StaleBanner error={result.error} what="the list" />}
       {result.error && !result.data && (
         <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
-          {result.errors?.length ? (
-            <Suspense fallback={null}>
-              <FetchedProblem result={result} />
-            </Suspense>
-          ) : (
-            result.error
-          )}
+          {result.error}
         </p>
       )}
       <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">

@@ -65,3 +65,38 @@ test('Audit: a "since" the API refuses is said under the Since filter, in words'
   await expect(filters.locator('[data-field-error]')).toHaveText('Must be a date and time (UTC), such as 2026-12-01 00:00.');
   await expect(page.locator('main').getByRole('alert')).toHaveText('Since (UTC) must be a date and time (UTC), such as 2026-12-01 00:00.');
 });
+
+test('a page’s own problem and its stale banner are said in words: a VM link no VM can have, a page link gone out of view', async ({ page, request }) => {
+  await signIn(page, 'olivia@platform.example');
+  await page.goto('/vms/-no-such-vm');
+  await expect(page.locator('main')).toContainText('VM must be 1–128 characters');
+  await expectNoInternalWords(page.locator('main'));
+  await page.context().clearCookies();
+
+  // Page 2 of Helix's trail on a node, from a link naming an event of a reservation Helix
+  // manages; the owner then takes Helix off it, and the page's next refresh is refused.
+  const nodeId = await freshNode(request, 'e2e-words-stale');
+  const r = await asOrg<{ id: string }>(
+    request,
+    'org_acme',
+    'post',
+    `/v1/nodes/${nodeId}/reservations`,
+    { reservedUnitIds: ['gpu-0'], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'] },
+    201,
+  );
+  const trail = await asOrg<{ items: { id: string; action: string }[] }>(request, 'org_helix', 'get', `/v1/audit?nodeId=${nodeId}`, undefined);
+  const created = trail.items.find((e) => e.action === 'reservation.create')!;
+  // A cursor as the API makes them (server/pagination.ts encodeCursor): the key of the page's last row.
+  const cursor = Buffer.from(JSON.stringify({ k: created.id })).toString('base64url');
+  await signIn(page, 'mark@helix.example');
+  await page.clock.install();
+  await page.goto(`/audit?nodeId=${nodeId}&cursor=${cursor}`);
+  await expect(page.getByTestId('audit-table')).toContainText('No event matches these filters.');
+  await asOrg(request, 'org_acme', 'patch', `/v1/nodes/${nodeId}/reservations/${r.id}`, { managingOrgIds: [] });
+  // Every page refreshes every 30 s (the layout's AutoRefresh).
+  await page.clock.fastForward(31_000);
+  const banner = page.getByTestId('refresh-failed');
+  await expect(banner).toContainText('The page link is invalid (it may be out of date): go back to the first page.');
+  expect(await banner.innerText()).not.toMatch(/cursor|malformed/i);
+  await expectNoInternalWords(page.locator('main'));
+});

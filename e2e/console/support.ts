@@ -33,7 +33,7 @@ export const unit = (page: Page, unitId: string) => page.locator(`[data-unit-id=
 export async function asOrg<T = Record<string, unknown>>(
   request: APIRequestContext,
   orgId: string,
-  method: 'post' | 'put',
+  method: 'get' | 'post' | 'put' | 'patch',
   path: string,
   data: unknown,
   status = 200,

@@ -66,13 +66,18 @@ export async function prefetch(...queries: { queryKey: readonly unknown[] }[]): 
 
 /**
  * What a prefetched query answered, for a page that renders from server data: its data, or
- * the sentence of its error (and, for an invalid input, the problem's `errors[]`, so the page
- * can say each beside the filter it names); `limited` when it was not asked at all (the user
- * over the rate limit: the page's next refresh asks again).
+ * the problem's `detail` as the API says it (and, for an invalid input, the problem's
+ * `errors[]`, so the page can say each beside the filter it names); `limited` when it was not
+ * asked at all (the user over the rate limit: the page's next refresh asks again).
  */
 export type Prefetched<T> = { data?: T; error?: string; code?: ErrorCode; errors?: { path: string; message: string }[]; limited?: true };
 
-export function prefetched<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): Prefetched<T> {
+/**
+ * A page's read as the API answered it. Pages take `prefetched` (app/(console)/server-reads.ts),
+ * which says the problem in words for a person: the API's sentence names fields by their schema
+ * paths (`input.vmId`) and speaks of cursors and codes.
+ */
+export function prefetchedAsServed<T>(q: { queryKey: DataTag<QueryKey, T, unknown> }): Prefetched<T> {
   const state = getQueryClient().getQueryState(q.queryKey);
   if (state?.status === 'success') return { data: state.data as T };
   if (state?.status === 'error') {

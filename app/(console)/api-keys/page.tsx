@@ -1,6 +1,6 @@
 import { ApiKeysView } from '@/components/api-keys/api-keys-view';
 import { apiKeysQueryInput, readFilters, type SearchParams } from '@/components/queries';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'API keys · GPU Reservations' };
 

@@ -1,7 +1,7 @@
 import { AuditTrail } from '@/components/audit/audit-trail';
 import { auditFilterNames, auditQueryInput, filtersKey, readFilters, type SearchParams } from '@/components/queries';
 import { ListAuditInput } from '@/server/audit/schemas';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'Audit trail · GPU Reservations' };
 

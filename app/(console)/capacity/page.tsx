@@ -1,7 +1,7 @@
 import { CapacityList } from '@/components/reservation/capacity-list';
 import { CAPACITY_DEFAULT_ROLE, capacityQueryInput, readFilters, type SearchParams } from '@/components/queries';
 import { reservationRoles } from '@/server/reservations/roles';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'My capacity · GPU Reservations' };
 

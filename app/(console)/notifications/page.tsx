@@ -1,6 +1,6 @@
 import { NotificationList } from '@/components/notifications/notification-list';
 import { notificationsQueryInput, readFilters, type SearchParams } from '@/components/queries';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'Notifications · GPU Reservations' };
 

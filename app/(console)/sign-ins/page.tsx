@@ -1,5 +1,5 @@
 import { LockedSignInsView } from '@/components/sign-ins/locked-sign-ins-view';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'Locked sign-ins · GPU Reservations' };
 

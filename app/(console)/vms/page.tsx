@@ -1,7 +1,7 @@
 import { filtersKey, readFilters, vmFilterNames, vmsQueryInput, type SearchParams } from '@/components/queries';
 import { VmList } from '@/components/vms/vm-list';
 import { ListVmsInput } from '@/server/vms/schemas';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 
 export const metadata = { title: 'VMs · GPU Reservations' };
 

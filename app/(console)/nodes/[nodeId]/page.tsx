@@ -1,7 +1,7 @@
 import { notFound } from 'next/navigation';
 import { NodeView } from '@/components/node/node-view';
 import { nodePageQueryInputs } from '@/components/queries';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 import { decodeParam } from '@/app/(console)/route-params';
 
 /**

@@ -1,6 +1,6 @@
 import { vmPageQueryInput } from '@/components/queries';
 import { VmDetail } from '@/components/vm-detail';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 import { decodeParam } from '@/app/(console)/route-params';
 
 export const metadata = { title: 'VM · GPU Reservations' };

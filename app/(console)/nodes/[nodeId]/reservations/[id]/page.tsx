@@ -1,6 +1,6 @@
 import { readFilters, reservationPageQueryInputs, type SearchParams } from '@/components/queries';
 import { ReservationView } from '@/components/reservation/reservation-view';
-import { prefetch, prefetched, trpc } from '@/server/trpc/server';
+import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 import { decodeParam } from '@/app/(console)/route-params';
 
 type Params = { params: Promise<{ nodeId: string; id: string }>; searchParams: Promise<SearchParams> };
