@@ -9,42 +9,17 @@
  */
 import { expect, request as playwrightRequest, test, type Browser, type Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
-import {
-  killInstance,
-  restartInstance,
-  seedFleet,
-  startDatabase,
-  startInstances,
-  stopInstances,
-  type Database,
-  type Instance,
-} from '../../scripts/stress/fleet';
+import { killInstance, restartInstance } from '../../scripts/stress/fleet';
+import { useOwnServer } from '../support/own-server';
 import { DEMO_PASSWORD, unit } from './support';
 
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
-let database: Database;
-const instances: Instance[] = [];
-let base = '';
-let keys: Record<string, string> = {};
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  database = await startDatabase();
-  keys = (await seedFleet(database.db)).keys;
-  await startInstances(1, database.pg.url, instances);
-  base = instances[0]!.base;
-});
-
-test.afterAll(async () => {
-  await stopInstances(instances);
-  await database?.close().catch(() => {});
-  await database?.pg.stop();
-});
+const server = useOwnServer();
 
 /** A new browser signed in as `email` on this file's server, through the form. */
 async function signInHere(browser: Browser, email: string): Promise<Page> {
-  const context = await browser.newContext({ baseURL: base });
+  const context = await browser.newContext({ baseURL: server.base });
   const page = await context.newPage();
   await page.goto('/sign-in');
   await page.getByLabel('Email').fill(email);
@@ -72,7 +47,7 @@ test('a restart under an open node page with a dialog open: "Reconnecting…", t
   await expect(dialog.getByTestId('release-preview')).toBeVisible();
   await dialog.getByLabel(/Reason/).fill('typed before the restart');
 
-  await killInstance(instances[0]!);
+  await killInstance(server.instances[0]!);
   // The node page renders again every 5 s: those renders find no server. Down long enough for
   // two of them (the issue's page was gone 3–5 s after the stop).
   await page.waitForTimeout(8_000);
@@ -83,9 +58,9 @@ test('a restart under an open node page with a dialog open: "Reconnecting…", t
   await expect(status).toContainText('Reconnecting…');
   await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
   // Meanwhile the node changed: the page shows it once the server is back.
-  await database.db.execute(sql`update nodes set name = 'renamed while the server was down' where id = 'acme-h100-03'`);
+  await server.database.db.execute(sql`update nodes set name = 'renamed while the server was down' where id = 'acme-h100-03'`);
 
-  await restartInstance(instances, instances[0]!);
+  await restartInstance(server.instances, server.instances[0]!);
   const back = performance.now();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('renamed while the server was down', { timeout: 5_000 });
   await expect(status).toHaveCount(0, { timeout: 5_000 });
@@ -104,8 +79,8 @@ test('a lockout of a known account rings the operator’s bell once; an unknown 
   const guess = async (email: string, times: number) => {
     const api = await playwrightRequest.newContext();
     for (let i = 0; i < times; i++) {
-      const { csrfToken } = (await (await api.get(`${base}/api/auth/csrf`)).json()) as { csrfToken: string };
-      await api.post(`${base}/api/auth/callback/credentials`, { form: { csrfToken, email, password: `guess-${i}`, callbackUrl: '/' }, maxRedirects: 0 });
+      const { csrfToken } = (await (await api.get(`${server.base}/api/auth/csrf`)).json()) as { csrfToken: string };
+      await api.post(`${server.base}/api/auth/callback/credentials`, { form: { csrfToken, email, password: `guess-${i}`, callbackUrl: '/' }, maxRedirects: 0 });
     }
     await api.dispose();
   };
@@ -114,7 +89,7 @@ test('a lockout of a known account rings the operator’s bell once; an unknown 
   await guess('nobody-here@orbit.example', 10);
   type Listed = { items: { kind: string; message: string; details: Record<string, unknown> }[] };
   const notices = async (org: string) =>
-    ((await (await fetch(`${base}/v1/notifications`, { headers: { authorization: `Bearer ${keys[org]}` } })).json()) as Listed).items.filter(
+    ((await (await fetch(`${server.base}/v1/notifications`, { headers: { authorization: `Bearer ${server.keys[org]}` } })).json()) as Listed).items.filter(
       (n) => n.kind === 'sign_in.lockout',
     );
   expect(await notices('org_platform')).toEqual([

@@ -12,39 +12,22 @@
 import { expect, request as playwrightRequest, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
-import { seedFleet, startDatabase, startInstances, stopInstances, type Database, type Instance } from '../../scripts/stress/fleet';
+import { useOwnServer } from '../support/own-server';
 import { DEMO_PASSWORD } from './support';
 
 test.describe.configure({ mode: 'serial', timeout: 120_000 });
 
-let database: Database;
-const instances: Instance[] = [];
-let base = '';
-let keys: Record<string, string> = {};
-
-test.beforeAll(async () => {
-  test.setTimeout(180_000);
-  database = await startDatabase();
-  keys = (await seedFleet(database.db)).keys;
-  await startInstances(1, database.pg.url, instances);
-  base = instances[0]!.base;
-});
-
-test.afterAll(async () => {
-  await stopInstances(instances);
-  await database?.close().catch(() => {});
-  await database?.pg.stop();
-});
+const server = useOwnServer();
 
 /** One credentials sign-in through Auth.js's own endpoint, as a program sends it; timed from its send. */
 async function postSignIn(api: APIRequestContext, csrfToken: string, email: string, password: string) {
   const started = performance.now();
-  const res = await api.post(`${base}/api/auth/callback/credentials`, { form: { csrfToken, email, password, callbackUrl: '/' }, maxRedirects: 0 });
+  const res = await api.post(`${server.base}/api/auth/callback/credentials`, { form: { csrfToken, email, password, callbackUrl: '/' }, maxRedirects: 0 });
   return { status: res.status(), location: res.headers().location ?? '', retryAfter: res.headers()['retry-after'], ms: performance.now() - started };
 }
 
 async function csrf(api: APIRequestContext): Promise<string> {
-  return ((await (await api.get(`${base}/api/auth/csrf`)).json()) as { csrfToken: string }).csrfToken;
+  return ((await (await api.get(`${server.base}/api/auth/csrf`)).json()) as { csrfToken: string }).csrfToken;
 }
 
 type FloodAnswer = { status: number; ms: number; location: string; retryAfter: string | null; wave: number };
@@ -54,7 +37,7 @@ type FloodAnswer = { status: number; ms: number; location: string; retryAfter: s
  * @returns once its first wave is out, with the promise of all its answers.
  */
 async function startFlood(concurrency: number, ms: number): Promise<Promise<FloodAnswer[]>> {
-  const child = spawn('node_modules/.bin/tsx', ['e2e/support/sign-in-flood.ts', base, String(concurrency), String(ms)], {
+  const child = spawn('node_modules/.bin/tsx', ['e2e/support/sign-in-flood.ts', server.base, String(concurrency), String(ms)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let out = '';
@@ -76,7 +59,7 @@ async function startFlood(concurrency: number, ms: number): Promise<Promise<Floo
 /** A cheap authenticated API call and its latency. */
 async function apiCall(key: string): Promise<number> {
   const started = performance.now();
-  const res = await fetch(`${base}/v1/notifications?limit=1`, { headers: { authorization: `Bearer ${key}` } });
+  const res = await fetch(`${server.base}/v1/notifications?limit=1`, { headers: { authorization: `Bearer ${key}` } });
   await res.arrayBuffer();
   expect(res.status).toBe(200);
   return performance.now() - started;
@@ -95,7 +78,7 @@ test('64 concurrent sign-ins for unknown emails: the excess is 429 within 200 ms
     expect(cookie?.httpOnly).toBe(true);
     expect(cookie!.expires - Date.now() / 1000).toBeGreaterThan(300 * 24 * 3600);
 
-    const key = keys.org_acme!;
+    const key = server.keys.org_acme!;
     for (let i = 0; i < 5; i++) await apiCall(key); // warm
     const baseline: number[] = [];
     for (let i = 0; i < 40; i++) baseline.push(await apiCall(key));
@@ -138,7 +121,7 @@ test('64 concurrent sign-ins for unknown emails: the excess is 429 within 200 ms
 });
 
 test('a sign-in that never completes holds no slot, a callback URL cannot fake a refusal, and the sign-in form’s action is guarded at the door too', async () => {
-  const url = new URL(base);
+  const url = new URL(server.base);
   const fresh = async () => {
     const api = await playwrightRequest.newContext();
     try {
@@ -159,7 +142,7 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
   });
   // (the server hears of the close a moment later)
   await new Promise((r) => setTimeout(r, 100));
-  const big = await fetch(`${base}/api/auth/callback/credentials`, {
+  const big = await fetch(`${server.base}/api/auth/callback/credentials`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: 'a='.padEnd(20_000, 'x'),
@@ -171,7 +154,7 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
 
   // A refusal is what the check decided, not a `code=` the client wrote into its callback URL.
   const api = await playwrightRequest.newContext();
-  const res = await api.post(`${base}/api/auth/callback/credentials`, {
+  const res = await api.post(`${server.base}/api/auth/callback/credentials`, {
     form: { csrfToken: await csrf(api), email: 'mark@helix.example', password: DEMO_PASSWORD, callbackUrl: '/?code=paused_86400s' },
     maxRedirects: 0,
   });
@@ -180,7 +163,7 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
   // While a password is being checked, 63 posts of the sign-in form: the door sends each back to
   // the form with the busy message (a 303, and Next's server-action redirect header).
   const token = await csrf(api);
-  const checking = api.post(`${base}/api/auth/callback/credentials`, {
+  const checking = api.post(`${server.base}/api/auth/callback/credentials`, {
     form: { csrfToken: token, email: 'mark@helix.example', password: 'wrong', callbackUrl: '/' },
     maxRedirects: 0,
   });
@@ -188,7 +171,7 @@ test('a sign-in that never completes holds no slot, a callback URL cannot fake a
   const form = new URLSearchParams({ email: 'form@nowhere.example', password: 'guess' }).toString();
   const posts = await Promise.all(
     Array.from({ length: 63 }, () =>
-      fetch(`${base}/sign-in?next=%2Fvms`, {
+      fetch(`${server.base}/sign-in?next=%2Fvms`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
         body: form,
@@ -216,7 +199,7 @@ async function submitSignIn(page: Page, email: string) {
 
 /** A new browser (no cookies) on this file's server, its sign-in form submitted for `email`. */
 async function signInThroughForm(browser: Browser, email: string) {
-  const context = await browser.newContext({ baseURL: base });
+  const context = await browser.newContext({ baseURL: server.base });
   const page = await context.newPage();
   await page.goto('/sign-in');
   await submitSignIn(page, email);
@@ -239,7 +222,7 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   // One lockout of a known account: one event, for the operator's eyes only.
   const lockouts = async (org: string) =>
     (
-      (await (await fetch(`${base}/v1/audit?action=sign_in.lockout`, { headers: { authorization: `Bearer ${keys[org]}` } })).json()) as {
+      (await (await fetch(`${server.base}/v1/audit?action=sign_in.lockout`, { headers: { authorization: `Bearer ${server.keys[org]}` } })).json()) as {
         items: { details: Record<string, unknown> }[];
       }
     ).items;
@@ -267,7 +250,7 @@ test('ten third-party failures lock Ana out of unknown browsers only; her own br
   await expect(operator.page.getByRole('status').filter({ hasText: 'Unlocked' })).toHaveText(`Unlocked ${email}: it may sign in from any browser again.`);
   await expect(row).toHaveCount(0);
 
-  const audit = await fetch(`${base}/v1/audit?action=sign_in.unlock`, { headers: { authorization: `Bearer ${keys.org_platform}` } });
+  const audit = await fetch(`${server.base}/v1/audit?action=sign_in.unlock`, { headers: { authorization: `Bearer ${server.keys.org_platform}` } });
   const items = ((await audit.json()) as { items: { actorOrgId?: string; via: string; details: Record<string, unknown> }[] }).items;
   expect(items).toEqual([
     expect.objectContaining({ actorOrgId: 'org_platform', via: 'console', details: expect.objectContaining({ email, unlocked: ['account'], failures: 10 }) }),
