@@ -18,9 +18,13 @@ import { seedDemoFleet } from '../../server/demo';
 import { signIn, type Session } from '../stress/http';
 import { appServerEnv } from '../../server/auth/password-checks';
 
-/** PostgreSQL of the bench; app instances take the ports after it (the bench's range is 3240–3249). */
-export const PG_PORT = 3249;
-export const FIRST_APP_PORT = 3240;
+/**
+ * The bench's ten ports start at `BENCH_PORT` (3240 unless set, so that a run beside another on
+ * the same machine can take a range of its own): app instances from the first, PostgreSQL on the last.
+ */
+const BENCH_PORT = Number(process.env.BENCH_PORT ?? 3240);
+export const PG_PORT = BENCH_PORT + 9;
+export const FIRST_APP_PORT = BENCH_PORT;
 
 export type Cluster = { pg: EmbeddedServer; admin: postgres.Sql; version: string };
 
