@@ -1,4 +1,8 @@
 import type { NextConfig } from 'next';
+import { PHASE_PRODUCTION_BUILD, PHASE_PRODUCTION_SERVER } from 'next/constants';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { securityHeaders } from './server/security-headers';
 
 const securityHeaderList = securityHeaders(process.env.NODE_ENV === 'production');
@@ -27,4 +31,29 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+/**
+ * Which build serves (docs/reliability.md "A deploy under an open page"): Next's `deploymentId`,
+ * so a page render answers `x-nextjs-deployment-id` and an open page can tell that a new build
+ * took over (components/live/connection.ts) before Next reloads it. `NEXT_DEPLOYMENT_ID` when the
+ * deployment names one (give it to both `next build` and `next start`); else one made at build,
+ * kept as the build's id (`.next/BUILD_ID`), which `next start` reads back — so the build and
+ * its server never disagree. Once per build: its workers inherit it from the first evaluation.
+ * None in development.
+ */
+function deploymentIdFor(phase: string): string | undefined {
+  if (process.env.NEXT_DEPLOYMENT_ID) return process.env.NEXT_DEPLOYMENT_ID;
+  if (phase === PHASE_PRODUCTION_BUILD) return (process.env.CONSOLE_BUILD_ID ??= `b${Date.now().toString(36)}${randomBytes(4).toString('hex')}`);
+  if (phase !== PHASE_PRODUCTION_SERVER) return undefined;
+  try {
+    return fs.readFileSync(path.join('.next', 'BUILD_ID'), 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export default function config(phase: string): NextConfig {
+  const deploymentId = deploymentIdFor(phase);
+  if (!deploymentId) return nextConfig;
+  // The page's own build, inlined into its JS at build time, to compare with what a render answers.
+  return { ...nextConfig, deploymentId, generateBuildId: () => deploymentId, env: { CONSOLE_DEPLOYMENT_ID: deploymentId } };
+}

@@ -1,5 +1,8 @@
 'use client';
 
+import type { ComponentType } from 'react';
+import type * as NewBuild from './new-build';
+
 /**
  * Whether the console can reach its server, and what a page does while it cannot
  * (docs/product.md §6 "An open page survives the server"). Next's router falls back to a browser
@@ -11,6 +14,16 @@
  * (ConnectionStatus), and the server is asked every RETRY_MS whether it is back.
  */
 
+/**
+ * A deploy under an open page (docs/reliability.md): a render a new build answers makes Next
+ * reload the tab (its build no longer matches the page's JS), which would drop an open dialog and
+ * typed text. So a refresh that a new build answers while the page holds work in hand — a dialog
+ * open, text typed, a result on screen — is held too, for good, and so is every later refresh:
+ * the page stays as it is and says a new version is available, and the person reloads when
+ * ready. With nothing in hand, Next reloads into the new build by itself, as a navigation to
+ * another page always does.
+ */
+const MY_BUILD = process.env.CONSOLE_DEPLOYMENT_ID;
 const RETRY_MS = 1_000;
 /** A static file outside the proxy and the database: answers as soon as the server listens. */
 const PROBE_URL = '/icon.svg';
@@ -20,6 +33,10 @@ const GATEWAY_DOWN = new Set([502, 503, 504]);
 type Listener = () => void;
 const listeners = new Set<Listener>();
 let lost = false;
+/** What to do of a new build (./new-build.tsx), once one answered while the page held work in hand. */
+let newBuild: typeof NewBuild | null = null;
+/** The fields typed into since the page loaded (./new-build.tsx: a controlled field's DOM keeps no trace of it). */
+const typed = new Set<EventTarget | null>();
 let back: Promise<void> | null = null;
 let original: typeof fetch | null = null;
 
@@ -34,10 +51,17 @@ export function subscribeConnection(listener: Listener): () => void {
   return () => listeners.delete(listener);
 }
 
+/** The notice to show once a new build answered while the page held work in hand, else null (useSyncExternalStore's snapshot). */
+export function newBuildNotice(): ComponentType | null {
+  return newBuild?.NewBuildNotice ?? null;
+}
+
+const notify = () => listeners.forEach((l) => l());
+
 function setLost(value: boolean) {
   if (lost === value) return;
   lost = value;
-  for (const l of listeners) l();
+  notify();
 }
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -79,10 +103,13 @@ const isRender = (res: Response) => (res.headers.get('content-type') ?? '').star
  */
 export function holdRendersWhileOffline(): void {
   if (original) return;
+  document.addEventListener('input', (e) => typed.add(e.target), true);
   original = window.fetch.bind(window);
   const send = original;
   window.fetch = async (input, init) => {
     const held = isPageRender(input, init);
+    // Held off once, the page stays as it is: its later refreshes are not even sent.
+    if (held && newBuild?.isRefresh(input)) return new Promise<Response>(() => {});
     for (;;) {
       let res: Response;
       try {
@@ -100,6 +127,16 @@ export function holdRendersWhileOffline(): void {
         continue;
       }
       if (lost) setLost(false);
+      // What to do of a new build loads only when one answers (./new-build.tsx).
+      if (held && MY_BUILD && res.headers.get('x-nextjs-deployment-id') !== MY_BUILD && isRender(res)) {
+        const found = await import('./new-build');
+        if (found.holdsOff(input, typed)) {
+          newBuild = found;
+          notify();
+          // Never answered: the router keeps the page (a navigation still goes ahead, discarding it).
+          return new Promise<Response>(() => {});
+        }
+      }
       return res;
     }
   };

@@ -5,7 +5,10 @@
  * - an open node page, a dialog open with typed text, outlives a restart of its server: it says
  *   "Reconnecting…", keeps what it shows, and is current again within 5 s of the server's return
  *   (docs/product.md §6) — never the browser's error page;
- * - a lockout of a known account rings the operator's bell (`sign_in.lockout`), once.
+ * - a lockout of a known account rings the operator's bell (`sign_in.lockout`), once;
+ * - a deploy (the server back as a new deployment) under open pages: one holding a dialog and
+ *   typed text stays as it is and offers "A new version is available — Reload"; one holding
+ *   nothing reloads into the new build by itself (docs/reliability.md "A deploy under an open page").
  */
 import { expect, request as playwrightRequest, test, type Browser, type Page } from '@playwright/test';
 import { sql } from 'drizzle-orm';
@@ -104,4 +107,48 @@ test('a lockout of a known account rings the operator’s bell once; an unknown 
   await expect(row).toContainText('tom@orbit.example');
   await expect(row.getByRole('link', { name: 'Locked sign-ins' })).toHaveAttribute('href', '/sign-ins');
   await olivia.context().close();
+});
+
+test('a deploy under open pages: a dialog with typed text is kept, with "A new version is available — Reload"; a page holding nothing reloads into it', async ({
+  browser,
+}) => {
+  const mark = async (p: Page) => p.evaluate(() => ((window as unknown as { kept: string }).kept = 'this document'));
+  // Asked during a reload, the answer is its document's: none until it is there.
+  const marked = async (p: Page) => p.evaluate(() => (window as unknown as { kept?: string }).kept ?? null).catch(() => 'reloading');
+  const page = await signInHere(browser, 'mark@helix.example');
+  await page.goto('/nodes/acme-h100-06');
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'reserved');
+  await mark(page);
+  await unit(page, 'gpu-0').click();
+  await page.getByRole('button', { name: 'Release…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByTestId('release-preview')).toBeVisible();
+  await dialog.getByLabel(/Reason/).fill('typed before the deploy');
+  const idle = await (await page.context().newPage()).goto('/nodes/acme-h100-09').then((r) => r!.frame().page());
+  await expect(idle.getByRole('heading', { level: 1 })).toBeVisible();
+  await mark(idle);
+
+  await killInstance(server.instances[0]!);
+  await restartInstance(server.instances, server.instances[0]!, { NEXT_DEPLOYMENT_ID: 'e2e-next-deploy' });
+  const notice = page.getByTestId('new-version');
+  await expect(notice).toContainText('A new version is available', { timeout: 15_000 });
+  await expect(notice).toHaveAttribute('role', 'status');
+  expect(await marked(page), 'no reload under the dialog').toBe('this document');
+  await expect(dialog.getByLabel(/Reason/)).toHaveValue('typed before the deploy');
+  // The page with nothing in hand went on to the new build by itself.
+  await expect.poll(() => marked(idle), { timeout: 15_000 }).toBeNull();
+  await expect(idle.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(idle.getByTestId('new-version')).toHaveCount(0);
+
+  // The dialog still does its work, against the new server; then the person reloads when ready
+  // (the notice sits behind the open dialog, which keeps the page inert, until it closes).
+  await dialog.getByRole('button', { name: 'Release 1 unit to the spot market' }).click();
+  await expect(dialog.getByTestId('release-summary')).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(notice).toBeVisible();
+  await notice.getByRole('button', { name: 'Reload' }).click();
+  await expect.poll(() => marked(page)).toBeNull();
+  await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'released');
+  await expect(page.getByTestId('new-version')).toHaveCount(0);
+  await page.context().close();
 });

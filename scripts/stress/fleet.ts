@@ -112,9 +112,12 @@ export async function killInstance(instance: Instance): Promise<void> {
   await exited;
 }
 
-/** Starts a fresh instance in a killed one's place: same port, same settings; waits until it answers. */
-export async function restartInstance(instances: Instance[], killed: Instance): Promise<Instance> {
-  const fresh = spawnInstance(killed.port, killed.env, killed.stderr);
+/**
+ * Starts a fresh instance in a killed one's place: same port, same settings; waits until it answers.
+ * @param env settings to change (a new `NEXT_DEPLOYMENT_ID`: a deploy, as an open page sees it).
+ */
+export async function restartInstance(instances: Instance[], killed: Instance, env: Record<string, string> = {}): Promise<Instance> {
+  const fresh = spawnInstance(killed.port, { ...killed.env, ...env }, killed.stderr);
   instances[instances.indexOf(killed)] = fresh;
   await waitUntilUp(fresh);
   return fresh;
