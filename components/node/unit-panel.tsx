@@ -2,7 +2,8 @@
 
 import type { ReservationAction, UnitView } from '../trpc-types';
 import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit, type Selection } from '../unit-grid/selection';
-import { UnitGrid, UnitLegend } from '../unit-grid/unit-grid';
+import { UnitLegend } from '../unit-grid/mini-grid';
+import { UnitGrid } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
 import { lazy, Suspense } from 'react';

@@ -10,7 +10,7 @@ import { useLastGood } from '../live/use-last-good';
 import { nodeHref } from '../links';
 import type { AuditEvent, Fetched, HistoryEntry, NodeData, NodeVm, Reservation, RouterOutputs } from '../trpc-types';
 import { PagedTable, type PageResult } from '../ui/paged-table';
-import { MiniGrid, UnitLegend } from '../unit-grid/unit-grid';
+import { MiniGrid, UnitLegend } from '../unit-grid/mini-grid';
 import { OrgIds } from '../org-names';
 import { ReservationActions } from './reservation-actions';
 import { StatusBadge } from './status-badge';

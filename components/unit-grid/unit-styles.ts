@@ -1,5 +1,8 @@
 import type { UnitState } from '../trpc-types';
 
+/** The pattern over the colour of states that share a hue family (withheld): the cue beside the colour. */
+export const stripes = { backgroundImage: 'repeating-linear-gradient(135deg, transparent 0 6px, rgba(120,53,15,.35) 6px 8px)' };
+
 export type UnitStyle = {
   label: string;
   /** The non-colour cue (docs/product.md §3): a letter, with ● when a VM runs on the unit. */
