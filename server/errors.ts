@@ -24,6 +24,8 @@ export const errorTable = {
   topology_changed: { status: 409, title: 'Topology changed', trpc: 'CONFLICT' },
   limit_reached: { status: 409, title: 'Limit reached', trpc: 'CONFLICT' },
   not_enough_units: { status: 409, title: 'Not enough units', trpc: 'CONFLICT' },
+  already_scheduled: { status: 409, title: 'Already scheduled', trpc: 'CONFLICT' },
+  schedule_not_pending: { status: 409, title: 'Schedule not pending', trpc: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   unit_not_in_reservation: { status: 422, title: 'Unit not in reservation', trpc: 'UNPROCESSABLE_CONTENT' },
@@ -31,6 +33,7 @@ export const errorTable = {
   unknown_org: { status: 422, title: 'Unknown org', trpc: 'UNPROCESSABLE_CONTENT' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused', trpc: 'UNPROCESSABLE_CONTENT' },
   start_in_past: { status: 422, title: 'Start in the past', trpc: 'UNPROCESSABLE_CONTENT' },
+  invalid_schedule_time: { status: 422, title: 'Invalid schedule time', trpc: 'UNPROCESSABLE_CONTENT' },
   rate_limited: { status: 429, title: 'Rate limited', trpc: 'TOO_MANY_REQUESTS' },
   service_unavailable: { status: 503, title: 'Service unavailable', trpc: 'SERVICE_UNAVAILABLE' },
   internal_error: { status: 500, title: 'Internal server error', trpc: 'INTERNAL_SERVER_ERROR' },
@@ -52,6 +55,8 @@ export type ProblemExtras = {
   limit?: number;
   /** not_enough_units: how many of the candidate units are reclaimable (released) now. */
   available?: number;
+  /** schedule_not_pending: the schedule's status (docs/product.md §5.6). */
+  scheduleStatus?: string;
 };
 
 /**

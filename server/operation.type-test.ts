@@ -115,7 +115,8 @@ type Out = inferRouterOutputs<AppRouter>;
 type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
-  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
+  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
+  Assert<Exact<keyof In['scheduledReclaims'], 'list' | 'create' | 'get' | 'reschedule' | 'cancel'>>,
   Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'topologyHistory'>>,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
   Assert<Exact<Out['nodes']['list'], Page<Named<NodeView>>>>,

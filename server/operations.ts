@@ -10,12 +10,14 @@ import { nodeOperations } from './nodes/operations';
 import type { AnyOperation } from './operation';
 import { orgOperations } from './orgs/operations';
 import { reservationOperations } from './reservations/operations';
+import { scheduledReclaimOperations } from './scheduled-reclaims/operations';
 import { signInOperations } from './sign-ins/operations';
 import { vmOperations } from './vms/operations';
 
 export const operationGroups = {
   nodes: nodeOperations,
   reservations: reservationOperations,
+  scheduledReclaims: scheduledReclaimOperations,
   vms: vmOperations,
   audit: auditOperations,
   apiKeys: apiKeyOperations,

@@ -16,7 +16,7 @@ export const Limit = z
 export const LimitNumber = z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500');
 
 /** The 400 for a cursor this API did not hand out. */
-function malformedCursor(): DomainError {
+export function malformedCursor(): DomainError {
   return new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous page unchanged.', {
     errors: [{ path: 'query.cursor', message: 'is not a cursor this API returned' }],
   });

@@ -302,6 +302,26 @@ export function assertMaySeeSignInLocks(principal: Principal): void {
 
 // What each principal sees of the rows it may read: SQL for lists, JS where a computed view needs it.
 
+/**
+ * Reading a reservation's scheduled reclaims (docs/product.md §5.6): those who may reclaim on it
+ * (the operator, the node owner, a managing org). Its audience and the spot tenants learn the
+ * deadline from the units and VMs (`reclaimAt`) and their notifications, never the schedule.
+ * @throws DomainError forbidden
+ */
+export function assertMaySeeReclaimSchedules(rel: ReservationRelation, reservationId: string): void {
+  if (!marketManager(rel)) {
+    throw new DomainError(
+      'forbidden',
+      `Only a platform operator, the node owner or a managing org may see the scheduled reclaims of reservation "${reservationId}"; its audience sees each unit's reclaim time on the node.`,
+    );
+  }
+}
+
+/** Whether the user or key that scheduled a reclaim shows (its org always does to those who may read it): to the operator and the scheduler's own org (docs/product.md §5.6). */
+export function maySeeScheduler(principal: Principal, schedule: { createdByOrgId: string }): boolean {
+  return isOperator(principal) || principal.orgId === schedule.createdByOrgId;
+}
+
 /** A reservation shows to the operator, the node owner, its managing orgs and its audience (docs/product.md §2). */
 export function maySeeReservation(rel: ReservationRelation): boolean {
   return rel.operator || rel.owner || rel.managing || rel.audience;

@@ -23,6 +23,15 @@ const link = 'font-mono text-indigo-700 hover:underline';
 
 type Of<K extends NotificationView['kind']> = Extract<NotificationView, { kind: K }>;
 
+/** A scheduled reclaim's change, as a tenant reads it. */
+const reclaimNotice: Record<Of<'vm.reclaim_scheduled'>['details']['change'], string> = {
+  scheduled: 'Its capacity will be reclaimed: save your work before then',
+  rescheduled: 'The reclaim of its capacity moved',
+  cancelled: 'The scheduled reclaim was cancelled: it keeps running',
+  dropped: 'No longer part of the scheduled reclaim: it keeps running',
+  lapsed: 'The scheduled reclaim will not happen: it keeps running',
+};
+
 /** What each kind of notification shows in the table: what it is about, where, and why. */
 const kinds: {
   [K in NotificationView['kind']]: {
@@ -51,6 +60,33 @@ const kinds: {
       <>
         <div>Terminated: its spot capacity was reclaimed</div>
         {n.details.reason ? <div className="text-slate-600">Reason given: “{n.details.reason}”</div> : <div className="text-slate-400">No reason given</div>}
+      </>
+    ),
+  },
+  'vm.reclaim_scheduled': {
+    subject: (n) => n.details.vmId,
+    what: (n) => (
+      <Link href={`/vms/${encodeURIComponent(n.details.vmId)}`} className={link}>
+        {n.details.vmId}
+      </Link>
+    ),
+    where: (n) => (
+      <>
+        <Link href={`/nodes/${encodeURIComponent(n.details.nodeId)}`} className={link}>
+          {n.details.nodeId}
+        </Link>
+        <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
+      </>
+    ),
+    why: (n) => (
+      <>
+        <div>{reclaimNotice[n.details.change]}</div>
+        <div className="text-slate-600">
+          {n.details.change === 'scheduled' || n.details.change === 'rescheduled' ? 'Reclaim at ' : 'Was to be reclaimed at '}
+          {formatDateTime(n.details.reclaimAt)}
+          {n.details.change === 'scheduled' || n.details.change === 'rescheduled' ? ` (${formatRelative(n.details.reclaimAt)})` : ''}
+        </div>
+        {n.details.reason ? <div className="text-slate-600">Reason given: “{n.details.reason}”</div> : null}
       </>
     ),
   },

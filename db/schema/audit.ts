@@ -13,6 +13,10 @@ export const nodeAuditActions = [
   'reservation.reaffirm',
   'vm.place',
   'vm.terminate',
+  'reclaim_schedule.create',
+  'reclaim_schedule.update',
+  'reclaim_schedule.cancel',
+  'reclaim_schedule.lapse',
 ] as const;
 
 /** Org-level actions (docs/product.md §5 Objects): no node, no reservation, so no `nodeId`. */

@@ -5,6 +5,7 @@ export * from './nodes';
 export * from './notifications';
 export * from './orgs';
 export * from './rate-limits';
+export * from './reclaim-schedules';
 export * from './reservations';
 export * from './sessions';
 export * from './sign-in-throttles';

@@ -14,6 +14,29 @@ export type VmReclaimedDetails = {
   reason?: string;
 };
 
+/** What changed about a scheduled reclaim, as a `vm.reclaim_scheduled` notification tells it. */
+export const reclaimNoticeChanges = ['scheduled', 'rescheduled', 'cancelled', 'dropped', 'lapsed'] as const;
+export type ReclaimNoticeChange = (typeof reclaimNoticeChanges)[number];
+
+/**
+ * What a `vm.reclaim_scheduled` notification says (docs/product.md §5.6): a spot VM's units are
+ * to be reclaimed at `reclaimAt` (`notBefore`: nothing happens to it before then) — or, after a
+ * cancel, a drop or a lapse, no longer are. Never the holder, the reservation or the schedule
+ * (§9 h): what runs where, and when.
+ */
+export type VmReclaimScheduledDetails = {
+  vmId: string;
+  nodeId: string;
+  unitIds: string[];
+  change: ReclaimNoticeChange;
+  /** When the reclaim is (or, once cancelled, dropped or lapsed, was) to run. */
+  reclaimAt: string;
+  notBefore: string;
+  /** A reschedule's earlier time. */
+  previousAt?: string;
+  reason?: string;
+};
+
 /**
  * What a `reservation.needs_review` notification to the platform org says (docs/product.md §5
  * Objects "Notification"): which reservation a topology change put in needs-review, on which
@@ -42,12 +65,13 @@ export type SignInLockoutDetails = {
   lockedUntil: string;
 };
 
-export const notificationKinds = ['vm.reclaimed', 'reservation.needs_review', 'sign_in.lockout'] as const;
+export const notificationKinds = ['vm.reclaimed', 'vm.reclaim_scheduled', 'reservation.needs_review', 'sign_in.lockout'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
 /** Each kind's details (the column holds one of them, by `kind`). */
 export type NotificationDetails = {
   'vm.reclaimed': VmReclaimedDetails;
+  'vm.reclaim_scheduled': VmReclaimScheduledDetails;
   'reservation.needs_review': ReservationNeedsReviewDetails;
   'sign_in.lockout': SignInLockoutDetails;
 };

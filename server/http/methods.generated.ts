@@ -20,6 +20,8 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/nodes/{nodeId}/reservations/{id}/reclaim': ['POST'],
   '/v1/nodes/{nodeId}/reservations/{id}/reclaim-plan': ['POST'],
   '/v1/nodes/{nodeId}/reservations/{id}/reaffirm': ['POST'],
+  '/v1/nodes/{nodeId}/reservations/{id}/scheduled-reclaims': ['GET', 'POST'],
+  '/v1/nodes/{nodeId}/reservations/{id}/scheduled-reclaims/{scheduleId}': ['GET', 'PATCH', 'DELETE'],
   '/v1/vms': ['GET', 'POST'],
   '/v1/vms/{id}': ['GET'],
   '/v1/vms/{id}/terminate': ['POST'],

@@ -1,6 +1,6 @@
 import type { DbOrTx, Tx } from '@/db/client';
 import { preparedStatement } from '@/db/prepared';
-import { nodeUnits, nodes, type TopologyUnit } from '@/db/schema';
+import { nodeUnits, nodes, reclaimSchedules, type TopologyUnit } from '@/db/schema';
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { atLockTime, type Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
@@ -33,6 +33,12 @@ function findNodeStatement(lock: LockMode) {
     // The unit order comes with the node (every verb orders unit ids by it): one round trip.
     // Qualified by hand: drizzle prints a one-table select's field columns unqualified.
     const unitOrder = sql<string[]>`array(select nu.unit_id from ${nodeUnits} nu where nu.node_id = "locked_node"."id" order by nu.position)`;
+    // The node's next pending scheduled reclaim (docs/product.md §5.6), so a writer learns with
+    // no statement of its own whether one is due and must run first (server/scheduled-reclaims/settle.ts).
+    const nextReclaimAt =
+      sql<Date | null>`(select min(rs.at) from ${reclaimSchedules} rs where rs.node_id = "locked_node"."id" and rs.status = 'pending')`.mapWith(
+        (v: string | Date | null) => (v == null ? null : new Date(v)),
+      );
     return db
       .select({
         id: row.id,
@@ -43,6 +49,7 @@ function findNodeStatement(lock: LockMode) {
         updatedAt: row.updatedAt,
         lockedAt,
         unitOrder,
+        nextReclaimAt,
       })
       .from(row)
       .prepare(`find_node_${lock}`);
@@ -78,7 +85,12 @@ export function readNode(ctx: Ctx, nodeId: string): Promise<LockedNode> {
  * A node row read under its lock, with the clock read once the lock was held and its units'
  * id → rank in the node's unit order (what `loadUnitPositions` answers).
  */
-export type LockedNode = NodeRow & { lockedAt: Date; positions: Map<string, number> };
+export type LockedNode = NodeRow & {
+  lockedAt: Date;
+  positions: Map<string, number>;
+  /** The earliest `at` of the node's pending scheduled reclaims (docs/product.md §5.6), or null. */
+  nextReclaimAt: Date | null;
+};
 
 /**
  * The first step of every writer on a node: lock its row (`write`: FOR NO KEY UPDATE; `none`

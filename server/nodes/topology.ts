@@ -6,7 +6,8 @@ import { DomainError } from '../errors';
 import { sortByCodePoint } from '../ids';
 import { notifyNeedsReview } from '../notifications/write';
 import { assertNodeAction, nodeRelation } from '../policy';
-import { assertExpectedTopologyGen, lockNode, normalise, unitRows } from './internal';
+import { dropScheduledUnits, lockNodeSettled } from '../scheduled-reclaims/settle';
+import { assertExpectedTopologyGen, normalise, unitRows } from './internal';
 import type { ChangeTopologyInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
 
@@ -27,7 +28,7 @@ import { toNodeViews, type NodeView } from './view';
  */
 export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTopologyInput }): Promise<NodeView> {
   return inTransaction(ctx, async (tx) => {
-    const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
+    const { node, ctx: lctx } = await lockNodeSettled(tx, ctx, input.nodeId);
     assertNodeAction('changeTopology', nodeRelation(ctx, node));
     assertExpectedTopologyGen(node, input.expectedTopologyGen);
     const current = await tx.select().from(nodeUnits).where(eq(nodeUnits.nodeId, node.id)).orderBy(nodeUnits.position);
@@ -72,6 +73,8 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
         changed: after.filter((u) => had.has(u.id) && JSON.stringify(u) !== JSON.stringify(before.find((b) => b.id === u.id))).map((u) => u.id),
       },
     });
+    // Units gone from the node leave every pending scheduled reclaim (docs/product.md §5.6).
+    await dropScheduledUnits(tx, { ctx: lctx, node }, removed);
     // Pending or active until now (not cancelled, not ended, at the node's old generation): needs-review from this commit on.
     const wereCurrent = await tx
       .select({ id: reservations.id })

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '@/db/client';
-import { nodeUnits, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { nodeUnits, reclaimScheduleUnits, reclaimSchedules, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Principal } from '../context';
 import { maySeeReservation, maySeeRunningVm, relationTo } from '../policy';
@@ -16,9 +16,20 @@ export type UnitView = {
   nvlinkDomain?: string;
   reservationId?: string;
   vmId?: string;
+  /** The earliest pending scheduled reclaim of the unit (docs/product.md §5.6), to everyone who may place spot there. */
+  reclaimAt?: string;
 };
 
-export type NodeUnitRow = { nodeId: string; unitId: string; position: number; model: string | null; memoryGiB: number | null; nvlinkDomain: string | null };
+export type NodeUnitRow = {
+  nodeId: string;
+  unitId: string;
+  position: number;
+  model: string | null;
+  memoryGiB: number | null;
+  nvlinkDomain: string | null;
+  /** Absent where the caller read none (a placement's own check). */
+  reclaimAt?: Date | null;
+};
 
 /** A reservation's hold on one unit, with what visibility and status need. */
 export type HoldRow = {
@@ -83,6 +94,7 @@ export function computeUnitViews(
       ...(u.nvlinkDomain != null ? { nvlinkDomain: u.nvlinkDomain } : {}),
       ...(named && maySee(named) ? { reservationId: named.reservationId } : {}),
       ...(vm && vmVisible ? { vmId: vm.vmId } : {}),
+      ...(u.reclaimAt ? { reclaimAt: u.reclaimAt.toISOString() } : {}),
     };
   });
 }
@@ -114,6 +126,11 @@ export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
         model: nodeUnits.model,
         memoryGiB: nodeUnits.memoryGiB,
         nvlinkDomain: nodeUnits.nvlinkDomain,
+        // A notice to every reader (docs/product.md §5.6): the unit's earliest pending scheduled reclaim.
+        reclaimAt:
+          sql<Date | null>`(select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = ${nodeUnits.nodeId} and rsu.unit_id = ${nodeUnits.unitId})`.mapWith(
+            (v: string | Date | null) => (v == null ? null : new Date(v)),
+          ),
       })
       .from(nodeUnits)
       .where(inArray(nodeUnits.nodeId, nodeIds))

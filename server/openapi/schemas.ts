@@ -10,7 +10,7 @@
  *
  * Request schemas are NOT here: the document uses the very schemas the routes validate with.
  */
-import { auditActions, auditVias, vmTiers } from '@/db/schema';
+import { auditActions, auditVias, reclaimNoticeChanges, reclaimScheduleLapses, reclaimScheduleStatuses, vmTiers } from '@/db/schema';
 import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
@@ -23,6 +23,7 @@ import type { NotificationView } from '../notifications/view';
 import { reservationStatuses, type ReservationStatus } from '../reservations/status';
 import type { ReclaimPlanView } from '../reservations/reclaim-plan';
 import type { ReclaimResult, Reservation as ReservationType } from '../reservations/view';
+import type { ReclaimScheduleView } from '../scheduled-reclaims/view';
 import type { VmView } from '../vms/view';
 
 // docs/product.md §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
@@ -117,6 +118,10 @@ export const Unit = z
       description: 'The reservation holding the unit (or, for a free unit, the next one), only where the caller may see it.',
     }),
     vmId: Id.optional().meta({ description: 'The VM running on the unit, only where the caller may see it.' }),
+    reclaimAt: Timestamp.optional().meta({
+      description:
+        'When a pending scheduled reclaim takes the unit back (the earliest, if several); shown to every caller, so a spot buyer knows before placing (docs/product.md §5.6).',
+    }),
   })
   .meta({ id: 'Unit' });
 
@@ -149,6 +154,10 @@ export const Vm = z
     startedAt: Timestamp,
     terminatedAt: Timestamp.optional(),
     terminationReason: z.enum(['reclaimed', 'terminated']).optional(),
+    reclaimAt: Timestamp.optional().meta({
+      description:
+        'A running spot VM on a unit with a pending scheduled reclaim: when it will be terminated (the earliest), computed at read time (docs/product.md §5.6).',
+    }),
   })
   .meta({ id: 'Vm' });
 
@@ -206,6 +215,26 @@ export const Notification = z
           reason: z.string().optional().meta({ description: 'The reason the reclaim gave, if any.' }),
         })
         .meta({ description: 'What ended, where, when and why; never the holder or the reservation.' }),
+    }),
+    z.strictObject({
+      ...notificationFields,
+      kind: z
+        .literal('vm.reclaim_scheduled')
+        .meta({ description: 'To the org of a spot VM on units of a scheduled reclaim: when it was scheduled, and on every change.' }),
+      details: z
+        .strictObject({
+          vmId: Id,
+          nodeId: Id,
+          unitIds: UnitIds,
+          change: z
+            .enum(reclaimNoticeChanges)
+            .meta({ description: 'scheduled, rescheduled, or no longer coming: cancelled, dropped (its units left the schedule) or lapsed.' }),
+          reclaimAt: Timestamp.meta({ description: 'When the reclaim is (or was) to run.' }),
+          notBefore: Timestamp.meta({ description: 'Nothing happens to the VM before this time.' }),
+          previousAt: Timestamp.optional().meta({ description: 'A reschedule: the earlier time.' }),
+          reason: z.string().optional().meta({ description: 'The reason the scheduler gave, if any.' }),
+        })
+        .meta({ description: 'Which VM, where and when; never the holder, the reservation or the schedule.' }),
     }),
     z.strictObject({
       ...notificationFields,
@@ -300,6 +329,7 @@ export const Problem = z
     topologyGen: z.int().min(0).optional().meta({ description: "topology_changed: the node's current topologyGen (the request expected another)." }),
     limit: z.int().min(0).optional().meta({ description: 'limit_reached: the limit the request would exceed (100 active API keys per org).' }),
     available: z.int().min(0).optional().meta({ description: 'not_enough_units: how many of the candidate units are reclaimable (released) now.' }),
+    scheduleStatus: z.enum(reclaimScheduleStatuses).optional().meta({ description: "schedule_not_pending: the schedule's status." }),
   })
   .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
 
@@ -316,7 +346,39 @@ export function pageOf<T extends z.ZodType>(item: T, id: string) {
     .meta({ id });
 }
 
+/** A scheduled reclaim (docs/product.md §5.6). */
+export const ReclaimSchedule = z
+  .strictObject({
+    id: Id,
+    nodeId: Id,
+    reservationId: Id,
+    unitIds: UnitIds.meta({ description: 'The units it reclaims, in node order; units that left the reservation were dropped.' }),
+    at: Timestamp.meta({ description: 'When it runs.' }),
+    reason: z.string().optional(),
+    status: z.enum(reclaimScheduleStatuses).meta({ description: '`pending` until it runs (`done`), is cancelled, or lapses.' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    createdBy: z
+      .strictObject({
+        orgId: Id,
+        userId: Id.optional().meta({ description: 'The user who scheduled it: to the operator and that org only.' }),
+        apiKeyId: Id.optional().meta({ description: 'The API key that scheduled it: to the operator and that org only.' }),
+        job: z.string().optional().meta({ description: 'The platform job that scheduled it.' }),
+      })
+      .meta({ description: 'Who scheduled it; the run acts as them, `via: schedule`.' }),
+    outcome: z
+      .strictObject({ terminated: SortedIds('The spot VMs its reclaim terminated.'), skipped: SortedIds('The VMs it left running.') })
+      .optional()
+      .meta({ description: 'Once done: what the reclaim did.' }),
+    lapseReason: z
+      .enum(reclaimScheduleLapses)
+      .optional()
+      .meta({ description: 'Once lapsed: the reservation was cancelled or ended first, its scheduler may no longer reclaim, or it lost every unit.' }),
+  })
+  .meta({ id: 'ReclaimSchedule' });
+
 export const NodePage = pageOf(Node, 'NodePage');
+export const ReclaimSchedulePage = pageOf(ReclaimSchedule, 'ReclaimSchedulePage');
 export const ReservationPage = pageOf(Reservation, 'ReservationPage');
 export const VmPage = pageOf(Vm, 'VmPage');
 export const AuditEventPage = pageOf(AuditEvent, 'AuditEventPage');
@@ -340,7 +402,10 @@ type Page<T> = { items: T[]; nextCursor?: string };
 
 // ProblemExtras types `reservationStatus` as string; what the verbs put there is always a
 // reservation status, which is what the document promises.
-type ProblemOnWire = Omit<ProblemType, 'reservationStatus'> & { reservationStatus?: ReservationStatus };
+type ProblemOnWire = Omit<ProblemType, 'reservationStatus' | 'scheduleStatus'> & {
+  reservationStatus?: ReservationStatus;
+  scheduleStatus?: (typeof reclaimScheduleStatuses)[number];
+};
 
 export type _DriftChecks = [
   Assert<Exact<z.infer<typeof Reservation>, ReservationType>>,
@@ -368,6 +433,8 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof NotificationPage>, Page<NotificationView>>>,
   Assert<Exact<z.infer<typeof OrgSummaryList>, { items: OrgSummaryType[] }>>,
   Assert<Exact<z.infer<typeof ApiKeyPage>, Page<ApiKeyView>>>,
+  Assert<Exact<z.infer<typeof ReclaimSchedule>, ReclaimScheduleView>>,
+  Assert<Exact<z.infer<typeof ReclaimSchedulePage>, Page<ReclaimScheduleView>>>,
 ];
 
 /** The OpenAPI document itself: any JSON object. */

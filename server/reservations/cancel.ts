@@ -3,7 +3,8 @@ import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { sortUnitIds } from '../ids';
-import { openReservation, requireAction, saveReservation } from './internal';
+import { lapseForReservation, openReservationSettled } from '../scheduled-reclaims/settle';
+import { requireAction, saveReservation } from './internal';
 import type { CancelReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
 
@@ -16,7 +17,7 @@ import { toReservation, type Reservation } from './view';
  */
 export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: CancelReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
-    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
+    const s = await openReservationSettled(tx, ctx, input.nodeId, input.reservationId);
     requireAction(s, 'cancel');
     const updated = await saveReservation(tx, s, input.reason, { cancelledAt: s.ctx.now });
     // Cancelled rows leave the exclusion constraint, so the units can be reserved again.
@@ -35,6 +36,8 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
       reason: input.reason || undefined,
       details: { previousStatus: s.status },
     });
+    // Its pending scheduled reclaims can no longer run (docs/product.md §5.6).
+    await lapseForReservation(tx, s.ctx, s.node, s.reservation.id, 'reservation_cancelled');
     return toReservation(updated, s.units, s.positions, s.node.topologyGen, s.ctx.now);
   });
 }

@@ -3,7 +3,8 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
-import { lockNode, requireKnownUnits } from '../nodes/internal';
+import { requireKnownUnits } from '../nodes/internal';
+import { lockNodeSettled } from '../scheduled-reclaims/settle';
 import { requireKnownOrgs } from '../orgs/internal';
 import { assertNodeAction, nodeRelation } from '../policy';
 import { overlappingUnits, runningOn } from './internal';
@@ -32,7 +33,7 @@ export const MAX_BACKDATE_MS = 5 * 60_000;
  */
 export async function createReservation({ ctx, input }: { ctx: Ctx; input: CreateReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
-    const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
+    const { node, ctx: lctx } = await lockNodeSettled(tx, ctx, input.nodeId);
     assertNodeAction('createReservation', nodeRelation(ctx, node));
     const startsAt = input.startsAt ?? lctx.now;
     const endsAt = input.endsAt ?? null;

@@ -5,7 +5,7 @@ import { and, eq, gt, inArray, isNull, lt, ne, or, sql } from 'drizzle-orm';
 import { type Ctx, type Principal } from '../context';
 import { notFound } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
-import { lockNode, type LockMode, type NodeRow } from '../nodes/internal';
+import { lockNode, type LockedNode, type LockMode, type NodeRow } from '../nodes/internal';
 import { compositeKey } from '../pagination';
 import { assertReservationAction, maySeeReservation, maySeeRunningVm, relationTo, type ReservationRelation, type ReservationRuleName } from '../policy';
 import type { ReservationStatus } from './status';
@@ -41,10 +41,25 @@ export async function findVisibleReservation(
   reservationId: string,
   lock: LockMode,
 ): Promise<{ reservation: ReservationRow; relation: ReservationRelation; units: ReservationUnitState[] }> {
-  const [row] = await reservationBy[lock](db, { reservationId, nodeId: node.id });
+  const row = await findReservationOnNode(db, node.id, reservationId, lock);
   const relation = row && relationTo(principal, node, row.reservation);
   if (!row || !relation || !maySeeReservation(relation)) throw notFound(`Reservation "${reservationId}" on node "${node.id}"`);
   return { reservation: row.reservation, relation, units: row.units };
+}
+
+/**
+ * The reservation `reservationId` of node `nodeId` with its unit rows, whoever may see it
+ * (callers judge visibility; a scheduled reclaim's run judges its scheduler's), optionally locked.
+ * @returns null when the node has no such reservation.
+ */
+export async function findReservationOnNode(
+  db: DbOrTx,
+  nodeId: string,
+  reservationId: string,
+  lock: LockMode,
+): Promise<{ reservation: ReservationRow; units: ReservationUnitState[] } | null> {
+  const [row] = await reservationBy[lock](db, { reservationId, nodeId });
+  return row ?? null;
 }
 
 /** Unit rows of the given reservations on one node (ids are unique per node), grouped by reservation id. */
@@ -107,8 +122,23 @@ export type ReservationScope = {
  * @throws DomainError not_found
  */
 export async function openReservation(tx: Tx, ctx: Ctx, nodeId: string, reservationId: string, lock: LockMode): Promise<ReservationScope> {
-  const { node, ctx: lctx } = await lockNode(tx, ctx, nodeId, lock);
-  const { reservation, relation, units } = await findVisibleReservation(tx, ctx, node, reservationId, lock);
+  const locked = await lockNode(tx, ctx, nodeId, lock);
+  return openOnLockedNode(tx, locked, reservationId, lock);
+}
+
+/**
+ * `openReservation` once the node is locked (`lockNode`'s answer): the reservation under it,
+ * checked visible (404) to the principal of `locked.ctx`.
+ * @throws DomainError not_found
+ */
+export async function openOnLockedNode(
+  tx: Tx,
+  locked: { node: LockedNode; ctx: Ctx },
+  reservationId: string,
+  lock: LockMode,
+): Promise<ReservationScope & { node: LockedNode }> {
+  const { node, ctx: lctx } = locked;
+  const { reservation, relation, units } = await findVisibleReservation(tx, lctx, node, reservationId, lock);
   return { ctx: lctx, node, reservation, relation, status: reservationStatus(reservation, node.topologyGen, lctx.now), units, positions: node.positions };
 }
 

@@ -3,7 +3,8 @@ import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortUnitIds } from '../ids';
 import { assertExpectedTopologyGen } from '../nodes/internal';
-import { openReservation, requireAction, saveReservation } from './internal';
+import { openReservationSettled } from '../scheduled-reclaims/settle';
+import { requireAction, saveReservation } from './internal';
 import type { ReaffirmInput } from './schemas';
 import { reservationStatus, toReservation, type Reservation } from './view';
 
@@ -21,7 +22,7 @@ import { reservationStatus, toReservation, type Reservation } from './view';
  */
 export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
-    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
+    const s = await openReservationSettled(tx, ctx, input.nodeId, input.reservationId);
     const { node, reservation: r, positions } = s;
     requireAction(s, 'reaffirm');
     assertExpectedTopologyGen(node, input.expectedTopologyGen);

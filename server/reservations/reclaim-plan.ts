@@ -5,7 +5,7 @@ import { atLockTime, type Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
 import { sortByCodePoint } from '../ids';
 import { maySeeReservation, relationTo } from '../policy';
-import { checkReclaim } from './reclaim';
+import { checkReclaim } from './reclaim-apply';
 import { choosePlan, type PlanReason, type PlanVm } from './reclaim-plan-policy';
 import type { ReclaimPlanInput } from './schemas';
 import { holdsNow, reservationStatus, type ReservationUnitState } from './view';

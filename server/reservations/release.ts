@@ -6,6 +6,7 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortUnitIds } from '../ids';
+import { openReservationSettled } from '../scheduled-reclaims/settle';
 import { openReservation, requireAction, runningOn, saveReservation } from './internal';
 import type { ReleaseInput } from './schemas';
 import { toReservation, type Reservation } from './view';
@@ -25,7 +26,10 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
     ? (fn: (tx: Tx) => Promise<Reservation>) => inReadOnlySnapshot(ctx.db, fn)
     : (fn: (tx: Tx) => Promise<Reservation>) => inTransaction(ctx, fn);
   return run(async (tx) => {
-    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, dryRun ? 'none' : 'write');
+    // A real release runs the node's due scheduled reclaims first (§5.6); a dry run reads as it is.
+    const s = dryRun
+      ? await openReservation(tx, ctx, input.nodeId, input.reservationId, 'none')
+      : await openReservationSettled(tx, ctx, input.nodeId, input.reservationId);
     const { node, reservation: r, positions } = s;
     requireAction(s, 'release');
     const held = new Map(s.units.map((u) => [u.unitId, u]));

@@ -5,7 +5,8 @@ import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
 import { requireKnownOrgs } from '../orgs/internal';
-import { openReservation, overlappingUnits, requireAction, runningOn, saveReservation } from './internal';
+import { dropScheduledUnits, lapseForReservation, openReservationSettled } from '../scheduled-reclaims/settle';
+import { overlappingUnits, requireAction, runningOn, saveReservation } from './internal';
 import type { UpdateReservationInput } from './schemas';
 import { holdsNow, toReservation, type Reservation } from './view';
 
@@ -21,7 +22,7 @@ import { holdsNow, toReservation, type Reservation } from './view';
  */
 export async function updateReservation({ ctx, input }: { ctx: Ctx; input: UpdateReservationInput }): Promise<Reservation> {
   return inTransaction(ctx, async (tx) => {
-    const s = await openReservation(tx, ctx, input.nodeId, input.reservationId, 'write');
+    const s = await openReservationSettled(tx, ctx, input.nodeId, input.reservationId);
     const { node, reservation: r, positions } = s;
     requireAction(s, 'edit');
     if (input.endsAt && input.endsAt <= r.startsAt) {
@@ -109,6 +110,9 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
       reason: input.reason || undefined,
       details: changes,
     });
+    // Units that left leave its pending schedules; an earlier end lapses those at or after it (§5.6).
+    await dropScheduledUnits(tx, s, removed, r.id);
+    if ('endsAt' in changes) await lapseForReservation(tx, s.ctx, node, r.id, 'reservation_ended', endsAt);
     return toReservation(
       updated,
       s.units.filter((u) => keep.has(u.unitId)),

@@ -1,6 +1,7 @@
 import { getDb, type DbOrTx } from '@/db/client';
 import { z } from 'zod';
 import { apiKeyRateLimited, authenticateApiKey } from '../api-keys/authenticate';
+import { readClockOffsetMs, shifted } from '../clock';
 import type { Ctx } from '../context';
 import { DomainError, toServiceUnavailable } from '../errors';
 import { readCappedBody } from '../http/body';
@@ -11,7 +12,7 @@ import { requestFingerprint, runIdempotent, type StoredResponse } from './idempo
 import { canonicalJson, parseRequestJson } from './json';
 import type { RouteSpec } from './route-spec';
 
-const mutating = new Set<string>(['POST', 'PUT', 'PATCH']);
+const mutating = new Set<string>(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 const EmptyQuery = z.object({}).strict();
 /** The `Idempotency-Key` header (docs/product.md §5 Idempotency: 1–255 characters). */
@@ -113,7 +114,8 @@ function runMethod(spec: RouteSpec): NextHandler {
         if (auth.retryAfterSeconds !== undefined) {
           return problemResponse(apiKeyRateLimited(auth.spent ?? ['key'], auth.retryAfterSeconds));
         }
-        principal = { ...auth.principal, now: auth.now, clock: 'database' };
+        const clockOffsetMs = await readClockOffsetMs(getDb());
+        principal = { ...auth.principal, now: shifted(auth.now, clockOffsetMs), clock: 'database', clockOffsetMs };
       }
       const url = new URL(req.url);
       const rawQuery = queryObject(url);

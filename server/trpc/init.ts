@@ -6,6 +6,7 @@ import type { Db } from '@/db/client';
 import { initTRPC, TRPCError } from '@trpc/server';
 import superjson from 'superjson';
 import { ZodError } from 'zod';
+import { readClockOffsetMs, shifted } from '../clock';
 import type { Ctx, Principal } from '../context';
 import { DomainError, errorTable, toServiceUnavailable, type ErrorCode, type Problem } from '../errors';
 import { createRequestReads, type RequestReads } from '../request-reads';
@@ -153,7 +154,9 @@ export const publicProcedure = t.procedure.use(mapDomainErrors);
 export const protectedProcedure = publicProcedure.use(async ({ ctx, type, next }) => {
   if (!ctx.principal) throw new DomainError('unauthenticated', 'Sign in to continue.');
   const reads = ctx.reads ?? createRequestReads(ctx.db);
-  const now = ctx.now ?? (await reads.now());
-  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now, clock: ctx.now ? 'fixed' : 'database', ...(type === 'query' ? { reads } : {}) };
+  // The test clock (server/clock.ts) moves the request clock only when TEST_CLOCK=1; else 0, read by no statement.
+  const clockOffsetMs = ctx.now ? 0 : await readClockOffsetMs(ctx.db);
+  const now = ctx.now ?? shifted(await reads.now(), clockOffsetMs);
+  const verbCtx: Ctx = { ...ctx.principal, db: ctx.db, now, clock: ctx.now ? 'fixed' : 'database', clockOffsetMs, ...(type === 'query' ? { reads } : {}) };
   return next({ ctx: { verbCtx } });
 });

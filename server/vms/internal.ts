@@ -1,6 +1,6 @@
 import type { DbOrTx, Tx } from '@/db/client';
-import { nodeUnits, nodes, reservations, vmUnits, vms } from '@/db/schema';
-import { and, eq, inArray } from 'drizzle-orm';
+import { nodeUnits, nodes, reclaimScheduleUnits, reclaimSchedules, reservations, vmUnits, vms } from '@/db/schema';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx, Principal } from '../context';
 import { notFound } from '../errors';
 import { maySeeReservation, relationTo, vmVisibleTo } from '../policy';
@@ -18,7 +18,15 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
   const reservationIds = [...new Set(rows.flatMap((v) => (v.reservationId ? [v.reservationId] : [])))];
   const [units, positionRows, held] = await Promise.all([
     db
-      .select({ vmId: vmUnits.vmId, unitId: vmUnits.unitId })
+      .select({
+        vmId: vmUnits.vmId,
+        unitId: vmUnits.unitId,
+        // Computed at read time (docs/product.md §5.6), so VMs placed before and after a schedule both carry it.
+        reclaimAt:
+          sql<Date | null>`case when ${vmUnits.running} then (select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = ${vmUnits.nodeId} and rsu.unit_id = ${vmUnits.unitId}) end`.mapWith(
+            (v: string | Date | null) => (v == null ? null : new Date(v)),
+          ),
+      })
       .from(vmUnits)
       .where(
         inArray(
@@ -44,7 +52,12 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
   const positionsByNode = new Map<string, Map<string, number>>(nodeIds.map((id) => [id, new Map()]));
   for (const p of positionRows) positionsByNode.get(p.nodeId)?.set(p.unitId, p.position);
   const unitsOf = new Map<string, string[]>();
-  for (const u of units) unitsOf.set(u.vmId, [...(unitsOf.get(u.vmId) ?? []), u.unitId]);
+  const reclaimAtOf = new Map<string, Date>();
+  for (const u of units) {
+    unitsOf.set(u.vmId, [...(unitsOf.get(u.vmId) ?? []), u.unitId]);
+    const prev = reclaimAtOf.get(u.vmId);
+    if (u.reclaimAt && (!prev || u.reclaimAt < prev)) reclaimAtOf.set(u.vmId, u.reclaimAt);
+  }
   const visible = new Set(held.filter((r) => maySeeReservation(relationTo(principal, r, r))).map((r) => `${r.nodeId}/${r.id}`));
   return rows.map((vm) =>
     toVmView(
@@ -53,6 +66,7 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
       unitsOf.get(vm.id) ?? [],
       positionsByNode.get(vm.nodeId) ?? new Map(),
       vm.reservationId !== null && visible.has(`${vm.nodeId}/${vm.reservationId}`),
+      reclaimAtOf.get(vm.id) ?? null,
     ),
   );
 }

@@ -3,7 +3,8 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortUnitIds } from '../ids';
-import { lockNode, requireKnownUnits } from '../nodes/internal';
+import { requireKnownUnits } from '../nodes/internal';
+import { lockNodeSettled } from '../scheduled-reclaims/settle';
 import { computeUnitViews, loadUnitInputs } from '../nodes/unit-states';
 import { assertReservationAction } from '../policy';
 import { findVisibleReservation, occupiedUnits } from '../reservations/internal';
@@ -28,7 +29,7 @@ import { toVmView, type VmView } from './view';
  */
 export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput }): Promise<VmView> {
   return inTransaction(ctx, async (tx) => {
-    const { node, ctx: lctx } = await lockNode(tx, ctx, input.nodeId);
+    const { node, ctx: lctx } = await lockNodeSettled(tx, ctx, input.nodeId);
     if (input.tier === 'reserved') {
       const { reservation, relation } = await findVisibleReservation(tx, ctx, node, input.reservationId!, 'write');
       assertReservationAction('placeReservedVm', relation, { id: reservation.id, status: reservationStatus(reservation, node.topologyGen, lctx.now) });
@@ -82,6 +83,10 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       unitIds,
       details: { vmId: id, tier: input.tier },
     });
-    return toVmView(ctx, vm!, unitIds, positions);
+    // A spot buyer learns its units' scheduled reclaim in the answer itself (docs/product.md §5.6).
+    const reclaimAt = nodeUnits
+      .filter((u) => named.has(u.unitId) && u.reclaimAt)
+      .reduce<Date | null>((min, u) => (!min || u.reclaimAt! < min ? u.reclaimAt! : min), null);
+    return toVmView(ctx, vm!, unitIds, positions, true, reclaimAt);
   });
 }

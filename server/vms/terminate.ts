@@ -4,7 +4,7 @@ import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { notFound } from '../errors';
 import { sortUnitIds } from '../ids';
-import { lockNode } from '../nodes/internal';
+import { lockNodeSettled } from '../scheduled-reclaims/settle';
 import { assertCanTerminateVm, vmVisibleTo } from '../policy';
 import { endVms, toVmViews } from './internal';
 import type { GetVmInput } from './schemas';
@@ -25,7 +25,7 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
       .where(and(eq(vms.id, input.vmId), vmVisibleTo(ctx, ctx.now)));
     if (!seen) throw notFound(`VM "${input.vmId}"`);
     // Lock order: the node first, like every writer on it, then the VM.
-    const { node, ctx: lctx } = await lockNode(tx, ctx, seen.nodeId);
+    const { node, ctx: lctx } = await lockNodeSettled(tx, ctx, seen.nodeId);
     const [vm] = await tx.select().from(vms).where(eq(vms.id, input.vmId)).for('no key update');
     if (!vm) throw notFound(`VM "${input.vmId}"`);
     assertCanTerminateVm(ctx, vm);

@@ -17,13 +17,22 @@ export type VmView = {
   startedAt: string;
   terminatedAt?: string;
   terminationReason?: 'reclaimed' | 'terminated';
+  /** A running spot VM on a unit with a pending scheduled reclaim: the earliest (docs/product.md §5.6), read at read time. */
+  reclaimAt?: string;
 };
 
 /**
  * @param showReservation whether the principal may see the VM's reservation (the verbs that
  *   place or end a VM answer its own org or the operator, who may; lists decide per VM).
  */
-export function toVmView(principal: Principal, vm: VmRow, unitIds: string[], positions: ReadonlyMap<string, number>, showReservation = true): VmView {
+export function toVmView(
+  principal: Principal,
+  vm: VmRow,
+  unitIds: string[],
+  positions: ReadonlyMap<string, number>,
+  showReservation = true,
+  reclaimAt: Date | null = null,
+): VmView {
   const ownerVisible = maySeeVmOrg(principal, vm);
   return {
     id: vm.id,
@@ -36,5 +45,6 @@ export function toVmView(principal: Principal, vm: VmRow, unitIds: string[], pos
     startedAt: vm.startedAt.toISOString(),
     ...(vm.terminatedAt ? { terminatedAt: vm.terminatedAt.toISOString() } : {}),
     ...(vm.terminationReason ? { terminationReason: vm.terminationReason } : {}),
+    ...(reclaimAt && vm.status === 'running' && vm.tier === 'spot' ? { reclaimAt: reclaimAt.toISOString() } : {}),
   };
 }
