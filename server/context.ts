@@ -79,9 +79,34 @@ export function systemCtx(db: DbOrTx, job: string, now: Date, clock: Ctx['clock'
 }
 
 /**
- * Runs `fn` in one transaction on the context's database (a savepoint when the context
- * already holds one, e.g. under an idempotency record).
+ * Work a writer found due once it held its node lock — the node's due scheduled reclaims
+ * (docs/product.md §5.6) — to be committed on its own before the writer runs again: so the run
+ * stands even when the writer then fails (a placement on a unit past its time is refused, and
+ * the reclaim it waited for has still happened). Thrown inside the writer's transaction, which
+ * rolls back and releases the lock; `inTransaction` settles and retries.
  */
-export function inTransaction<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return ctx.db.transaction(fn);
+export class SettleFirst extends Error {
+  constructor(readonly settle: (db: DbOrTx) => Promise<void>) {
+    super('due work to settle first');
+    this.name = 'SettleFirst';
+  }
+}
+
+/** A writer retries at most this often after settling (each settle leaves nothing due, so one is the norm). */
+const SETTLE_RETRIES = 3;
+
+/**
+ * Runs `fn` in one transaction on the context's database (a savepoint when the context
+ * already holds one, e.g. under an idempotency record). When `fn` finds due work first
+ * (`SettleFirst`), that is committed in its own transaction, then `fn` runs again.
+ */
+export async function inTransaction<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ctx.db.transaction(fn);
+    } catch (e) {
+      if (!(e instanceof SettleFirst) || attempt >= SETTLE_RETRIES) throw e;
+      await e.settle(ctx.db);
+    }
+  }
 }

@@ -127,8 +127,9 @@ export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
         memoryGiB: nodeUnits.memoryGiB,
         nvlinkDomain: nodeUnits.nvlinkDomain,
         // A notice to every reader (docs/product.md §5.6): the unit's earliest pending scheduled reclaim.
+        // Qualified by hand: drizzle prints a one-table select's columns unqualified, which here would name rsu's.
         reclaimAt:
-          sql<Date | null>`(select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = ${nodeUnits.nodeId} and rsu.unit_id = ${nodeUnits.unitId})`.mapWith(
+          sql<Date | null>`(select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = "node_units"."node_id" and rsu.unit_id = "node_units"."unit_id")`.mapWith(
             (v: string | Date | null) => (v == null ? null : new Date(v)),
           ),
       })

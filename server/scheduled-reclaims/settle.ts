@@ -2,7 +2,7 @@ import type { Tx } from '@/db/client';
 import { notifications, reclaimScheduleUnits, reclaimSchedules, vmUnits, vms, type ReclaimNoticeChange, type ReclaimScheduleLapse } from '@/db/schema';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
-import { systemCtx, type Actor, type Ctx, type Principal } from '../context';
+import { SettleFirst, systemCtx, type Actor, type Ctx, type Principal } from '../context';
 import { newId, sortUnitIds } from '../ids';
 import { lockNode, type LockedNode } from '../nodes/internal';
 import { canReservationAction, relationTo } from '../policy';
@@ -36,7 +36,17 @@ export const SCHEDULE_JOB = 'schedule';
  */
 export async function lockNodeSettled(tx: Tx, ctx: Ctx, nodeId: string): Promise<{ node: LockedNode; ctx: Ctx }> {
   const locked = await lockNode(tx, ctx, nodeId, 'write');
-  await runDueOnLockedNode(tx, locked.ctx, locked.node);
+  const next = locked.node.nextReclaimAt;
+  if (next && next <= locked.ctx.now) {
+    // Run in a transaction of its own (inTransaction commits it, then retries this writer), so
+    // the run stands whatever this writer then does.
+    throw new SettleFirst(async (db) => {
+      await db.transaction(async (own) => {
+        const again = await lockNode(own, ctx, nodeId, 'write');
+        await runDueOnLockedNode(own, again.ctx, again.node);
+      });
+    });
+  }
   return locked;
 }
 

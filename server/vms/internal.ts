@@ -23,7 +23,7 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
         unitId: vmUnits.unitId,
         // Computed at read time (docs/product.md §5.6), so VMs placed before and after a schedule both carry it.
         reclaimAt:
-          sql<Date | null>`case when ${vmUnits.running} then (select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = ${vmUnits.nodeId} and rsu.unit_id = ${vmUnits.unitId}) end`.mapWith(
+          sql<Date | null>`case when "vm_units"."running" then (select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = "vm_units"."node_id" and rsu.unit_id = "vm_units"."unit_id") end`.mapWith(
             (v: string | Date | null) => (v == null ? null : new Date(v)),
           ),
       })
