@@ -58,4 +58,28 @@ describe('problem helpers', () => {
       'The page link is invalid (it may be out of date): go back to the first page.',
     );
   });
+
+  it('say the scheduled reclaims’ problems from their extra fields, never their codes or timestamps (issue 22)', () => {
+    const base = { type: 't', title: 'x', status: 409, errors: undefined };
+    const scheduled = {
+      ...base,
+      code: 'already_scheduled' as const,
+      detail: 'Units gpu-2, gpu-3 are already in … (409 already_scheduled)',
+      unitIds: ['gpu-2', 'gpu-3'],
+    };
+    expect(errorMessage(asTrpcError(scheduled))).toBe(
+      'gpu-2 and gpu-3 are already in a pending scheduled reclaim: reschedule or cancel that one on the reservation’s page, or leave them out.',
+    );
+    const ran = { ...base, code: 'schedule_not_pending' as const, detail: 'Scheduled reclaim "rs_1" is done; …', scheduleStatus: 'done' as const };
+    expect(errorMessage(asTrpcError(ran))).toBe('This scheduled reclaim has already run, so it can no longer be changed or cancelled.');
+    const late = {
+      ...base,
+      status: 422,
+      code: 'invalid_schedule_time' as const,
+      detail: 'at must be in the future (it is now 2026-12-03T07:00:00.000Z); to reclaim now, reclaim.',
+      errors: [{ path: 'body.at', message: 'must be in the future' }],
+    };
+    expect(errorMessage(asTrpcError(late))).toBe('Reclaim at must be in the future.');
+    expect(fieldErrors(asTrpcError(late), 'at')).toEqual(['Must be in the future.']);
+  });
 });

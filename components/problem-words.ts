@@ -37,6 +37,8 @@ const labels: Record<string, string> = {
   status: 'Status',
   tier: 'Tier',
   expectedTopologyGen: 'Topology generation',
+  at: 'Reclaim at',
+  scheduleId: 'Schedule',
 };
 
 /** `memoryGiB` → "memory gi b" is worse than nothing; camel case → words, for names not in `labels`. */
@@ -103,6 +105,32 @@ export function problemSentences(errors: readonly { path: string; message: strin
   );
 }
 
+type ProblemOf = NonNullable<ReturnType<typeof problemOf>>;
+const idList = (ids: readonly string[]) => (ids.length > 1 ? `${ids.slice(0, -1).join(', ')} and ${ids.at(-1)}` : (ids[0] ?? ''));
+/** What a schedule's status means for a person trying to change it. */
+const scheduleStatusWords: Record<string, string> = {
+  done: 'has already run',
+  cancelled: 'was cancelled',
+  lapsed: 'lapsed: its reservation ended first, or whoever scheduled it may no longer reclaim',
+};
+
+/**
+ * Problems whose extra fields say more to a person than their `detail` (issue 22's scheduled
+ * reclaims): said from those fields, what to do next included; null falls back to the detail.
+ */
+const codeWords: { [C in ProblemOf['code']]?: (p: ProblemOf) => string | null } = {
+  // Its detail names the field as the schema spells it, with an ISO timestamp: its `errors[]` by label instead.
+  invalid_schedule_time: (p) => (p.errors?.length ? problemSentences(p.errors).join(' ') : null),
+  already_scheduled: (p) =>
+    p.unitIds?.length
+      ? `${idList(p.unitIds)} ${p.unitIds.length === 1 ? 'is' : 'are'} already in a pending scheduled reclaim: reschedule or cancel that one on the reservation’s page, or leave ${p.unitIds.length === 1 ? 'it' : 'them'} out.`
+      : null,
+  schedule_not_pending: (p) =>
+    p.scheduleStatus
+      ? `This scheduled reclaim ${scheduleStatusWords[p.scheduleStatus] ?? `is ${p.scheduleStatus}`}, so it can no longer be changed or cancelled.`
+      : null,
+};
+
 /**
  * A sentence for the user: an invalid request's field problems by label, another problem's
  * `detail` in words (docs/product.md §6 "errors in words"), or the error's message.
@@ -111,6 +139,8 @@ export function errorMessage(error: unknown): string {
   if (typeof error === 'string') return forPeople(error);
   const problem = problemOf(error);
   if (problem?.code === 'invalid_request' && problem.errors?.length) return problemSentences(problem.errors).join(' ');
+  const said = problem && codeWords[problem.code]?.(problem);
+  if (said) return said;
   if (problem) return forPeople(problem.detail);
   if (error instanceof Error && error.name === 'TRPCClientError') return 'The server could not be reached. Check your connection and try again.';
   return error instanceof Error ? forPeople(error.message) : 'Something went wrong.';

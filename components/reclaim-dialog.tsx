@@ -2,12 +2,16 @@
 
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
+import Link from 'next/link';
 import { formatDateTime, formatRelative, reclaimLabel } from './format';
+import { reservationHref } from './links';
 import { problemOf } from './problem';
 import { useRefreshPage } from './live/use-refresh-page';
 import { useTRPC } from './trpc-provider';
 import { OrgOrAnother } from './another-org';
-import type { AuditEvent, ReclaimResult, VmView } from './trpc-types';
+import { offers } from './offers';
+import { ScheduleTimeField, scheduleTimeToSend } from './schedule-time';
+import type { AuditEvent, ReclaimResult, ReclaimSchedule, VmView } from './trpc-types';
 import { PreviewDialog } from './ui/preview-dialog';
 
 type Preview = {
@@ -16,8 +20,16 @@ type Preview = {
   /** The named units on the spot market now: the ones the reclaim takes back. */
   released: string[];
 };
-/** What a confirm found: the reclaim it made, or that someone had already done it (and who, from the audit trail). */
-type Outcome = { kind: 'reclaimed'; released: string[]; result: ReclaimResult } | { kind: 'already'; event: AuditEvent | null };
+/**
+ * What a confirm found: the reclaim it made, or that someone had already done it (and who, from
+ * the audit trail); or, scheduled, the schedule and how many spot VMs' tenants it told.
+ */
+type Outcome =
+  | { kind: 'reclaimed'; released: string[]; result: ReclaimResult }
+  | { kind: 'already'; event: AuditEvent | null }
+  | { kind: 'scheduled'; schedule: ReclaimSchedule; told: number };
+/** Now, or at a time the tenants are told in advance (issue 22). */
+type Mode = 'now' | 'schedule';
 
 /** Thrown when the confirm's fresh dry run differs from the preview shown: preview again and ask again. */
 class PreviewOutOfDate extends Error {
@@ -25,6 +37,13 @@ class PreviewOutOfDate extends Error {
 }
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+/** "2 spot VMs' tenants were told." — the tenants a schedule notified (those running spot VMs on its units now). */
+const toldWords = (n: number) =>
+  n === 0
+    ? 'No spot VM runs on them now; whoever places one there sees the deadline.'
+    : n === 1
+      ? '1 spot VM’s tenant was told.'
+      : `${n} spot VMs’ tenants were told.`;
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 /** Nothing to reclaim: no named unit is on the market and no spot VM would end (docs/product.md §6). */
 const hasWork = (p: Preview) => p.released.length > 0 || p.terminate.length > 0;
@@ -39,13 +58,27 @@ const hasWork = (p: Preview) => p.released.length > 0 || p.terminate.length > 0;
  * reclaimed", with when and by whom as the audit trail shows it to this org (§2) — the reclaim's
  * own answer stays the published contract (§5.1a).
  */
-export function ReclaimDialog(props: { nodeId: string; reservationId: string; unitIds: string[]; vms: VmView[]; onClose: () => void; onDone: () => void }) {
-  const { nodeId, reservationId, unitIds, vms, onClose, onDone } = props;
+export function ReclaimDialog(props: {
+  nodeId: string;
+  reservationId: string;
+  unitIds: string[];
+  vms: VmView[];
+  /** The reservation's end, when it has one: a schedule must come before it. */
+  endsAt?: string;
+  onClose: () => void;
+  onDone: () => void;
+}) {
+  const { nodeId, reservationId, unitIds, vms, endsAt, onClose, onDone } = props;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const refreshPage = useRefreshPage();
   const [reason, setReason] = useState('');
+  const [mode, setMode] = useState<Mode>('now');
+  const [at, setAt] = useState('');
+  // The last refusal of a schedule, for the time field to say beside it (the dialog's alert repeats it).
+  const [scheduleError, setScheduleError] = useState<unknown>(null);
   const { mutateAsync: reclaim } = useMutation(trpc.reservations.reclaim.mutationOptions());
+  const { mutateAsync: createSchedule } = useMutation(trpc.scheduledReclaims.create.mutationOptions());
 
   const preview = useCallback(async (): Promise<Preview> => {
     const res = await reclaim({ nodeId, reservationId, unitIds, dryRun: true });
@@ -60,15 +93,38 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
     return page?.items.find((e) => e.unitIds.some((u) => unitIds.includes(u))) ?? null;
   }, [queryClient, trpc, nodeId, reservationId, unitIds]);
 
+  const schedule = useCallback(
+    async (shown: Preview): Promise<Outcome> => {
+      setScheduleError(null);
+      try {
+        const created = await createSchedule({
+          nodeId,
+          reservationId,
+          unitIds,
+          at: scheduleTimeToSend(at, endsAt),
+          ...(reason.trim() ? { reason: reason.trim() } : {}),
+        });
+        // Told are the tenants of the spot VMs on these units now: what a dry run finds (the one shown, if it cannot run).
+        const told = (await preview().catch(() => shown)).terminate.length;
+        return { kind: 'scheduled', schedule: created, told };
+      } catch (e) {
+        setScheduleError(e);
+        throw e;
+      }
+    },
+    [createSchedule, preview, nodeId, reservationId, unitIds, at, endsAt, reason],
+  );
+
   const confirm = useCallback(
     async (shown: Preview): Promise<Outcome> => {
+      if (mode === 'schedule') return schedule(shown);
       const now = await preview();
       if (!hasWork(now)) return { kind: 'already', event: await lastReclaim() };
       if (!sameSet(now.terminate, shown.terminate) || !sameSet(now.released, shown.released)) throw new PreviewOutOfDate();
       const result = await reclaim({ nodeId, reservationId, unitIds, expectedTerminate: shown.terminate, ...(reason.trim() ? { reason: reason.trim() } : {}) });
       return { kind: 'reclaimed', released: shown.released, result };
     },
-    [preview, lastReclaim, reclaim, nodeId, reservationId, unitIds, reason],
+    [mode, schedule, preview, lastReclaim, reclaim, nodeId, reservationId, unitIds, reason],
   );
 
   // Remember every VM seen while open, so the summary still shows the ones it terminated.
@@ -78,13 +134,17 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
 
   return (
     <PreviewDialog
-      title={`Reclaim ${plural(unitIds.length, 'unit')} of ${reservationId}`}
+      title={`${mode === 'schedule' ? 'Schedule a reclaim of' : 'Reclaim'} ${plural(unitIds.length, 'unit')} of ${reservationId}`}
       subtitle={unitIds.join(', ')}
       preview={preview}
-      canConfirm={hasWork}
-      confirmLabel={(p) => reclaimLabel(p.terminate.length, p.released.length)}
+      // A schedule takes whatever is on the market when it runs: nothing now is no reason not to.
+      canConfirm={(p) => mode === 'schedule' || hasWork(p)}
+      confirmLabel={(p) =>
+        mode === 'schedule' ? `Schedule the reclaim of ${plural(unitIds.length, 'unit')}` : reclaimLabel(p.terminate.length, p.released.length)
+      }
       confirm={confirm}
-      isStale={(e) => e instanceof PreviewOutOfDate || problemOf(e)?.code === 'eviction_set_changed'}
+      tone={mode === 'schedule' ? 'primary' : 'danger'}
+      isStale={(e) => mode === 'now' && (e instanceof PreviewOutOfDate || problemOf(e)?.code === 'eviction_set_changed')}
       onStale={refreshPage}
       onDone={async () => {
         await refreshPage();
@@ -93,39 +153,54 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
       onClose={onClose}
       renderPreview={(p, changed) => (
         <>
-          {changed && (
-            <p role="alert" data-testid="eviction-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
-              What these units hold changed since your preview. Review it below and confirm again.
-            </p>
-          )}
-          {hasWork(p) ? (
-            <p data-testid="preview-market" className="text-sm text-slate-700">
-              {p.released.length > 0 ? (
-                <>
-                  Takes <span className="font-mono">{p.released.join(', ')}</span> off the spot market.
-                </>
-              ) : (
-                'None of these units is on the spot market; the reclaim only ends the spot VMs below.'
-              )}
-            </p>
+          <ModeSwitch mode={mode} onChange={setMode} />
+          {mode === 'schedule' ? (
+            <SchedulePreview p={p} vmById={vmById} />
           ) : (
-            <p data-testid="nothing-to-reclaim" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
-              Nothing to reclaim: none of these units is on the spot market, and no spot VM runs on them.
-            </p>
+            <>
+              {changed && (
+                <p role="alert" data-testid="eviction-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+                  What these units hold changed since your preview. Review it below and confirm again.
+                </p>
+              )}
+              {hasWork(p) ? (
+                <p data-testid="preview-market" className="text-sm text-slate-700">
+                  {p.released.length > 0 ? (
+                    <>
+                      Takes <span className="font-mono">{p.released.join(', ')}</span> off the spot market.
+                    </>
+                  ) : (
+                    'None of these units is on the spot market; the reclaim only ends the spot VMs below.'
+                  )}
+                </p>
+              ) : (
+                <p data-testid="nothing-to-reclaim" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+                  Nothing to reclaim: none of these units is on the spot market, and no spot VM runs on them.
+                </p>
+              )}
+              <VmList
+                title="Spot VMs that will be terminated"
+                ids={p.terminate}
+                vmById={vmById}
+                empty="No spot VM runs on these units."
+                tone="terminate"
+                testId="preview-terminate"
+              />
+              <VmList title="VMs left running (not spot)" ids={p.skip} vmById={vmById} empty="None." tone="skip" testId="preview-skip" />
+            </>
           )}
-          <VmList
-            title="Spot VMs that will be terminated"
-            ids={p.terminate}
-            vmById={vmById}
-            empty="No spot VM runs on these units."
-            tone="terminate"
-            testId="preview-terminate"
-          />
-          <VmList title="VMs left running (not spot)" ids={p.skip} vmById={vmById} empty="None." tone="skip" testId="preview-skip" />
         </>
       )}
       renderResult={(outcome) =>
-        outcome.kind === 'already' ? (
+        outcome.kind === 'scheduled' ? (
+          <p data-testid="schedule-summary" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+            Scheduled a reclaim of <span className="font-mono">{outcome.schedule.unitIds.join(', ')}</span> at {formatDateTime(outcome.schedule.at)}.{' '}
+            {toldWords(outcome.told)}{' '}
+            <Link href={reservationHref(nodeId, reservationId)} className="font-medium underline">
+              See the schedules of {reservationId}
+            </Link>
+          </p>
+        ) : outcome.kind === 'already' ? (
           <AlreadyReclaimed event={outcome.event} />
         ) : (
           <div data-testid="reclaim-summary" className="space-y-2">
@@ -141,18 +216,24 @@ export function ReclaimDialog(props: { nodeId: string; reservationId: string; un
       }
     >
       {(p: Preview) =>
-        hasWork(p) && (
-          <label className="block text-sm font-medium text-slate-700">
-            Reason <span className="font-normal text-slate-500">(recorded in the audit trail)</span>
-            <textarea
-              value={reason}
-              onChange={(e) => setReason(e.target.value)}
-              maxLength={1000}
-              rows={2}
-              className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
-              placeholder="e.g. the audience needs the capacity back"
-            />
-          </label>
+        (mode === 'schedule' || hasWork(p)) && (
+          <>
+            {mode === 'schedule' && <ScheduleTimeField value={at} onChange={setAt} error={scheduleError} />}
+            <label className="block text-sm font-medium text-slate-700">
+              Reason{' '}
+              <span className="font-normal text-slate-500">
+                {mode === 'schedule' ? '(told to the spot tenants, and recorded in the audit trail)' : '(recorded in the audit trail)'}
+              </span>
+              <textarea
+                value={reason}
+                onChange={(e) => setReason(e.target.value)}
+                maxLength={1000}
+                rows={2}
+                className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+                placeholder="e.g. the audience needs the capacity back"
+              />
+            </label>
+          </>
         )
       }
     </PreviewDialog>
@@ -208,5 +289,45 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
         </ul>
       )}
     </section>
+  );
+}
+
+/** "Reclaim now" or "Schedule…": the same units, at once or at a time the tenants are told of first. */
+function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
+  const option = (value: Mode, label: string, extra: object = {}) => (
+    <label
+      {...extra}
+      className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 ${mode === value ? 'border-indigo-500 bg-indigo-50 text-indigo-900' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50'}`}
+    >
+      <input type="radio" name="reclaim-mode" value={value} checked={mode === value} onChange={() => onChange(value)} className="accent-indigo-600" />
+      {label}
+    </label>
+  );
+  return (
+    <fieldset className="flex flex-wrap gap-2">
+      <legend className="sr-only">When</legend>
+      {option('now', 'Reclaim now')}
+      {option('schedule', 'Schedule…', offers('node.schedule-reclaim'))}
+    </fieldset>
+  );
+}
+
+/** What a schedule does: nothing now; the tenants of the spot VMs on these units are told, and at its time the reclaim runs. */
+function SchedulePreview({ p, vmById }: { p: Preview; vmById: Map<string, VmView> }) {
+  return (
+    <>
+      <p data-testid="schedule-explainer" className="text-sm text-slate-700">
+        Nothing changes now. Tenants running spot VMs on these units are told at once, and again if you reschedule or cancel; at that time the reclaim runs
+        once, taking back what is on the spot market then and terminating the spot VMs on it.
+      </p>
+      <VmList
+        title="Spot VMs on these units now (their tenants are told)"
+        ids={p.terminate}
+        vmById={vmById}
+        empty="No spot VM runs on these units now."
+        tone="terminate"
+        testId="schedule-told"
+      />
+    </>
   );
 }

@@ -11,6 +11,7 @@ import { Field, FormDialog, inputClass } from './ui/form-dialog';
 import { PreviewDialog } from './ui/preview-dialog';
 import { useRefreshPage } from './live/use-refresh-page';
 import { reservationHref } from './links';
+import { isoToLocalInput, localInputToIso } from './local-time';
 
 /**
  * The reservation actions of the console (docs/product.md §6): reserve, release, edit, cancel.
@@ -22,12 +23,8 @@ import { reservationHref } from './links';
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** A reason is optional everywhere: absent, not empty, when none is given. */
 const optionalReason = (text: string) => (text.trim() ? { reason: text.trim() } : {});
-/** `<input type="datetime-local">` speaks local time; the API takes ISO 8601 UTC. */
-const toIso = (local: string) => new Date(local).toISOString();
-const toLocalInput = (iso: string) => {
-  const d = new Date(iso);
-  return new Date(d.getTime() - d.getTimezoneOffset() * 60_000).toISOString().slice(0, 16);
-};
+/** `<input type="datetime-local">` speaks local time; the API takes ISO 8601 UTC (an invalid value is sent as it is, for the server to name). */
+const toIso = (local: string) => localInputToIso(local) ?? local;
 
 /** What an edit changed, in words, for its outcome ("audience now org_a, org_b; ends open-ended"). */
 function describeEdit(before: Reservation, after: Reservation): string {
@@ -204,7 +201,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
     allowed: r.allowedOrgIds,
     managing: r.managingOrgIds,
     openEnded: !r.endsAt,
-    endsAt: r.endsAt ? toLocalInput(r.endsAt) : '',
+    endsAt: r.endsAt ? isoToLocalInput(r.endsAt) : '',
     contractRef: r.contractRef ?? '',
     reason: '',
   });

@@ -23,6 +23,8 @@ export type ApiKeyView = RouterOutputs['apiKeys']['list']['items'][number];
 export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
 export type NotificationView = RouterOutputs['audit']['notifications']['items'][number];
 export type LockedSignIn = RouterOutputs['signIns']['locked']['items'][number];
+/** A scheduled reclaim of some of a reservation's units (issue 22). */
+export type ReclaimSchedule = RouterOutputs['scheduledReclaims']['get'];
 /** The problem+json a failed call carries (server/trpc/init.ts errorFormatter), as REST answers it. */
 export type Problem = NonNullable<TRPCClientErrorLike<AppRouter>['data']>['problem'];
 /** A VM on the node page, with the actions the server offers on it. */

@@ -127,6 +127,7 @@ export function NodeView(props: {
               reservationId={open.reservationId}
               unitIds={open.unitIds}
               vms={vms.data ?? []}
+              endsAt={reservations.data?.items.find((i) => i.reservation.id === open.reservationId)?.reservation.endsAt}
               onClose={close}
               onDone={() => setSelection(emptySelection)}
             />

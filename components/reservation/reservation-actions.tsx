@@ -57,7 +57,9 @@ export function ReservationActions({
       })}
       <Suspense fallback={null}>
         {open === 'release' && <ReleaseDialog nodeId={r.nodeId} reservationId={r.id} unitIds={idle} onClose={close} onDone={() => {}} />}
-        {open === 'reclaim' && <ReclaimDialog nodeId={r.nodeId} reservationId={r.id} unitIds={released} vms={vms} onClose={close} onDone={() => {}} />}
+        {open === 'reclaim' && (
+          <ReclaimDialog nodeId={r.nodeId} reservationId={r.id} unitIds={released} vms={vms} endsAt={r.endsAt} onClose={close} onDone={() => {}} />
+        )}
         {open === 'edit' && <EditReservationDialog reservation={r} onClose={close} />}
         {open === 'reaffirm' && <ReaffirmDialog reservation={r} onClose={close} />}
         {open === 'cancel' && <CancelReservationDialog reservation={r} onClose={close} />}
