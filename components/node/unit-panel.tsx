@@ -1,5 +1,7 @@
 'use client';
 
+import { reclaimIn } from '../countdown';
+import { formatDateTime } from '../format';
 import type { ReservationAction, UnitView } from '../trpc-types';
 import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit, type Selection } from '../unit-grid/selection';
 import { UnitLegend } from '../unit-grid/mini-grid';
@@ -42,6 +44,9 @@ export function UnitPanel(props: {
   const canReclaim = offered.some((a) => a.includes('reclaim'));
   const selectable = canReserve || canRelease || canReclaim;
   const possible = actionsForSelection(units, selectedIds, actionsByReservation, canReserve);
+  // The units of each pending scheduled reclaim, by its time (issue 22): said in words under the grid.
+  const scheduled = new Map<string, string[]>();
+  for (const u of units) if (u.reclaimAt) scheduled.set(u.reclaimAt, [...(scheduled.get(u.reclaimAt) ?? []), u.id]);
 
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="units-title">
@@ -67,6 +72,18 @@ export function UnitPanel(props: {
           </Suspense>
         )}
       />
+      {scheduled.size > 0 && (
+        <ul data-testid="scheduled-units" className="mt-3 space-y-1 text-sm text-amber-950">
+          {[...scheduled].map(([at, ids]) => (
+            <li key={at} data-reclaim-at={at}>
+              ⏱ <span className="font-mono">{ids.join(', ')}</span>:{' '}
+              <span title={formatDateTime(at)} suppressHydrationWarning>
+                {reclaimIn(at)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
       {selectable && (
         <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
           {canReclaim && (

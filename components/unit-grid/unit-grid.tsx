@@ -1,5 +1,7 @@
 'use client';
 
+import { formatCountdown, reclaimIn } from '../countdown';
+import { formatDateTime } from '../format';
 import type { UnitView } from '../trpc-types';
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
 import { moveFocus, selectBox, type Selection } from './selection';
@@ -7,9 +9,15 @@ import { stripes, unitStyles } from './unit-styles';
 
 const COLUMNS = 8;
 
-/** One line describing a unit for people and screen readers. */
+/** One line describing a unit for people and screen readers, its scheduled reclaim included (issue 22). */
 export function describeUnit(u: UnitView): string {
-  return [u.id, unitStyles[u.state].label.toLowerCase(), u.reservationId && `reservation ${u.reservationId}`, u.vmId && `VM ${u.vmId}`]
+  return [
+    u.id,
+    unitStyles[u.state].label.toLowerCase(),
+    u.reservationId && `reservation ${u.reservationId}`,
+    u.vmId && `VM ${u.vmId}`,
+    u.reclaimAt && `${reclaimIn(u.reclaimAt)} (${formatDateTime(u.reclaimAt)})`,
+  ]
     .filter(Boolean)
     .join(' · ');
 }
@@ -92,6 +100,8 @@ export function UnitGrid(props: {
               aria-pressed={selectable ? selected : undefined}
               aria-label={describeUnit(u)}
               title={describeUnit(u)}
+              // The countdown is of the clock of whoever renders it: the server's first HTML and the browser may differ by a minute.
+              suppressHydrationWarning
               onClick={(e) => onClick(e, u.id)}
               onKeyDown={(e) => onKeyDown(e, i)}
               onPointerDown={(e) => onPointerDown(e, i)}
@@ -117,6 +127,17 @@ export function UnitGrid(props: {
               <span className="text-lg font-bold leading-none">{style.glyph}</span>
               <span className="mt-1">{u.id}</span>
               {selected && <span className="absolute right-1 top-1 rounded bg-indigo-600 px-1 text-[10px] font-semibold text-white">✓</span>}
+              {u.reclaimAt && (
+                // The clock is the cue beside the colour; the cell's label says it in words.
+                <span
+                  data-testid="reclaim-badge"
+                  aria-hidden
+                  suppressHydrationWarning
+                  className="absolute left-1 top-1 rounded bg-amber-100 px-1 text-[10px] font-semibold leading-4 text-amber-950 ring-1 ring-amber-500"
+                >
+                  ⏱<span className="hidden sm:inline"> {formatCountdown(u.reclaimAt)}</span>
+                </span>
+              )}
             </button>
           );
         })}
