@@ -77,8 +77,9 @@ export function capacityQueryInput(role: string | undefined, cursor?: string): R
 }
 
 export const RESERVATION_TRAIL_PAGE_SIZE = 10;
+export const RESERVATION_SCHEDULES_PAGE_SIZE = 20;
 
-/** The reservation page's queries: the reservation (and its offers), its node (the mini-grid) and running VMs, its status history and its audit trail. */
+/** The reservation page's queries: the reservation (and its offers), its node (the mini-grid) and running VMs, its status history, its scheduled reclaims and its audit trail. */
 export function reservationPageQueryInputs(nodeId: string, reservationId: string) {
   const reservation = { nodeId, reservationId };
   return {
@@ -87,6 +88,8 @@ export function reservationPageQueryInputs(nodeId: string, reservationId: string
     reservation,
     history: reservation,
     trail: (cursor?: string): AuditInput => ({ nodeId, reservationId, limit: RESERVATION_TRAIL_PAGE_SIZE, ...cursorOf(cursor) }),
+    /** Its scheduled reclaims, newest first; a later page by the URL's `?schedules=`. */
+    schedules: (cursor?: string) => ({ nodeId, reservationId, limit: RESERVATION_SCHEDULES_PAGE_SIZE, ...cursorOf(cursor) }),
   };
 }
 

@@ -106,6 +106,8 @@ export function ReservationView(props: {
   vms: Fetched<NodeVm[]>;
   trail: PageResult<AuditEvent>;
   cursor: string | undefined;
+  /** Its scheduled reclaims, rendered by the server page (components/reservation/scheduled-reclaims.tsx); null when not the acting org's to see. */
+  schedules?: ReactNode;
 }) {
   const { nodeId, trail, cursor } = props;
   // A failed refresh keeps what the page shows, with the error above it.
@@ -177,6 +179,8 @@ export function ReservationView(props: {
           )}
         </Section>
       </div>
+
+      {props.schedules}
 
       <Section title="Status history" id="history-title" offer={offers('reservation.history')}>
         {!history.data ? (

@@ -1,5 +1,7 @@
 import { readFilters, reservationPageQueryInputs, type SearchParams } from '@/components/queries';
 import { ReservationView } from '@/components/reservation/reservation-view';
+import { ScheduledReclaims } from '@/components/reservation/scheduled-reclaims';
+import { reservationHref } from '@/components/links';
 import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 import { decodeParam } from '@/app/(console)/route-params';
 
@@ -16,12 +18,14 @@ export async function generateMetadata({ params }: Params) {
 
 /**
  * The reservation page: the reservation, its node's grid, its history, what it offers (the node
- * page's actions on it, its orgs' names), the node's running VMs (Reclaim…'s preview) and the page
- * of its trail the URL's `cursor` names are read here and rendered from these props.
+ * page's actions on it, its orgs' names), the node's running VMs (Reclaim…'s preview), the page
+ * of its scheduled reclaims the URL's `schedules` names and the page of its trail its `cursor`
+ * names are read here and rendered from these props. The schedules list is rendered here, on the
+ * server, and handed to the view: it adds no first-load JS (components/reservation/scheduled-reclaims.tsx).
  */
 export default async function ReservationPage({ params, searchParams }: Params) {
   const { nodeId, reservationId } = await idsOf(params);
-  const { cursor } = readFilters(await searchParams, ['cursor']);
+  const { cursor, schedules: schedulesCursor } = readFilters(await searchParams, ['cursor', 'schedules']);
   const inputs = reservationPageQueryInputs(nodeId, reservationId);
   const queries = {
     reservation: trpc.reservations.get.queryOptions(inputs.reservation),
@@ -30,18 +34,40 @@ export default async function ReservationPage({ params, searchParams }: Params) 
     offers: trpc.reservations.offers.queryOptions(inputs.reservation),
     vms: trpc.vms.listForNode.queryOptions(inputs.vms),
     trail: trpc.audit.list.queryOptions(inputs.trail(cursor)),
+    schedules: trpc.scheduledReclaims.list.queryOptions(inputs.schedules(schedulesCursor)),
   };
-  await prefetch(queries.reservation, queries.node, queries.history, queries.offers, queries.vms, queries.trail);
+  await prefetch(queries.reservation, queries.node, queries.history, queries.offers, queries.vms, queries.trail, queries.schedules);
+  const reservation = prefetched(queries.reservation);
+  const offers = prefetched(queries.offers);
+  const schedules = prefetched(queries.schedules);
+  // This page's address with the schedules' page set (or not), the trail's page kept.
+  const schedulesHref = (at: string | undefined) => {
+    const query = new URLSearchParams({ ...(cursor ? { cursor } : {}), ...(at ? { schedules: at } : {}) }).toString();
+    return `${reservationHref(nodeId, reservationId)}${query ? `?${query}` : ''}`;
+  };
   return (
     <ReservationView
       nodeId={nodeId}
-      reservation={prefetched(queries.reservation)}
+      reservation={reservation}
       node={prefetched(queries.node)}
       history={prefetched(queries.history)}
-      offers={prefetched(queries.offers)}
+      offers={offers}
       vms={prefetched(queries.vms)}
       trail={prefetched(queries.trail)}
       cursor={cursor}
+      schedules={
+        // Only those the reservation offers reclaim to may read its schedules (an audience org may not): no section, rather than a refusal.
+        !offers.data?.actions.includes('reclaim') && (schedules.code === 'forbidden' || !schedules.data) ? null : (
+          <ScheduledReclaims
+            schedules={schedules}
+            canManage={offers.data?.actions.includes('reclaim') ?? false}
+            endsAt={reservation.data?.endsAt}
+            orgNames={offers.data?.orgNames}
+            cursor={schedulesCursor}
+            hrefFor={schedulesHref}
+          />
+        )
+      }
     />
   );
 }

@@ -1,0 +1,190 @@
+import Link from 'next/link';
+import { reclaimIn } from '../countdown';
+import { formatDateTime } from '../format';
+import { vmHref } from '../links';
+import { offers } from '../offers';
+import { OrgIds } from '../org-names';
+import type { Fetched, ReclaimSchedule, RouterOutputs } from '../trpc-types';
+import { DataTable, type Column } from '../ui/data-table';
+import { ScheduleActions } from './schedule-actions';
+
+/**
+ * The reservation page's "Scheduled reclaims" (issue 22): each schedule of the reservation,
+ * newest first — its time, units, status, what its run did, who scheduled it and why — with
+ * Reschedule… and Cancel schedule… on a pending one where the reservation offers reclaim.
+ *
+ * A server component: the page renders it into the reservation view, so the list costs the
+ * page's first-load JS nothing (docs/first-load-js.md: the page is at its budget); only its
+ * buttons (ScheduleActions) are client code. Older schedules are a link (`?schedules=`), as
+ * every list of the console pages through its URL.
+ */
+
+type SchedulePage = RouterOutputs['scheduledReclaims']['list'];
+
+const statusWords: Record<ReclaimSchedule['status'], { label: string; tone: string }> = {
+  pending: { label: 'scheduled', tone: 'bg-amber-100 text-amber-900' },
+  done: { label: 'done', tone: 'bg-emerald-100 text-emerald-800' },
+  cancelled: { label: 'cancelled', tone: 'bg-slate-100 text-slate-500 line-through' },
+  lapsed: { label: 'lapsed', tone: 'bg-slate-200 text-slate-700' },
+};
+
+/** Why a schedule lapsed, in words (it names the system job in the audit trail). */
+const lapseWords: Record<NonNullable<ReclaimSchedule['lapseReason']>, string> = {
+  reservation_cancelled: 'the reservation was cancelled before it came, so nothing was reclaimed.',
+  reservation_ended: 'the reservation ended before it came, so nothing was reclaimed.',
+  scheduler_may_not_reclaim: 'whoever scheduled it could no longer reclaim these units when it came, so nothing was reclaimed.',
+  no_units_left: 'none of its units was still in the reservation when it came.',
+};
+
+/**
+ * Who scheduled it (docs/product.md §5.6 `createdBy`): its org to all who may read it; the person
+ * or API key only to the operator and that org, else the org alone; a platform job by name.
+ */
+function Scheduler({ by, orgNames }: { by: ReclaimSchedule['createdBy']; orgNames: Record<string, string> | undefined }) {
+  return (
+    <>
+      <OrgIds ids={[by.orgId]} names={orgNames} />
+      {(by.userId || by.apiKeyId || by.job) && (
+        <span className="block font-mono text-slate-500">
+          {by.userId ? `user ${by.userId}` : by.apiKeyId ? `API key ${by.apiKeyId}` : `platform job ${by.job}`}
+        </span>
+      )}
+    </>
+  );
+}
+
+/** VM ids, each a link to its page. */
+function VmLinks({ ids }: { ids: string[] }) {
+  return ids.map((id, i) => (
+    <span key={id}>
+      {i > 0 && ', '}
+      <Link href={vmHref(id)} className="font-mono text-indigo-700 hover:underline">
+        {id}
+      </Link>
+    </span>
+  ));
+}
+
+/** What the schedule did, or will do, in words. */
+function Outcome({ s }: { s: ReclaimSchedule }) {
+  // Said as of this render: the page renders again every 30 s (the layout's AutoRefresh).
+  if (s.status === 'pending') return <span className="text-amber-900">Pending: {reclaimIn(s.at)}.</span>;
+  if (s.status === 'cancelled') return <span className="text-slate-500">Cancelled: nothing was reclaimed.</span>;
+  if (s.status === 'lapsed') return <span className="text-slate-600">Lapsed: {s.lapseReason ? lapseWords[s.lapseReason] : 'it could no longer run.'}</span>;
+  const { terminated = [], skipped = [] } = s.outcome ?? {};
+  return (
+    <span>
+      Reclaimed.{' '}
+      {terminated.length ? (
+        <>
+          Terminated <VmLinks ids={terminated} />
+        </>
+      ) : (
+        'No spot VM to terminate'
+      )}
+      {skipped.length > 0 && (
+        <>
+          ; left <VmLinks ids={skipped} /> running (not spot)
+        </>
+      )}
+      .
+    </span>
+  );
+}
+
+function columns(canManage: boolean, endsAt: string | undefined, orgNames: Record<string, string> | undefined): Column<ReclaimSchedule>[] {
+  const cols: Column<ReclaimSchedule>[] = [
+    {
+      key: 'at',
+      header: 'Reclaim at',
+      className: 'py-2 pr-4 whitespace-nowrap',
+      cell: (s) => <span title={s.at}>{formatDateTime(s.at)}</span>,
+    },
+    { key: 'units', header: 'Units', className: 'py-2 pr-4 font-mono text-xs', cell: (s) => s.unitIds.join(', ') },
+    {
+      key: 'status',
+      header: 'Status',
+      cell: (s) => (
+        <span data-testid="schedule-status" className={`rounded-full px-2 py-0.5 text-xs font-medium ${statusWords[s.status].tone}`}>
+          {statusWords[s.status].label}
+        </span>
+      ),
+    },
+    { key: 'outcome', header: 'Outcome', className: 'py-2 pr-4 text-xs', cell: (s) => <Outcome s={s} /> },
+    {
+      key: 'by',
+      header: 'Scheduled by',
+      className: 'py-2 pr-4 text-xs',
+      cell: (s) => (
+        <>
+          <Scheduler by={s.createdBy} orgNames={orgNames} />
+          <span className="block text-slate-500">{formatDateTime(s.createdAt)}</span>
+          {s.reason && <span className="block text-slate-600">“{s.reason}”</span>}
+        </>
+      ),
+    },
+  ];
+  if (canManage)
+    cols.push({
+      key: 'actions',
+      header: <span className="sr-only">Actions</span>,
+      className: 'py-2 text-right',
+      cell: (s) => s.status === 'pending' && <ScheduleActions schedule={s} endsAt={endsAt} />,
+    });
+  return cols;
+}
+
+export function ScheduledReclaims(props: {
+  schedules: Fetched<SchedulePage>;
+  /** The reservation offers reclaim to the acting org: it may schedule, reschedule and cancel. */
+  canManage: boolean;
+  endsAt: string | undefined;
+  /** The names of the orgs the reservation names (reservations.offers), for the scheduler's org. */
+  orgNames: Record<string, string> | undefined;
+  /** The URL's `?schedules=` (a later page), and this page's address without it. */
+  cursor: string | undefined;
+  hrefFor: (cursor: string | undefined) => string;
+}) {
+  const { schedules, canManage, endsAt, orgNames, cursor, hrefFor } = props;
+  const items = schedules.data?.items ?? [];
+  return (
+    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="schedules-title" {...offers('reservation.schedules')}>
+      <h2 id="schedules-title" className="mb-1 font-semibold">
+        Scheduled reclaims
+      </h2>
+      <p className="mb-3 text-xs text-slate-600">
+        A scheduled reclaim runs once at its time; the tenants of spot VMs on its units are told when it is made and at every change.
+        {canManage && ' Schedule one from Reclaim… → Schedule….'}
+      </p>
+      {!schedules.data ? (
+        <p className="text-sm text-red-700">{schedules.error}</p>
+      ) : (
+        <div className="overflow-x-auto">
+          <DataTable
+            columns={columns(canManage, endsAt, orgNames)}
+            rows={items}
+            rowKey={(s) => s.id}
+            rowAttr="schedule-id"
+            rowData={(s) => ({ 'data-schedule-status': s.status })}
+            testId="schedule-table"
+            empty="No reclaim of this reservation has been scheduled."
+          />
+        </div>
+      )}
+      {(cursor || schedules.data?.nextCursor) && (
+        <p className="mt-2 flex gap-3 text-sm">
+          {cursor && (
+            <Link href={hrefFor(undefined)} prefetch={false} className="text-indigo-700 hover:underline">
+              ← Newest schedules
+            </Link>
+          )}
+          {schedules.data?.nextCursor && (
+            <Link href={hrefFor(schedules.data.nextCursor)} prefetch={false} className="text-indigo-700 hover:underline">
+              Older schedules →
+            </Link>
+          )}
+        </p>
+      )}
+    </section>
+  );
+}
