@@ -8,6 +8,7 @@ import type { Fetched, RouterOutputs } from './trpc-types';
 import { offers } from './offers';
 import { OrgIds } from './org-names';
 import { vmStatusLabel } from './vm-status';
+import { ReclaimDeadline } from './reclaim-deadline';
 
 // Loads with its data layer when opened (components/live/lazy-with-trpc.tsx), never with the page.
 const TerminateVmDialog = lazyWithTrpc(() => import('./vm-dialogs').then((m) => m.TerminateVmDialog));
@@ -82,6 +83,16 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
           </Field>
         )}
         <Field label="Started">{formatDateTime(v.startedAt)}</Field>
+        {v.reclaimAt && (
+          <Field label="Reclaim at">
+            <ReclaimDeadline at={v.reclaimAt} />
+            <span className="block text-xs text-slate-500">
+              {v.tier === 'spot'
+                ? 'A reclaim scheduled by the capacity holder takes its units back then, terminating it.'
+                : 'A reclaim is scheduled on its units then; it is not spot, so the reclaim leaves it running.'}
+            </span>
+          </Field>
+        )}
         {v.terminatedAt && <Field label="Terminated">{formatDateTime(v.terminatedAt)}</Field>}
         {v.terminationReason && <Field label="Why it ended">{reasons[v.terminationReason]}</Field>}
         {v.terminationReason === 'reclaimed' && <Field label="Reason given">{reclaimReason ? `“${reclaimReason}”` : 'No reason given'}</Field>}

@@ -5,10 +5,20 @@ import type { NodeVm } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
+import { ReclaimDeadline } from '../reclaim-deadline';
 
 const baseColumns: readonly Column<NodeVm>[] = [
   { key: 'id', header: 'VM', cell: (vm) => vm.id, className: 'py-2 pr-4 font-mono' },
-  { key: 'tier', header: 'Tier', cell: (vm) => vm.tier },
+  {
+    key: 'tier',
+    header: 'Tier',
+    cell: (vm) => (
+      <>
+        {vm.tier}
+        {vm.reclaimAt && <ReclaimDeadline at={vm.reclaimAt} />}
+      </>
+    ),
+  },
   { key: 'units', header: 'Units', cell: (vm) => vm.unitIds.join(', '), className: 'py-2 pr-4 font-mono' },
   {
     key: 'org',

@@ -11,6 +11,7 @@ import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters, type FilterField } from '../ui/url-filters';
 import { offers } from '../offers';
 import { vmStatusLabel } from '../vm-status';
+import { ReclaimDeadline } from '../reclaim-deadline';
 
 /** A VM of the list, with its org's name where the caller sees its org. */
 type VmView = RouterOutputs['vms']['list']['items'][number];
@@ -27,7 +28,12 @@ const columns = [
     </Link>
   )),
   column<VmView>('tier', 'Tier', (vm) => vm.tier),
-  column<VmView>('status', 'Status', (vm) => <span data-testid="vm-status">{vmStatusLabel(vm)}</span>),
+  column<VmView>('status', 'Status', (vm) => (
+    <>
+      <span data-testid="vm-status">{vmStatusLabel(vm)}</span>
+      {vm.reclaimAt && <ReclaimDeadline at={vm.reclaimAt} />}
+    </>
+  )),
   column<VmView>('units', 'Units', (vm) => vm.unitIds.join(', '), 'font-mono text-xs'),
   // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
   column<VmView>('org', 'Org', (vm) => <OrgOrAnother orgId={vm.orgId} names={vm.orgNames} why="Another tenant’s identity is private" />, 'text-xs'),
