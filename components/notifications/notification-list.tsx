@@ -2,8 +2,9 @@
 
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
+import { formatCountdown } from '../countdown';
 import { formatDateTime, formatRelative } from '../format';
-import { reservationHref } from '../links';
+import { nodeHref, reservationHref, vmHref } from '../links';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
 import { useRefreshPage } from '../live/use-refresh-page';
@@ -23,14 +24,46 @@ const link = 'font-mono text-indigo-700 hover:underline';
 
 type Of<K extends NotificationView['kind']> = Extract<NotificationView, { kind: K }>;
 
-/** A scheduled reclaim's change, as a tenant reads it. */
-const reclaimNotice: Record<Of<'vm.reclaim_scheduled'>['details']['change'], string> = {
-  scheduled: 'Its capacity will be reclaimed: save your work before then',
-  rescheduled: 'The reclaim of its capacity moved',
-  cancelled: 'The scheduled reclaim was cancelled: it keeps running',
-  dropped: 'No longer part of the scheduled reclaim: it keeps running',
-  lapsed: 'The scheduled reclaim will not happen: it keeps running',
-};
+/** A VM's own notification (reclaimed, a reclaim scheduled): the VM, and the node and units it runs on. */
+const vmLink = (n: { details: { vmId: string } }) => (
+  <Link href={vmHref(n.details.vmId)} className={link}>
+    {n.details.vmId}
+  </Link>
+);
+const vmWhere = (n: { details: { nodeId: string; unitIds: string[] } }) => (
+  <>
+    <Link href={nodeHref(n.details.nodeId)} className={link}>
+      {n.details.nodeId}
+    </Link>
+    <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
+  </>
+);
+const reasonGiven = (reason: string | undefined) =>
+  reason ? <div className="text-slate-600">Reason given: “{reason}”</div> : <div className="text-slate-400">No reason given</div>;
+
+/**
+ * A scheduled reclaim's notice to a spot tenant (issue 22), by what changed: when the VM's units
+ * are taken back and that it ends then, or that it keeps running. Never who holds the capacity,
+ * the reservation or the schedule (the notice names none).
+ */
+function ReclaimNotice({ details: d }: { details: Of<'vm.reclaim_scheduled'>['details'] }) {
+  const when = formatDateTime(d.reclaimAt);
+  const left = formatCountdown(d.reclaimAt);
+  const coming = `its spot capacity will be reclaimed at ${when}${left === 'due now' ? '' : ` (in ${left})`}; the VM is terminated then: save your work before.`;
+  const words: Record<typeof d.change, string> = {
+    scheduled: coming.replace(/^./, (c) => c.toUpperCase()),
+    rescheduled: `Rescheduled${d.previousAt ? ` from ${formatDateTime(d.previousAt)}` : ''}: ${coming}`,
+    cancelled: `The reclaim of its spot capacity planned for ${when} is cancelled: the VM keeps running.`,
+    dropped: `Its units are no longer in the reclaim planned for ${when}: the VM keeps running.`,
+    lapsed: `The reclaim of its spot capacity planned for ${when} will not happen: the VM keeps running.`,
+  };
+  return (
+    // The countdown is of the clock of whoever renders it: the server's first HTML and the browser may differ by a minute.
+    <div data-testid="reclaim-notice" suppressHydrationWarning>
+      {words[d.change]}
+    </div>
+  );
+}
 
 /** What each kind of notification shows in the table: what it is about, where, and why. */
 const kinds: {
@@ -43,50 +76,23 @@ const kinds: {
 } = {
   'vm.reclaimed': {
     subject: (n) => n.details.vmId,
-    what: (n) => (
-      <Link href={`/vms/${encodeURIComponent(n.details.vmId)}`} className={link}>
-        {n.details.vmId}
-      </Link>
-    ),
-    where: (n) => (
-      <>
-        <Link href={`/nodes/${encodeURIComponent(n.details.nodeId)}`} className={link}>
-          {n.details.nodeId}
-        </Link>
-        <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
-      </>
-    ),
+    what: vmLink,
+    where: vmWhere,
     why: (n) => (
       <>
         <div>Terminated: its spot capacity was reclaimed</div>
-        {n.details.reason ? <div className="text-slate-600">Reason given: “{n.details.reason}”</div> : <div className="text-slate-400">No reason given</div>}
+        {reasonGiven(n.details.reason)}
       </>
     ),
   },
   'vm.reclaim_scheduled': {
     subject: (n) => n.details.vmId,
-    what: (n) => (
-      <Link href={`/vms/${encodeURIComponent(n.details.vmId)}`} className={link}>
-        {n.details.vmId}
-      </Link>
-    ),
-    where: (n) => (
-      <>
-        <Link href={`/nodes/${encodeURIComponent(n.details.nodeId)}`} className={link}>
-          {n.details.nodeId}
-        </Link>
-        <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
-      </>
-    ),
+    what: vmLink,
+    where: vmWhere,
     why: (n) => (
       <>
-        <div>{reclaimNotice[n.details.change]}</div>
-        <div className="text-slate-600">
-          {n.details.change === 'scheduled' || n.details.change === 'rescheduled' ? 'Reclaim at ' : 'Was to be reclaimed at '}
-          {formatDateTime(n.details.reclaimAt)}
-          {n.details.change === 'scheduled' || n.details.change === 'rescheduled' ? ` (${formatRelative(n.details.reclaimAt)})` : ''}
-        </div>
-        {n.details.reason ? <div className="text-slate-600">Reason given: “{n.details.reason}”</div> : null}
+        <ReclaimNotice details={n.details} />
+        {reasonGiven(n.details.reason)}
       </>
     ),
   },
