@@ -10,7 +10,8 @@ import { useLastGood } from './live/use-last-good';
 import type { Fetched, RouterOutputs } from './trpc-types';
 import { DataTable, type Column } from './ui/data-table';
 import { UrlPager } from './ui/url-pager';
-import { MiniGrid, UnitLegend } from './unit-grid/mini-grid';
+import { UnitLegend } from './unit-grid/legend';
+import { MiniGrid } from './unit-grid/mini-grid';
 
 import { unitStyles } from './unit-grid/unit-styles';
 import { offers } from './offers';

@@ -4,8 +4,8 @@ import { reclaimIn } from '../countdown';
 import { formatDateTime } from '../format';
 import type { ReservationAction, UnitView } from '../trpc-types';
 import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit, type Selection } from '../unit-grid/selection';
-import { UnitLegend } from '../unit-grid/mini-grid';
-import { UnitGrid } from '../unit-grid/unit-grid';
+import { UnitLegend } from '../unit-grid/legend';
+import { ClockIcon, UnitGrid } from '../unit-grid/unit-grid';
 import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
 import { lazy, Suspense } from 'react';
@@ -76,7 +76,7 @@ export function UnitPanel(props: {
         <ul data-testid="scheduled-units" className="mt-3 space-y-1 text-sm text-amber-950">
           {[...scheduled].map(([at, ids]) => (
             <li key={at} data-reclaim-at={at}>
-              ⏱ <span className="font-mono">{ids.join(', ')}</span>:{' '}
+              <ClockIcon /> <span className="font-mono">{ids.join(', ')}</span>:{' '}
               <span title={formatDateTime(at)} suppressHydrationWarning>
                 {reclaimIn(at)}
               </span>

@@ -1,28 +1,9 @@
 import type { UnitView } from '../trpc-types';
 import { stripes, unitStyles } from './unit-styles';
 
-// Apart from the interactive grid (unit-grid.tsx), so that the pages that only show units — the
-// fleet, the reservation page — do not load its selection and keyboard code with their first
-// load (docs/first-load-js.md).
-
-/** The legend: every state's colour, letter and meaning. */
-export function UnitLegend() {
-  return (
-    <ul className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-slate-700 sm:grid-cols-4" aria-label="Legend">
-      {Object.entries(unitStyles).map(([state, s]) => (
-        <li key={state} className="flex items-center gap-2" title={s.description}>
-          <span
-            className={`inline-flex h-5 w-7 items-center justify-center rounded border-2 font-mono text-[10px] font-bold ${s.cell}`}
-            style={s.pattern === 'stripes' ? stripes : undefined}
-          >
-            {s.glyph}
-          </span>
-          {s.label}
-        </li>
-      ))}
-    </ul>
-  );
-}
+// Apart from the interactive grid (unit-grid.tsx) and the legend (legend.tsx), so that each page
+// loads with its first load only the grid it shows (docs/first-load-js.md): the fleet and the
+// reservation page this one, the node page the interactive one.
 
 /**
  * A compact, non-interactive grid (the fleet table; the reservation page). With `highlight`,

@@ -9,6 +9,16 @@ import { stripes, unitStyles } from './unit-styles';
 
 const COLUMNS = 8;
 
+/** A clock: the non-colour cue of a unit a reclaim is scheduled on (an SVG, since not every system font has ⏱). */
+export function ClockIcon() {
+  return (
+    <svg viewBox="0 0 16 16" aria-hidden className="inline h-3 w-3 align-[-2px]" fill="none" stroke="currentColor" strokeWidth="2">
+      <circle cx="8" cy="8" r="6.5" />
+      <path d="M8 4.5V8l2.5 1.5" />
+    </svg>
+  );
+}
+
 /** One line describing a unit for people and screen readers, its scheduled reclaim included (issue 22). */
 export function describeUnit(u: UnitView): string {
   return [
@@ -135,7 +145,8 @@ export function UnitGrid(props: {
                   suppressHydrationWarning
                   className="absolute left-1 top-1 rounded bg-amber-100 px-1 text-[10px] font-semibold leading-4 text-amber-950 ring-1 ring-amber-500"
                 >
-                  ⏱<span className="hidden sm:inline"> {formatCountdown(u.reclaimAt)}</span>
+                  <ClockIcon />
+                  <span className="hidden sm:inline"> {formatCountdown(u.reclaimAt)}</span>
                 </span>
               )}
             </button>
