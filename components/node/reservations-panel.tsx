@@ -7,6 +7,7 @@ import { OrgIds } from '../org-names';
 import { StatusBadge } from '../reservation/status-badge';
 import type { Reservation, ReservationItem } from '../trpc-types';
 import { offers } from '../offers';
+import { UnitIds } from '../unit-ids';
 
 /** What a reservation's buttons open (the node view shows the dialog). */
 export type ReservationDialog = { kind: 'edit' | 'cancel' | 'reaffirm'; reservation: Reservation };
@@ -104,14 +105,4 @@ export function ReservationsPanel({
       )}
     </section>
   );
-}
-
-/** Unit ids that wrap between ids, never inside one ("gpu-" / "5"). */
-function UnitIds({ ids }: { ids: string[] }) {
-  return ids.map((id, i) => (
-    <span key={id} className="whitespace-nowrap">
-      {id}
-      {i < ids.length - 1 ? ', ' : ''}
-    </span>
-  ));
 }

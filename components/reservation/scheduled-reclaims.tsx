@@ -1,11 +1,12 @@
 import Link from 'next/link';
-import { reclaimIn } from '../countdown';
+import { formatCountdown } from '../countdown';
 import { formatDateTime } from '../format';
 import { vmHref } from '../links';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
 import type { Fetched, ReclaimSchedule, RouterOutputs } from '../trpc-types';
-import { DataTable, type Column } from '../ui/data-table';
+import type { Column } from '../ui/data-table';
+import { UnitIds } from '../unit-ids';
 import { ScheduleActions } from './schedule-actions';
 
 /**
@@ -68,7 +69,10 @@ function VmLinks({ ids }: { ids: string[] }) {
 /** What the schedule did, or will do, in words. */
 function Outcome({ s }: { s: ReclaimSchedule }) {
   // Said as of this render: the page renders again every 30 s (the layout's AutoRefresh).
-  if (s.status === 'pending') return <span className="text-amber-900">Pending: {reclaimIn(s.at)}.</span>;
+  if (s.status === 'pending') {
+    const left = formatCountdown(s.at);
+    return <span className="text-amber-900">Pending: {left === 'due now' ? 'due now, about to run.' : `runs in ${left}.`}</span>;
+  }
   if (s.status === 'cancelled') return <span className="text-slate-500">Cancelled: nothing was reclaimed.</span>;
   if (s.status === 'lapsed') return <span className="text-slate-600">Lapsed: {s.lapseReason ? lapseWords[s.lapseReason] : 'it could no longer run.'}</span>;
   const { terminated = [], skipped = [] } = s.outcome ?? {};
@@ -97,10 +101,10 @@ function columns(canManage: boolean, endsAt: string | undefined, orgNames: Recor
     {
       key: 'at',
       header: 'Reclaim at',
-      className: 'py-2 pr-4 whitespace-nowrap',
+      className: 'whitespace-nowrap font-medium',
       cell: (s) => <span title={s.at}>{formatDateTime(s.at)}</span>,
     },
-    { key: 'units', header: 'Units', className: 'py-2 pr-4 font-mono text-xs', cell: (s) => s.unitIds.join(', ') },
+    { key: 'units', header: 'Units', className: 'font-mono text-xs', cell: (s) => <UnitIds ids={s.unitIds} /> },
     {
       key: 'status',
       header: 'Status',
@@ -110,11 +114,11 @@ function columns(canManage: boolean, endsAt: string | undefined, orgNames: Recor
         </span>
       ),
     },
-    { key: 'outcome', header: 'Outcome', className: 'py-2 pr-4 text-xs', cell: (s) => <Outcome s={s} /> },
+    { key: 'outcome', header: 'Outcome', className: 'text-xs', cell: (s) => <Outcome s={s} /> },
     {
       key: 'by',
       header: 'Scheduled by',
-      className: 'py-2 pr-4 text-xs',
+      className: 'text-xs',
       cell: (s) => (
         <>
           <Scheduler by={s.createdBy} orgNames={orgNames} />
@@ -128,10 +132,49 @@ function columns(canManage: boolean, endsAt: string | undefined, orgNames: Recor
     cols.push({
       key: 'actions',
       header: <span className="sr-only">Actions</span>,
-      className: 'py-2 text-right',
+      className: 'md:text-right',
       cell: (s) => s.status === 'pending' && <ScheduleActions schedule={s} endsAt={endsAt} />,
     });
   return cols;
+}
+
+/**
+ * A table on a wide screen; on a narrow one each schedule a block of labelled lines, so that its
+ * status and buttons are not scrolled out of sight (the page's other tables scroll).
+ */
+function ScheduleTable({ columns: cols, items }: { columns: Column<ReclaimSchedule>[]; items: ReclaimSchedule[] }) {
+  return (
+    <table className="w-full text-left text-sm" data-testid="schedule-table">
+      <thead className="text-xs uppercase tracking-wide text-slate-500 max-md:sr-only">
+        <tr>
+          {cols.map((c) => (
+            <th key={c.key} className="py-2 pr-4 font-medium">
+              {c.header}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {items.map((s) => (
+          <tr key={s.id} data-schedule-id={s.id} data-schedule-status={s.status} className="max-md:block max-md:py-2">
+            {cols.map((c) => (
+              <td key={c.key} className={`py-2 pr-4 align-top max-md:block max-md:py-0.5 max-md:pr-0 ${c.className ?? ''}`}>
+                {typeof c.header === 'string' && <span className="font-sans text-xs font-normal text-slate-500 md:hidden">{c.header}: </span>}
+                {c.cell(s)}
+              </td>
+            ))}
+          </tr>
+        ))}
+        {items.length === 0 && (
+          <tr>
+            <td colSpan={cols.length} className="px-4 py-6 text-center text-slate-500">
+              No reclaim of this reservation has been scheduled.
+            </td>
+          </tr>
+        )}
+      </tbody>
+    </table>
+  );
 }
 
 export function ScheduledReclaims(props: {
@@ -154,22 +197,12 @@ export function ScheduledReclaims(props: {
       </h2>
       <p className="mb-3 text-xs text-slate-600">
         A scheduled reclaim runs once at its time; the tenants of spot VMs on its units are told when it is made and at every change.
-        {canManage && ' Schedule one from Reclaim… → Schedule….'}
+        {canManage && ' To schedule one, open Reclaim… on released units and pick “Schedule…”.'}
       </p>
       {!schedules.data ? (
         <p className="text-sm text-red-700">{schedules.error}</p>
       ) : (
-        <div className="overflow-x-auto">
-          <DataTable
-            columns={columns(canManage, endsAt, orgNames)}
-            rows={items}
-            rowKey={(s) => s.id}
-            rowAttr="schedule-id"
-            rowData={(s) => ({ 'data-schedule-status': s.status })}
-            testId="schedule-table"
-            empty="No reclaim of this reservation has been scheduled."
-          />
-        </div>
+        <ScheduleTable columns={columns(canManage, endsAt, orgNames)} items={items} />
       )}
       {(cursor || schedules.data?.nextCursor) && (
         <p className="mt-2 flex gap-3 text-sm">
