@@ -81,5 +81,7 @@ describe('problem helpers', () => {
     };
     expect(errorMessage(asTrpcError(late))).toBe('Reclaim at must be in the future.');
     expect(fieldErrors(asTrpcError(late), 'at')).toEqual(['Must be in the future.']);
+    const strays = { ...base, status: 422, code: 'unit_not_in_reservation' as const, detail: '… reclaim only its reservedUnitIds.', unitIds: ['gpu-5'] };
+    expect(errorMessage(asTrpcError(strays))).toBe('gpu-5 is not in this reservation (any more): pick only units it holds, and try again.');
   });
 });

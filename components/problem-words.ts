@@ -125,6 +125,11 @@ const codeWords: { [C in ProblemOf['code']]?: (p: ProblemOf) => string | null } 
     p.unitIds?.length
       ? `${idList(p.unitIds)} ${p.unitIds.length === 1 ? 'is' : 'are'} already in a pending scheduled reclaim: reschedule or cancel that one on the reservation’s page, or leave ${p.unitIds.length === 1 ? 'it' : 'them'} out.`
       : null,
+  // Its detail names the schema's `reservedUnitIds`.
+  unit_not_in_reservation: (p) =>
+    p.unitIds?.length
+      ? `${idList(p.unitIds)} ${p.unitIds.length === 1 ? 'is' : 'are'} not in this reservation (any more): pick only units it holds, and try again.`
+      : null,
   schedule_not_pending: (p) =>
     p.scheduleStatus
       ? `This scheduled reclaim ${scheduleStatusWords[p.scheduleStatus] ?? `is ${p.scheduleStatus}`}, so it can no longer be changed or cancelled.`

@@ -13,6 +13,7 @@ import { offers } from './offers';
 import { ScheduleTimeField, scheduleTimeToSend } from './schedule-time';
 import type { AuditEvent, ReclaimResult, ReclaimSchedule, VmView } from './trpc-types';
 import { PreviewDialog } from './ui/preview-dialog';
+import { UnitIds } from './unit-ids';
 
 type Preview = {
   terminate: string[];
@@ -144,6 +145,8 @@ export function ReclaimDialog(props: {
       }
       confirm={confirm}
       tone={mode === 'schedule' ? 'primary' : 'danger'}
+      // A new time, or the other mode: what was said of the old one no longer holds.
+      errorFor={`${mode} ${at}`}
       isStale={(e) => mode === 'now' && (e instanceof PreviewOutOfDate || problemOf(e)?.code === 'eviction_set_changed')}
       onStale={refreshPage}
       onDone={async () => {
@@ -153,7 +156,13 @@ export function ReclaimDialog(props: {
       onClose={onClose}
       renderPreview={(p, changed) => (
         <>
-          <ModeSwitch mode={mode} onChange={setMode} />
+          <ModeSwitch
+            mode={mode}
+            onChange={(m) => {
+              setScheduleError(null);
+              setMode(m);
+            }}
+          />
           {mode === 'schedule' ? (
             <SchedulePreview p={p} vmById={vmById} />
           ) : (
@@ -218,7 +227,17 @@ export function ReclaimDialog(props: {
       {(p: Preview) =>
         (mode === 'schedule' || hasWork(p)) && (
           <>
-            {mode === 'schedule' && <ScheduleTimeField value={at} onChange={setAt} error={scheduleError} />}
+            {mode === 'schedule' && (
+              <ScheduleTimeField
+                value={at}
+                onChange={(local) => {
+                  // What was said beside the field was of the time it had: a new one is judged when sent.
+                  setScheduleError(null);
+                  setAt(local);
+                }}
+                error={scheduleError}
+              />
+            )}
             <label className="block text-sm font-medium text-slate-700">
               Reason{' '}
               <span className="font-normal text-slate-500">
@@ -279,7 +298,7 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
             return (
               <li key={id} data-vm-id={id} className="flex items-center justify-between gap-3 px-3 py-2">
                 <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-red-700' : 'text-slate-700'}`}>{id}</span>
-                <span className="text-slate-600">{vm ? vm.unitIds.join(', ') : '—'}</span>
+                <span className="text-slate-600">{vm ? <UnitIds ids={vm.unitIds} /> : '—'}</span>
                 <span className="text-xs text-slate-500" title={vm ? formatDateTime(vm.startedAt) : undefined}>
                   {vm ? `started ${formatRelative(vm.startedAt)}` : ''}
                 </span>

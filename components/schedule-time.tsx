@@ -50,7 +50,9 @@ export function ScheduleTimeField({ value, onChange, error }: { value: string; o
   return (
     <Field label="Reclaim at" hint="(in your time zone)" errors={scheduleTimeErrors(error)}>
       <span className="flex flex-wrap items-center gap-2">
-        <input type="datetime-local" required value={value} onChange={(e) => onChange(e.target.value)} className={`${inputClass} w-auto`} />
+        <span className="w-full max-w-64">
+          <input type="datetime-local" required value={value} onChange={(e) => onChange(e.target.value)} className={inputClass} />
+        </span>
         <span data-testid="schedule-zone" className="rounded bg-slate-100 px-2 py-1 text-xs font-normal text-slate-700">
           {zone}
         </span>

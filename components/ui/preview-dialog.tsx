@@ -35,6 +35,8 @@ export function PreviewDialog<P, R>(props: {
   /** Extra fields under the preview (a reason, say), or a function of the preview to give them. */
   children?: ReactNode | ((preview: P) => ReactNode);
   tone?: 'danger' | 'primary';
+  /** What the person typed or chose that the last error was about: when it changes, the error is no longer shown (it is judged again on confirm). */
+  errorFor?: unknown;
 }) {
   const {
     title,
@@ -51,11 +53,18 @@ export function PreviewDialog<P, R>(props: {
     onDone,
     children,
     tone = 'danger',
+    errorFor,
   } = props;
   const [preview, setPreview] = useState<{ value: P; changed: boolean } | null>(null);
   const [result, setResult] = useState<{ value: R } | null>(null);
   const [pending, setPending] = useState<'preview' | 'confirm' | null>('preview');
   const [error, setError] = useState<unknown>(null);
+  // Adjusting state while rendering: React's pattern for state that follows a prop.
+  const [erredFor, setErredFor] = useState(errorFor);
+  if (!Object.is(erredFor, errorFor)) {
+    setErredFor(errorFor);
+    setError(null);
+  }
 
   const load = useCallback(
     async (changed: boolean) => {
