@@ -49,7 +49,7 @@ const reasonGiven = (reason: string | undefined) =>
 function ReclaimNotice({ details: d }: { details: Of<'vm.reclaim_scheduled'>['details'] }) {
   const when = formatDateTime(d.reclaimAt);
   const left = formatCountdown(d.reclaimAt);
-  const coming = `its spot capacity will be reclaimed at ${when}${left === 'due now' ? '' : ` (in ${left})`}; the VM is terminated then: save your work before.`;
+  const coming = `its spot capacity will be reclaimed at ${when}${left === 'due now' ? '' : ` (in ${left})`}, terminating the VM: save your work before then.`;
   const words: Record<typeof d.change, string> = {
     scheduled: coming.replace(/^./, (c) => c.toUpperCase()),
     rescheduled: `Rescheduled${d.previousAt ? ` from ${formatDateTime(d.previousAt)}` : ''}: ${coming}`,

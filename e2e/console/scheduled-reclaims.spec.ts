@@ -74,6 +74,8 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   const first = minuteFromNow(3 * HOUR + 5 * 60_000);
   await time.fill(await localInput(page, first));
   await expect(dialog.getByText(`That is ${utc(first.toISOString())}.`)).toBeVisible();
+  // What was said of the old time goes with it.
+  await expect(dialog.locator('[data-field-error], [data-dialog-error]')).toHaveCount(0);
   await dialog.getByLabel(/Reason/).fill('Nimbus needs the node back for its training run');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.screenshot({ path: '/tmp/ui22/dialog-1440.png' });
@@ -95,6 +97,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   }
   await expect(unit(page, 'gpu-1').getByTestId('reclaim-badge')).toHaveCount(0);
   await expect(page.getByTestId('scheduled-units')).toContainText(/gpu-2, gpu-3: reclaim in (2 h \d+ min|3 h)/);
+  await page.getByRole('region', { name: 'Units', exact: true }).screenshot({ path: '/tmp/ui22/grid-badges.png' });
   // The same units cannot be in two pending schedules: said in words, with what to do.
   await unit(page, 'gpu-2').click();
   await unit(page, 'gpu-3').click({ modifiers: ['Shift'] });
@@ -132,7 +135,13 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
     `Rescheduled the reclaim of gpu-2, gpu-3 from ${utc(first.toISOString())} to ${utc(second.toISOString())}`,
   );
   await expect(row).toContainText(utc(second.toISOString()));
-  await page.screenshot({ path: '/tmp/ui22/reservation-schedules.png', fullPage: true });
+  await page.getByTestId('outcome-banner').getByRole('button', { name: 'Dismiss' }).click();
+  const section = page.getByRole('region', { name: 'Scheduled reclaims' });
+  await section.screenshot({ path: '/tmp/ui22/reservation-schedules.png' });
+  await page.setViewportSize({ width: 375, height: 800 });
+  await section.screenshot({ path: '/tmp/ui22/reservation-schedules-375.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.screenshot({ path: '/tmp/ui22/reservation-page.png', fullPage: true });
 
   // Tom (Orbit) sees the deadline on his VM — the list, the VM page, the node page — and was told twice.
   const tom = await signedIn(browser, baseURL, 'tom@orbit.example');
