@@ -218,18 +218,16 @@ async function makeScene(name: SceneName): Promise<Scene> {
   if (name === 'scheduled') {
     const at = new Date(now.getTime() + 2 * 3_600_000);
     const rcs = { id: 'rcs-matrix', nodeId: 'n1', reservationId: 'r1' };
-    await db
-      .insert(reclaimSchedules)
-      .values({
-        ...rcs,
-        unitIds: ['gpu-3'],
-        at,
-        status: 'pending',
-        createdAt: now,
-        updatedAt: now,
-        createdByOrgId: ORG.managing,
-        createdByApiKeyId: `key_${ORG.managing}`,
-      });
+    await db.insert(reclaimSchedules).values({
+      ...rcs,
+      unitIds: ['gpu-3'],
+      at,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      createdByOrgId: ORG.managing,
+      createdByApiKeyId: `key_${ORG.managing}`,
+    });
     await db.insert(reclaimScheduleUnits).values({ nodeId: 'n1', reservationId: 'r1', unitId: 'gpu-3', scheduleId: rcs.id });
   }
   if (name === 'history') {
