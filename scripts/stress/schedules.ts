@@ -22,6 +22,8 @@ const UNITS_PER_NODE = 8;
 const HOLD_REASON = 'kill -9 test';
 const HOLD_MS = 4_000;
 
+/** A PostgreSQL array literal of ids (drizzle spreads a JS array into a row of parameters). */
+const textArray = (ids: readonly string[]) => `{${ids.join(',')}}`;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
 
@@ -88,13 +90,13 @@ export async function runScheduleStress(count: number): Promise<boolean> {
     const runs = await db.execute<{ schedule_id: string; at: string; events: number }>(sql`
       select rs.id as schedule_id, to_char(min(e.at) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at, count(e.id)::int as events
       from reclaim_schedules rs left join audit_events e on e.action = 'reservation.reclaim' and e.details->>'scheduleId' = rs.id
-      where rs.id = any(${scheduled.map((s) => s.id)}::text[]) group by rs.id`);
+      where rs.id = any(${textArray(scheduled.map((s) => s.id))}::text[]) group by rs.id`);
     const byId = new Map([...runs].map((r) => [r.schedule_id, r]));
     const lateness = scheduled.map((s) => new Date(byId.get(s.id)!.at).getTime() - s.at).sort((x, y) => x - y);
     const notOnce = [...runs].filter((r) => r.events !== 1);
     const [terms] = await db.execute<{ vms: number; notices: number }>(sql`
-      select (select count(*)::int from vms where id = any(${timed.flatMap((t) => (t.vmId ? [t.vmId] : []))}::text[]) and termination_reason = 'reclaimed') as vms,
-             (select count(*)::int from notifications where kind = 'vm.reclaimed' and details->>'vmId' = any(${timed.flatMap((t) => (t.vmId ? [t.vmId] : []))}::text[])) as notices`);
+      select (select count(*)::int from vms where id = any(${textArray(timed.flatMap((t) => (t.vmId ? [t.vmId] : [])))}::text[]) and termination_reason = 'reclaimed') as vms,
+             (select count(*)::int from notifications where kind = 'vm.reclaimed' and details->>'vmId' = any(${textArray(timed.flatMap((t) => (t.vmId ? [t.vmId] : [])))}::text[])) as notices`);
     const woken = await db.execute<{ n: number }>(sql`select count(*)::int as n from graphile_worker.jobs`).catch(() => [{ n: -1 }]);
 
     // The fault: the run of one schedule is held; kill -9 whichever instance holds it.
