@@ -10,6 +10,7 @@
  * violation, 5xx, request without an answer, lost write or differing idempotent replay.
  *
  * Needs a production build in `.next` (`next build`); `--build` makes one when there is none.
+ * `--schedules 50` runs scheduled reclaims instead (scripts/stress/schedules.ts): lateness and exactly-once.
  * Options: --seconds (60) --clients (32) --instances (2) --max-requests (1000 × seconds)
  * --seed (random; printed, replays the same choices) --build --port (the first instance's port,
  * the next ones follow; free ports when omitted).
@@ -59,9 +60,28 @@ const { values: args } = parseArgs({
     'outage-seconds': { type: 'string', default: '30' },
     pgbouncer: { type: 'boolean', default: false },
     port: { type: 'string' },
+    schedules: { type: 'string' },
   },
   strict: true,
 });
+
+// `--schedules N`: the scheduled-reclaim run instead of the storm (scripts/stress/schedules.ts).
+if (args.schedules !== undefined) {
+  if (!hasProductionBuild()) {
+    if (!args.build) {
+      console.error('The schedule run uses the production build, and .next holds none. Run `npx next build` first, or pass --build.');
+      process.exit(2);
+    }
+    buildApp();
+  }
+  const count = Number(args.schedules);
+  if (!Number.isInteger(count) || count < 1 || count > 500) {
+    console.error(`--schedules must be an integer from 1 to 500, not ${JSON.stringify(args.schedules)}`);
+    process.exit(2);
+  }
+  const { runScheduleStress } = await import('./stress/schedules');
+  process.exit((await runScheduleStress(count)) ? 0 : 1);
+}
 
 const positive = (name: string, v: string | undefined) => {
   const n = Number(v);

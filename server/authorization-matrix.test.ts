@@ -24,6 +24,8 @@ import {
   nodes,
   notifications,
   orgAuditActions,
+  reclaimScheduleUnits,
+  reclaimSchedules,
   reservationUnits,
   reservations,
   signInThrottles,
@@ -110,6 +112,7 @@ const expectations = {
   'release units':                                    row('ok',    'ok',  'ok',    403,     404,   401),
   'reclaim units':                                    row('ok',    'ok',  'ok',    403,     404,   401),
   're-affirm a needs-review reservation':             row('ok',    403,   403,     403,     404,   401),
+  'schedule, move, cancel and list scheduled reclaims': row('ok',  'ok',  'ok',    403,     404,   401),
   'register a node':                                  row('ok',    403,   403,     403,     403,   401),
   'change a node topology':                           row('ok',    403,   403,     403,     403,   401),
   // §2's 403*: operator, owner and managing are not in this reservation's allowedOrgIds.
@@ -164,8 +167,9 @@ function expectedFor(action: Action, kind: Kind): Outcome {
  *   API key. Each signed-in kind's org, and org_tenant_a, has an unread notification `ntf-<kind>`.
  * - `wide-audience`: base, then the owner adds the platform, itself and the managing org to
  *   r1's allowedOrgIds (§2's 403* footnote).
+ * - `scheduled`: base, plus a pending scheduled reclaim `rcs-matrix` of gpu-3 in two hours (§5.6).
  */
-type SceneName = 'base' | 'needs-review' | 'history' | 'wide-audience';
+type SceneName = 'base' | 'needs-review' | 'history' | 'wide-audience' | 'scheduled';
 type Scene = { name: SceneName; tdb: TestDatabase; keys: Record<string, string>; revokedKey: string };
 
 const ownVm = (kind: Kind) => (kind === 'anonymous' || kind === 'revoked' ? 'own-operator' : `own-${kind}`);
@@ -210,6 +214,21 @@ async function makeScene(name: SceneName): Promise<Scene> {
   if (name === 'wide-audience') {
     const allowedOrgIds = [ORG.audience, ORG.managing, ORG.owner, ORG.platform];
     await updateReservation({ ctx: ctxFor(db, ORG.owner, now), input: { nodeId: 'n1', reservationId: 'r1', allowedOrgIds } });
+  }
+  if (name === 'scheduled') {
+    const at = new Date(now.getTime() + 2 * 3_600_000);
+    const rcs = { id: 'rcs-matrix', nodeId: 'n1', reservationId: 'r1' };
+    await db.insert(reclaimSchedules).values({
+      ...rcs,
+      unitIds: ['gpu-3'],
+      at,
+      status: 'pending',
+      createdAt: now,
+      updatedAt: now,
+      createdByOrgId: ORG.managing,
+      createdByApiKeyId: `key_${ORG.managing}`,
+    });
+    await db.insert(reclaimScheduleUnits).values({ nodeId: 'n1', reservationId: 'r1', unitId: 'gpu-3', scheduleId: rcs.id });
   }
   if (name === 'history') {
     await registerNode({ ctx: ctxFor(db, ORG.platform, now), input: { id: 'n2', name: 'n2', ownerOrgId: ORG.owner, units: gpuUnits(2) } });
@@ -259,6 +278,7 @@ async function snapshot(db: Db): Promise<string> {
     // Not lastUsedAt: authenticating a request records it, which is no effect of the verb.
     db.select({ id: apiKeys.id, name: apiKeys.name, revokedAt: apiKeys.revokedAt }).from(apiKeys).orderBy(apiKeys.id),
     db.select().from(signInThrottles).orderBy(signInThrottles.subject),
+    db.select().from(reclaimSchedules).orderBy(reclaimSchedules.id),
   ]);
   return JSON.stringify(parts);
 }
@@ -541,6 +561,10 @@ type MatrixRow = RestRow | TrpcRow;
 
 const r1 = { nodeId: 'n1', id: 'r1' };
 const r1Input = { nodeId: 'n1', reservationId: 'r1' };
+const rcs = { ...r1, scheduleId: 'rcs-matrix' };
+const rcsInput = { ...r1Input, scheduleId: 'rcs-matrix' };
+/** A time a scheduled reclaim may take (in the future, before r1 ends a day after the scene): two hours on, plus `extra`. */
+const inTwoHours = (extra = 0) => new Date(Date.now() + (2 + extra) * 3_600_000).toISOString();
 const registerBody = { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units: [{ id: 'gpu-0', model: 'H100-SXM5', memoryGiB: 80 }] };
 const createBody = { reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], contractRef: 'C-9' };
 const placeReserved = { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' };
@@ -569,6 +593,11 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'reservations.reclaim', params: r1, body: reclaimBody, action: 'reclaim units', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.reclaim', params: r1, body: { ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
   { transport: 'rest', op: 'reservations.reclaimPlan', params: r1, body: { count: 1 }, action: 'reclaim units', scene: 'base', mutates: false, check: checks.plan },
+  { transport: 'rest', op: 'scheduledReclaims.list', params: r1, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: false },
+  { transport: 'rest', op: 'scheduledReclaims.create', params: r1, body: { unitIds: ['gpu-2'], at: inTwoHours() }, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: true },
+  { transport: 'rest', op: 'scheduledReclaims.get', params: rcs, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: false },
+  { transport: 'rest', op: 'scheduledReclaims.reschedule', params: rcs, body: { at: inTwoHours(1) }, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: true },
+  { transport: 'rest', op: 'scheduledReclaims.cancel', params: rcs, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: true },
   { transport: 'rest', op: 'reservations.reaffirm', params: r1, body: { reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
   { transport: 'rest', op: 'vms.place', body: placeReserved, label: 'reserved', action: 'place a reserved-tier VM on the reservation', scene: 'base', mutates: true, check: checks.placed },
   { transport: 'rest', op: 'vms.place', body: placeReserved, label: 'reserved, caller also in allowedOrgIds', action: 'place a reserved-tier VM, also in allowedOrgIds', scene: 'wide-audience', mutates: true, check: checks.placed },
@@ -615,6 +644,11 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'reservations.reclaim', input: { ...r1Input, ...reclaimBody }, action: 'reclaim units', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'reservations.reclaim', input: { ...r1Input, ...reclaimBody, dryRun: true }, label: 'dryRun', action: 'reclaim units', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'reservations.reclaimPlan', input: { ...r1Input, count: 1 }, action: 'reclaim units', scene: 'base', mutates: false, check: checks.plan },
+  { transport: 'trpc', op: 'scheduledReclaims.list', input: r1Input, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: false },
+  { transport: 'trpc', op: 'scheduledReclaims.create', input: () => ({ ...r1Input, unitIds: ['gpu-2'], at: inTwoHours() }), action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: true },
+  { transport: 'trpc', op: 'scheduledReclaims.get', input: rcsInput, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: false },
+  { transport: 'trpc', op: 'scheduledReclaims.reschedule', input: () => ({ ...rcsInput, at: inTwoHours(1) }), action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: true },
+  { transport: 'trpc', op: 'scheduledReclaims.cancel', input: rcsInput, action: 'schedule, move, cancel and list scheduled reclaims', scene: 'scheduled', mutates: true },
   { transport: 'trpc', op: 'reservations.reaffirm', input: { ...r1Input, reason: 'topology checked' }, action: 're-affirm a needs-review reservation', scene: 'needs-review', mutates: true },
   { transport: 'trpc', op: 'vms.list', input: {}, action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.vmList },
   { transport: 'trpc', op: 'vms.listForNode', input: { nodeId: 'n1' }, action: 'list VMs (filtered)', scene: 'base', mutates: false, check: checks.n1VmList },

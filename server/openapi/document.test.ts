@@ -145,7 +145,13 @@ describe('GET /v1/openapi.json', () => {
         .filter(([, op]) => '201' in op.responses)
         .map(([m]) => `${m.toUpperCase()} ${p}`),
     );
-    expect(created.sort()).toEqual(['POST /v1/api-keys', 'POST /v1/nodes', 'POST /v1/nodes/{nodeId}/reservations', 'POST /v1/vms']);
+    expect(created.sort()).toEqual([
+      'POST /v1/api-keys',
+      'POST /v1/nodes',
+      'POST /v1/nodes/{nodeId}/reservations',
+      'POST /v1/nodes/{nodeId}/reservations/{id}/scheduled-reclaims',
+      'POST /v1/vms',
+    ]);
   });
 
   it('documents the reclaim body, expectedTerminate marked as this API’s extension', () => {

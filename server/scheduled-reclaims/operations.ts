@@ -6,6 +6,7 @@
 import type { ErrorCode } from '../errors';
 import { ReclaimSchedule, ReclaimSchedulePage } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
+import { pageWithoutOrgNames } from '../orgs/internal';
 import { cancelReclaimSchedule, rescheduleReclaim } from './change';
 import { createReclaimSchedule } from './create';
 import { getReclaimSchedule, listReclaimSchedules } from './read';
@@ -33,6 +34,8 @@ export const scheduledReclaimOperations = {
       response: ReclaimSchedulePage,
       responseDescription: 'A page of scheduled reclaims.',
       errors: NOT_FOUND_AND_FORBIDDEN,
+      // The verb names each scheduler's org for the console (docs/product.md §9.1 q); REST answers schedules.
+      answer: pageWithoutOrgNames,
     },
   }),
   create: operation({

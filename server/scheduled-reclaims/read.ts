@@ -5,6 +5,7 @@ import { notFound } from '../errors';
 import { readNode } from '../nodes/internal';
 import { compositeKey, decodeCompositeCursor, malformedCursor, toPage, type Page } from '../pagination';
 import { assertMaySeeReclaimSchedules } from '../policy';
+import { withOrgNames, type Named } from '../orgs/internal';
 import { findVisibleReservation } from '../reservations/internal';
 import type { GetReclaimScheduleInput, ListReclaimSchedulesInput } from './schemas';
 import { toReclaimScheduleView, type ReclaimScheduleView } from './view';
@@ -20,10 +21,10 @@ async function openForRead(ctx: Ctx, nodeId: string, reservationId: string) {
 /**
  * The scheduled reclaims of a reservation, newest first by `createdAt` then id, cursor-paginated
  * (docs/product.md §5.6, §5 Lists). Those who may reclaim on it may read them.
- * @returns a page of schedules.
+ * @returns a page of schedules, each with its scheduler org's name for the console (`orgNames`).
  * @throws DomainError not_found (node or reservation), forbidden (the audience), invalid_request (cursor).
  */
-export async function listReclaimSchedules({ ctx, input }: { ctx: Ctx; input: ListReclaimSchedulesInput }): Promise<Page<ReclaimScheduleView>> {
+export async function listReclaimSchedules({ ctx, input }: { ctx: Ctx; input: ListReclaimSchedulesInput }): Promise<Page<Named<ReclaimScheduleView>>> {
   const { node, reservation } = await openForRead(ctx, input.nodeId, input.reservationId);
   const limit = input.limit ?? 100;
   let after = undefined;
@@ -43,7 +44,13 @@ export async function listReclaimSchedules({ ctx, input }: { ctx: Ctx; input: Li
     rows,
     limit,
     (r) => compositeKey(String(r.createdAt.getTime()), r.id),
-    (kept) => kept.map((r) => toReclaimScheduleView(ctx, r, node.positions)),
+    // The console names each scheduler's org (docs/product.md §9.1 q); REST answers the schedules alone.
+    (kept) =>
+      withOrgNames(
+        ctx,
+        kept.map((r) => toReclaimScheduleView(ctx, r, node.positions)),
+        (s) => [s.createdBy.orgId],
+      ),
   );
 }
 

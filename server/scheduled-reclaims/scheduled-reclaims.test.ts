@@ -70,8 +70,26 @@ describe('scheduling a reclaim (docs/product.md §5.6)', () => {
     expect(created).toMatchObject({ actorOrgId: ORG.managing, unitIds: ['gpu-0', 'gpu-2', 'gpu-3'], details: { scheduleId: s.id, tenantsTold: 2 } });
     // Both spot VMs (vm-spot-a on gpu-0+gpu-1, vm-spot-b on gpu-2), never the reserved one; no reservation or schedule named.
     expect(await notices()).toEqual([
-      { orgId: ORG.tenantA, vmId: 'vm-spot-a', nodeId: 'n1', unitIds: ['gpu-0', 'gpu-1'], change: 'scheduled', reclaimAt: at(2).toISOString(), notBefore: at(2).toISOString(), reason: 'maintenance' },
-      { orgId: ORG.tenantB, vmId: 'vm-spot-b', nodeId: 'n1', unitIds: ['gpu-2'], change: 'scheduled', reclaimAt: at(2).toISOString(), notBefore: at(2).toISOString(), reason: 'maintenance' },
+      {
+        orgId: ORG.tenantA,
+        vmId: 'vm-spot-a',
+        nodeId: 'n1',
+        unitIds: ['gpu-0', 'gpu-1'],
+        change: 'scheduled',
+        reclaimAt: at(2).toISOString(),
+        notBefore: at(2).toISOString(),
+        reason: 'maintenance',
+      },
+      {
+        orgId: ORG.tenantB,
+        vmId: 'vm-spot-b',
+        nodeId: 'n1',
+        unitIds: ['gpu-2'],
+        change: 'scheduled',
+        reclaimAt: at(2).toISOString(),
+        notBefore: at(2).toISOString(),
+        reason: 'maintenance',
+      },
     ]);
     // The owner sees who scheduled it by org only; the scheduler's own org sees the key too.
     const [seen] = (await listReclaimSchedules({ ctx: as(ORG.owner), input: key })).items;
@@ -117,7 +135,13 @@ describe('running a scheduled reclaim exactly once (docs/product.md §5.6)', () 
     const [run, ...more] = await events('reservation.reclaim');
     expect(more).toHaveLength(0);
     // The run acts as the scheduler, via schedule, at the time the writer held the lock.
-    expect(run).toMatchObject({ actorOrgId: ORG.managing, actorApiKeyId: `key_${ORG.managing}`, via: 'schedule', unitIds: ['gpu-2', 'gpu-3'], details: { scheduleId: s.id } });
+    expect(run).toMatchObject({
+      actorOrgId: ORG.managing,
+      actorApiKeyId: `key_${ORG.managing}`,
+      via: 'schedule',
+      unitIds: ['gpu-2', 'gpu-3'],
+      details: { scheduleId: s.id },
+    });
     expect(run!.at.toISOString()).toBe(at(2.5).toISOString());
     const [ended] = await db().select().from(vms).where(eq(vms.id, 'vm-spot-b'));
     expect(ended).toMatchObject({ status: 'terminated', terminationReason: 'reclaimed' });
@@ -158,7 +182,10 @@ describe('changing, dropping and lapsing scheduled reclaims (docs/product.md §5
     const again = await failure(cancelReclaimSchedule({ ctx: as(ORG.owner), input: { ...key, scheduleId: s.id } }));
     expect(again).toMatchObject({ code: 'schedule_not_pending', extras: { scheduleStatus: 'cancelled' } });
     expect((await failure(rescheduleReclaim({ ctx: as(ORG.audience), input: { ...key, scheduleId: s.id, at: at(6) } }))).code).toBe('forbidden');
-    expect((await events('reclaim_schedule.update'))[0]).toMatchObject({ actorOrgId: ORG.owner, details: { previousAt: at(2).toISOString(), at: at(5).toISOString() } });
+    expect((await events('reclaim_schedule.update'))[0]).toMatchObject({
+      actorOrgId: ORG.owner,
+      details: { previousAt: at(2).toISOString(), at: at(5).toISOString() },
+    });
     expect(await events('reclaim_schedule.cancel')).toHaveLength(1);
     expect((await notices()).map((n) => [n.vmId, n.change, n.reclaimAt, n.previousAt])).toEqual([
       ['vm-spot-b', 'scheduled', at(2).toISOString(), undefined],

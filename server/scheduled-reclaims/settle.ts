@@ -2,6 +2,7 @@ import type { Tx } from '@/db/client';
 import { notifications, reclaimScheduleUnits, reclaimSchedules, vmUnits, vms, type ReclaimNoticeChange, type ReclaimScheduleLapse } from '@/db/schema';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { testClockEnabled } from '../clock';
 import { SettleFirst, systemCtx, type Actor, type Ctx, type Principal } from '../context';
 import { newId, sortUnitIds } from '../ids';
 import { lockNode, type LockedNode } from '../nodes/internal';
@@ -85,6 +86,18 @@ export async function runDueOnLockedNode(tx: Tx, lctx: Ctx, node: LockedNode): P
   return due.length;
 }
 
+/**
+ * The fault test's pause (scripts/stress/schedules.ts): a run of a schedule whose reason is
+ * RECLAIM_RUN_HOLD_REASON waits RECLAIM_RUN_HOLD_MS before committing, holding its locks, so the
+ * instance running it can be killed mid-run. Only when TEST_CLOCK=1: a normal start never waits.
+ */
+async function holdRunForFaultTest(s: ReclaimScheduleRow): Promise<void> {
+  const ms = Number(process.env.RECLAIM_RUN_HOLD_MS ?? 0);
+  if (!testClockEnabled() || !(ms > 0) || s.reason !== process.env.RECLAIM_RUN_HOLD_REASON) return;
+  console.error(`[reclaim-sweeper] holding the run of ${s.id} for ${ms} ms (RECLAIM_RUN_HOLD_MS)`);
+  await new Promise((resolve) => setTimeout(resolve, ms));
+}
+
 /** The principal a schedule's run acts as: its scheduler, `via: 'schedule'` (docs/product.md §5.6, §9 j). */
 function schedulerOf(s: ReclaimScheduleRow): Principal {
   const actor: Actor = s.createdByUserId
@@ -115,6 +128,7 @@ async function runSchedule(tx: Tx, lctx: Ctx, node: LockedNode, s: ReclaimSchedu
   const sctx: Ctx = { ...scheduler, db: tx, now: lctx.now, clock: 'fixed' };
   const scope: ReservationScope = { ctx: sctx, node, reservation, relation, status, units, positions: node.positions };
   const { result } = await applyReclaim(tx, scope, { unitIds, ...(s.reason ? { reason: s.reason } : {}) }, { scheduleId: s.id });
+  await holdRunForFaultTest(s);
   await tx
     .update(reclaimSchedules)
     .set({ status: 'done', outcome: { terminated: result.terminated ?? [], skipped: result.skipped ?? [] }, updatedAt: lctx.now })

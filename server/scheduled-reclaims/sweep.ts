@@ -1,4 +1,5 @@
 import { directDatabaseUrl, getDb, type Db } from '@/db/client';
+import type { Logger as GraphileLogger } from 'graphile-worker';
 import { sql } from 'drizzle-orm';
 import { readClockOffsetMs, shifted } from '../clock';
 import { systemCtx } from '../context';
@@ -107,7 +108,7 @@ export async function startReclaimSweeper(): Promise<Runner> {
 }
 
 /** graphile-worker logs every job at info; only its warnings and errors matter here. */
-function quietLogger(Logger: typeof import('graphile-worker').Logger) {
+function quietLogger(Logger: typeof GraphileLogger) {
   return new Logger(() => (level, message) => {
     if (level === 'error') console.error(`[graphile-worker] ${message}`);
     else if (level === 'warning') console.warn(`[graphile-worker] ${message}`);
