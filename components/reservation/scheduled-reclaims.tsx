@@ -21,6 +21,8 @@ import { ScheduleActions } from './schedule-actions';
  */
 
 type SchedulePage = RouterOutputs['scheduledReclaims']['list'];
+/** A schedule of the list, with its scheduler org's name (`orgNames`). */
+type Listed = SchedulePage['items'][number];
 
 const statusWords: Record<ReclaimSchedule['status'], { label: string; tone: string }> = {
   pending: { label: 'scheduled', tone: 'bg-amber-100 text-amber-900' },
@@ -38,18 +40,18 @@ const lapseWords: Record<NonNullable<ReclaimSchedule['lapseReason']>, string> = 
 };
 
 /**
- * Who scheduled it (docs/product.md §5.6 `createdBy`): its org to all who may read it; the person
- * or API key only to the operator and that org, else the org alone; a platform job by name.
+ * Who scheduled it (docs/product.md §5.6 `createdBy`): its org by name to all who may read it;
+ * the person or API key (by id: the API names neither) only to the operator and that org; a
+ * platform job by name.
  */
-function Scheduler({ by, orgNames }: { by: ReclaimSchedule['createdBy']; orgNames: Record<string, string> | undefined }) {
+function Scheduler({ s }: { s: Listed }) {
+  const by = s.createdBy;
   return (
     <>
-      <OrgIds ids={[by.orgId]} names={orgNames} />
-      {(by.userId || by.apiKeyId || by.job) && (
-        <span className="block font-mono text-slate-500">
-          {by.userId ? `user ${by.userId}` : by.apiKeyId ? `API key ${by.apiKeyId}` : `platform job ${by.job}`}
-        </span>
-      )}
+      <OrgIds ids={[by.orgId]} names={s.orgNames} />
+      {by.userId && <span className="block text-slate-500">a person of the org ({by.userId})</span>}
+      {by.apiKeyId && <span className="block text-slate-500">an API key of the org ({by.apiKeyId})</span>}
+      {by.job && <span className="block text-slate-500">platform job {by.job}</span>}
     </>
   );
 }
@@ -96,8 +98,8 @@ function Outcome({ s }: { s: ReclaimSchedule }) {
   );
 }
 
-function columns(canManage: boolean, endsAt: string | undefined, orgNames: Record<string, string> | undefined): Column<ReclaimSchedule>[] {
-  const cols: Column<ReclaimSchedule>[] = [
+function columns(canManage: boolean, endsAt: string | undefined): Column<Listed>[] {
+  const cols: Column<Listed>[] = [
     {
       key: 'at',
       header: 'Reclaim at',
@@ -121,7 +123,7 @@ function columns(canManage: boolean, endsAt: string | undefined, orgNames: Recor
       className: 'text-xs',
       cell: (s) => (
         <>
-          <Scheduler by={s.createdBy} orgNames={orgNames} />
+          <Scheduler s={s} />
           <span className="block text-slate-500">{formatDateTime(s.createdAt)}</span>
           {s.reason && <span className="block text-slate-600">“{s.reason}”</span>}
         </>
@@ -142,7 +144,7 @@ function columns(canManage: boolean, endsAt: string | undefined, orgNames: Recor
  * A table on a wide screen; on a narrow one each schedule a block of labelled lines, so that its
  * status and buttons are not scrolled out of sight (the page's other tables scroll).
  */
-function ScheduleTable({ columns: cols, items }: { columns: Column<ReclaimSchedule>[]; items: ReclaimSchedule[] }) {
+function ScheduleTable({ columns: cols, items }: { columns: Column<Listed>[]; items: Listed[] }) {
   return (
     <table className="w-full text-left text-sm" data-testid="schedule-table">
       <thead className="text-xs uppercase tracking-wide text-slate-500 max-md:sr-only">
@@ -182,13 +184,11 @@ export function ScheduledReclaims(props: {
   /** The reservation offers reclaim to the acting org: it may schedule, reschedule and cancel. */
   canManage: boolean;
   endsAt: string | undefined;
-  /** The names of the orgs the reservation names (reservations.offers), for the scheduler's org. */
-  orgNames: Record<string, string> | undefined;
   /** The URL's `?schedules=` (a later page), and this page's address without it. */
   cursor: string | undefined;
   hrefFor: (cursor: string | undefined) => string;
 }) {
-  const { schedules, canManage, endsAt, orgNames, cursor, hrefFor } = props;
+  const { schedules, canManage, endsAt, cursor, hrefFor } = props;
   const items = schedules.data?.items ?? [];
   return (
     <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="schedules-title" {...offers('reservation.schedules')}>
@@ -199,11 +199,7 @@ export function ScheduledReclaims(props: {
         A scheduled reclaim runs once at its time; the tenants of spot VMs on its units are told when it is made and at every change.
         {canManage && ' To schedule one, open Reclaim… on released units and pick “Schedule…”.'}
       </p>
-      {!schedules.data ? (
-        <p className="text-sm text-red-700">{schedules.error}</p>
-      ) : (
-        <ScheduleTable columns={columns(canManage, endsAt, orgNames)} items={items} />
-      )}
+      {!schedules.data ? <p className="text-sm text-red-700">{schedules.error}</p> : <ScheduleTable columns={columns(canManage, endsAt)} items={items} />}
       {(cursor || schedules.data?.nextCursor) && (
         <p className="mt-2 flex gap-3 text-sm">
           {cursor && (

@@ -117,7 +117,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   await expect(row).toContainText('gpu-2, gpu-3');
   // Who: the org by name, and the person (Helix's own schedule, so it may see who).
   await expect(row).toContainText('Helix Capacity Partners org_helix');
-  await expect(row).toContainText('user user_mark');
+  await expect(row).toContainText('a person of the org (user_mark)');
   await expect(row).toContainText('“Nimbus needs the node back for its training run”');
   // The first HTML holds the list (rendered on the server).
   expect(await (await page.context().request.get(`/nodes/${nodeId}/reservations/${reservation.id}`)).text()).toContain('data-schedule-id="');

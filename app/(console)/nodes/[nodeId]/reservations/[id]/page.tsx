@@ -62,7 +62,6 @@ export default async function ReservationPage({ params, searchParams }: Params) 
             schedules={schedules}
             canManage={offers.data?.actions.includes('reclaim') ?? false}
             endsAt={reservation.data?.endsAt}
-            orgNames={offers.data?.orgNames}
             cursor={schedulesCursor}
             hrefFor={schedulesHref}
           />
