@@ -142,11 +142,14 @@ export function UnitGrid(props: {
                 <span
                   data-testid="reclaim-badge"
                   aria-hidden
-                  suppressHydrationWarning
                   className="absolute left-1 top-1 rounded bg-amber-100 px-1 text-[10px] font-semibold leading-4 text-amber-950 ring-1 ring-amber-500"
                 >
                   <ClockIcon />
-                  <span className="hidden sm:inline"> {formatCountdown(u.reclaimAt)}</span>
+                  {/* The countdown is of the clock of whoever renders it (see the cell's label). */}
+                  <span className="hidden sm:inline" suppressHydrationWarning>
+                    {' '}
+                    {formatCountdown(u.reclaimAt)}
+                  </span>
                 </span>
               )}
             </button>
