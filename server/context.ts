@@ -9,6 +9,25 @@ import type { RequestReads } from './request-reads';
  */
 export type Actor = { kind: 'user'; userId: string } | { kind: 'apiKey'; apiKeyId: string } | { kind: 'system'; job: string };
 
+/** An actor as the three columns a row records it in (exactly one set; none for no actor). */
+export type ActorColumns = { userId: string | null; apiKeyId: string | null; job: string | null };
+
+/** The columns that record `actor` (audit events, API keys' and schedules' creators). */
+export function actorColumns(actor: Actor | undefined): ActorColumns {
+  return {
+    userId: actor?.kind === 'user' ? actor.userId : null,
+    apiKeyId: actor?.kind === 'apiKey' ? actor.apiKeyId : null,
+    job: actor?.kind === 'system' ? actor.job : null,
+  };
+}
+
+/** The actor recorded by `actorColumns`; a row that names none reads as the system job `fallbackJob`. */
+export function actorOfColumns(c: ActorColumns, fallbackJob: string): Actor {
+  if (c.userId) return { kind: 'user', userId: c.userId };
+  if (c.apiKeyId) return { kind: 'apiKey', apiKeyId: c.apiKeyId };
+  return { kind: 'system', job: c.job ?? fallbackJob };
+}
+
 /**
  * The acting org plus the actor behind it, and how it came (docs/product.md §5 Objects `via`):
  * `console` (a session), `api` (a key), or `schedule` — no request at all: the platform's own

@@ -3,7 +3,7 @@ import { apiKeys, users } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { createHash, randomBytes } from 'node:crypto';
-import type { Actor } from '../context';
+import { actorColumns, type Actor } from '../context';
 import { newId } from '../ids';
 import type { ApiKeyRow } from './view';
 
@@ -29,6 +29,7 @@ export async function issueApiKey(
 ): Promise<{ id: string; secret: string; row: ApiKeyRow }> {
   const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
   const id = newId('key');
+  const creator = actorColumns(input.createdBy);
   const [row] = await db
     .insert(apiKeys)
     .values({
@@ -38,9 +39,9 @@ export async function issueApiKey(
       prefix: secret.slice(0, SECRET_PREFIX.length + 6),
       secretHash: hashApiKeySecret(secret),
       createdAt: input.now,
-      createdByUserId: input.createdBy?.kind === 'user' ? input.createdBy.userId : null,
-      createdByApiKeyId: input.createdBy?.kind === 'apiKey' ? input.createdBy.apiKeyId : null,
-      createdByJob: input.createdBy?.kind === 'system' ? input.createdBy.job : null,
+      createdByUserId: creator.userId,
+      createdByApiKeyId: creator.apiKeyId,
+      createdByJob: creator.job,
     })
     .returning();
   return { id, secret, row: row! };

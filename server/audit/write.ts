@@ -1,6 +1,6 @@
 import type { Tx } from '@/db/client';
 import { auditEvents, type NodeAuditAction, type OrgAuditAction } from '@/db/schema';
-import type { Ctx } from '../context';
+import { actorColumns, type Ctx } from '../context';
 import { newId } from '../ids';
 
 /** What an event is about: a node (and maybe one of its reservations), or only the acting org. */
@@ -17,14 +17,15 @@ export type AuditEventInput = AuditSubject & { unitIds: string[]; reason?: strin
  * system job) and filtered per reader when read (docs/product.md §2).
  */
 export function auditEventRow(ctx: Ctx, event: AuditEventInput): typeof auditEvents.$inferInsert {
+  const actor = actorColumns(ctx.actor);
   return {
     id: newId('evt'),
     at: ctx.now,
     action: event.action,
     actorOrgId: ctx.orgId,
-    actorUserId: ctx.actor.kind === 'user' ? ctx.actor.userId : null,
-    actorApiKeyId: ctx.actor.kind === 'apiKey' ? ctx.actor.apiKeyId : null,
-    actorJob: ctx.actor.kind === 'system' ? ctx.actor.job : null,
+    actorUserId: actor.userId,
+    actorApiKeyId: actor.apiKeyId,
+    actorJob: actor.job,
     via: ctx.via,
     nodeId: event.nodeId ?? null,
     reservationId: event.reservationId ?? null,

@@ -5,6 +5,7 @@ import { asc, eq, inArray, sql } from 'drizzle-orm';
 import { atLockTime, type Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
 import { sortByCodePoint } from '../ids';
+import { toDateOrNull } from '../scheduled-reclaims/reclaim-at';
 
 export type NodeRow = typeof nodes.$inferSelect;
 
@@ -36,9 +37,7 @@ function findNodeStatement(lock: LockMode) {
     // The node's next pending scheduled reclaim (docs/product.md §5.6), so a writer learns with
     // no statement of its own whether one is due and must run first (server/scheduled-reclaims/settle.ts).
     const nextReclaimAt =
-      sql<Date | null>`(select min(rs.at) from ${reclaimSchedules} rs where rs.node_id = "locked_node"."id" and rs.status = 'pending')`.mapWith(
-        (v: string | Date | null) => (v == null ? null : new Date(v)),
-      );
+      sql<Date | null>`(select min(rs.at) from ${reclaimSchedules} rs where rs.node_id = "locked_node"."id" and rs.status = 'pending')`.mapWith(toDateOrNull);
     return db
       .select({
         id: row.id,

@@ -1,8 +1,9 @@
 import type { DbOrTx } from '@/db/client';
-import { nodeUnits, reclaimScheduleUnits, reclaimSchedules, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { nodeUnits, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { and, asc, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { type Principal } from '../context';
 import { maySeeReservation, maySeeRunningVm, relationTo } from '../policy';
+import { unitReclaimAt } from '../scheduled-reclaims/reclaim-at';
 
 export const unitStates = ['withheld', 'spot-occupied', 'released', 'reserved-occupied', 'reserved', 'occupied', 'free'] as const;
 
@@ -127,11 +128,7 @@ export async function loadUnitInputs(db: DbOrTx, nodeIds: string[], now: Date) {
         memoryGiB: nodeUnits.memoryGiB,
         nvlinkDomain: nodeUnits.nvlinkDomain,
         // A notice to every reader (docs/product.md §5.6): the unit's earliest pending scheduled reclaim.
-        // Qualified by hand: drizzle prints a one-table select's columns unqualified, which here would name rsu's.
-        reclaimAt:
-          sql<Date | null>`(select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = "node_units"."node_id" and rsu.unit_id = "node_units"."unit_id")`.mapWith(
-            (v: string | Date | null) => (v == null ? null : new Date(v)),
-          ),
+        reclaimAt: unitReclaimAt(sql.raw('"node_units"."node_id"'), sql.raw('"node_units"."unit_id"')),
       })
       .from(nodeUnits)
       .where(inArray(nodeUnits.nodeId, nodeIds))

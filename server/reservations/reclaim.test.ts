@@ -2,7 +2,7 @@ import { insertReservation, insertVm } from '@/db/factories';
 import { auditEvents, nodes, notifications, reservationUnits, reservations, vmUnits, vms, type VmReclaimedDetails } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
-import { DomainError } from '../errors';
+import { failure } from '../testing/failure';
 import { useFreshScene } from '../testing/fresh-scene';
 import { ORG, T0, ctxFor, hours } from '../testing/scene';
 import { reclaim } from './reclaim';
@@ -12,16 +12,6 @@ const scene = useFreshScene();
 const db = () => scene().db;
 
 const input = (over: Partial<ReclaimInput> = {}): ReclaimInput => ({ nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-0', 'gpu-2', 'gpu-4'], ...over });
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 /** Everything a reclaim may write, to prove that a call wrote nothing. */
 async function snapshot() {

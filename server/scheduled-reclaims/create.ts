@@ -2,7 +2,7 @@ import type { Tx } from '@/db/client';
 import { reclaimScheduleUnits, reclaimSchedules } from '@/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
-import { inTransaction, type Ctx } from '../context';
+import { actorColumns, inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortUnitIds } from '../ids';
 import { checkReclaim } from '../reservations/reclaim-apply';
@@ -87,6 +87,7 @@ export async function createReclaimSchedule({ ctx, input }: { ctx: Ctx; input: C
       );
     }
     const { ctx: lctx } = s;
+    const creator = actorColumns(lctx.actor);
     const [row] = await tx
       .insert(reclaimSchedules)
       .values({
@@ -100,9 +101,9 @@ export async function createReclaimSchedule({ ctx, input }: { ctx: Ctx; input: C
         createdAt: lctx.now,
         updatedAt: lctx.now,
         createdByOrgId: lctx.orgId,
-        createdByUserId: lctx.actor.kind === 'user' ? lctx.actor.userId : null,
-        createdByApiKeyId: lctx.actor.kind === 'apiKey' ? lctx.actor.apiKeyId : null,
-        createdByJob: lctx.actor.kind === 'system' ? lctx.actor.job : null,
+        createdByUserId: creator.userId,
+        createdByApiKeyId: creator.apiKeyId,
+        createdByJob: creator.job,
       })
       .returning();
     await tx

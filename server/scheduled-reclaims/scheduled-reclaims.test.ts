@@ -3,11 +3,11 @@ import { asc, eq } from 'drizzle-orm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readClockOffsetMs, setClockOffsetMs } from '../clock';
 import type { Ctx } from '../context';
-import { DomainError } from '../errors';
 import { getNode } from '../nodes/get';
 import { cancelReservation } from '../reservations/cancel';
 import { reclaim } from '../reservations/reclaim';
 import { updateReservation } from '../reservations/update';
+import { failure } from '../testing/failure';
 import { useFreshScene } from '../testing/fresh-scene';
 import { ORG, ctxFor, hours } from '../testing/scene';
 import { getVm } from '../vms/get';
@@ -24,16 +24,6 @@ const db = () => scene().db;
 const at = (h: number) => hours(h, BASE);
 const as = (orgId: string, now: Date = BASE): Ctx => ctxFor(db(), orgId, now);
 const key = { nodeId: 'n1', reservationId: 'r1' };
-
-async function failure(p: Promise<unknown>): Promise<DomainError> {
-  try {
-    await p;
-  } catch (e) {
-    if (e instanceof DomainError) return e;
-    throw e;
-  }
-  throw new Error('expected a DomainError');
-}
 
 const schedule = (unitIds: string[], h = 2, orgId: string = ORG.managing) =>
   createReclaimSchedule({ ctx: as(orgId), input: { ...key, unitIds, at: at(h), reason: 'maintenance' } });

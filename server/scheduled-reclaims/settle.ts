@@ -3,13 +3,14 @@ import { notifications, reclaimScheduleUnits, reclaimSchedules, vmUnits, vms, ty
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { testClockEnabled } from '../clock';
-import { SettleFirst, systemCtx, type Actor, type Ctx, type Principal } from '../context';
+import { actorOfColumns, SettleFirst, systemCtx, type Ctx, type Principal } from '../context';
 import { newId, sortUnitIds } from '../ids';
 import { lockNode, type LockedNode } from '../nodes/internal';
 import { canReservationAction, relationTo } from '../policy';
 import { findReservationOnNode, openOnLockedNode, type ReservationScope } from '../reservations/internal';
 import { applyReclaim } from '../reservations/reclaim-apply';
 import { reservationStatus } from '../reservations/view';
+import { toDateOrNull } from './reclaim-at';
 import type { ReclaimScheduleRow } from './view';
 
 /**
@@ -79,7 +80,7 @@ export async function runDueOnLockedNode(tx: Tx, lctx: Ctx, node: LockedNode): P
     .for('update', { skipLocked: true });
   for (const schedule of due) await runSchedule(tx, lctx, node, schedule);
   const [next] = await tx
-    .select({ at: sql<Date | null>`min(${reclaimSchedules.at})`.mapWith((v: string | Date | null) => (v == null ? null : new Date(v))) })
+    .select({ at: sql<Date | null>`min(${reclaimSchedules.at})`.mapWith(toDateOrNull) })
     .from(reclaimSchedules)
     .where(and(eq(reclaimSchedules.nodeId, node.id), eq(reclaimSchedules.status, 'pending')));
   node.nextReclaimAt = next?.at ?? null;
@@ -100,11 +101,7 @@ async function holdRunForFaultTest(s: ReclaimScheduleRow): Promise<void> {
 
 /** The principal a schedule's run acts as: its scheduler, `via: 'schedule'` (docs/product.md §5.6, §9 j). */
 function schedulerOf(s: ReclaimScheduleRow): Principal {
-  const actor: Actor = s.createdByUserId
-    ? { kind: 'user', userId: s.createdByUserId }
-    : s.createdByApiKeyId
-      ? { kind: 'apiKey', apiKeyId: s.createdByApiKeyId }
-      : { kind: 'system', job: s.createdByJob ?? SCHEDULE_JOB };
+  const actor = actorOfColumns({ userId: s.createdByUserId, apiKeyId: s.createdByApiKeyId, job: s.createdByJob }, SCHEDULE_JOB);
   return { orgId: s.createdByOrgId, actor, via: 'schedule' };
 }
 
@@ -144,6 +141,7 @@ async function runSchedule(tx: Tx, lctx: Ctx, node: LockedNode, s: ReclaimSchedu
 export async function lapseSchedules(tx: Tx, lctx: Ctx, node: LockedNode, schedules: readonly ReclaimScheduleRow[], why: ReclaimScheduleLapse): Promise<void> {
   if (schedules.length === 0) return;
   const ids = schedules.map((s) => s.id);
+  // A schedule that lost its last unit has no tenant left to tell: notifyTenants writes nothing then.
   await tx.update(reclaimSchedules).set({ status: 'lapsed', lapseReason: why, updatedAt: lctx.now }).where(inArray(reclaimSchedules.id, ids));
   await tx.delete(reclaimScheduleUnits).where(inArray(reclaimScheduleUnits.scheduleId, ids));
   const job = systemCtx(tx, SCHEDULE_JOB, lctx.now);
@@ -235,20 +233,7 @@ export async function dropScheduledUnits(tx: Tx, scope: { ctx: Ctx; node: Locked
     if (kept.length === 0) emptied.push({ ...s, unitIds: [] });
   }
   // A schedule left with no unit can never run: it lapses (its units' tenants were just told).
-  if (emptied.length > 0) {
-    const ids = emptied.map((s) => s.id);
-    await tx.update(reclaimSchedules).set({ status: 'lapsed', lapseReason: 'no_units_left', updatedAt: lctx.now }).where(inArray(reclaimSchedules.id, ids));
-    const job = systemCtx(tx, SCHEDULE_JOB, lctx.now);
-    for (const s of emptied) {
-      await writeAuditEvent(tx, job, {
-        action: 'reclaim_schedule.lapse',
-        nodeId: node.id,
-        reservationId: s.reservationId,
-        unitIds: [],
-        details: { scheduleId: s.id, at: s.at.toISOString(), lapseReason: 'no_units_left' },
-      });
-    }
-  }
+  await lapseSchedules(tx, lctx, node, emptied, 'no_units_left');
 }
 
 const noticeText: Record<ReclaimNoticeChange, (vm: string, where: string, at: string, previous?: string) => string> = {

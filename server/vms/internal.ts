@@ -1,9 +1,10 @@
 import type { DbOrTx, Tx } from '@/db/client';
-import { nodeUnits, nodes, reclaimScheduleUnits, reclaimSchedules, reservations, vmUnits, vms } from '@/db/schema';
+import { nodeUnits, nodes, reservations, vmUnits, vms } from '@/db/schema';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Ctx, Principal } from '../context';
 import { notFound } from '../errors';
 import { maySeeReservation, relationTo, vmVisibleTo } from '../policy';
+import { toDateOrNull, unitReclaimAt } from '../scheduled-reclaims/reclaim-at';
 import { toVmView, type VmRow, type VmView } from './view';
 
 /**
@@ -23,8 +24,8 @@ export async function toVmViews(db: DbOrTx, principal: Principal, rows: VmRow[])
         unitId: vmUnits.unitId,
         // Computed at read time (docs/product.md §5.6), so VMs placed before and after a schedule both carry it.
         reclaimAt:
-          sql<Date | null>`case when "vm_units"."running" then (select min(rs.at) from ${reclaimScheduleUnits} rsu join ${reclaimSchedules} rs on rs.id = rsu.schedule_id where rsu.node_id = "vm_units"."node_id" and rsu.unit_id = "vm_units"."unit_id") end`.mapWith(
-            (v: string | Date | null) => (v == null ? null : new Date(v)),
+          sql<Date | null>`case when "vm_units"."running" then ${unitReclaimAt(sql.raw('"vm_units"."node_id"'), sql.raw('"vm_units"."unit_id"'))} end`.mapWith(
+            toDateOrNull,
           ),
       })
       .from(vmUnits)
