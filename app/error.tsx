@@ -33,12 +33,12 @@ export default function ErrorPage({ error, reset }: { error: Error & { digest?: 
   return (
     <main className="mx-auto max-w-xl px-6 py-16" role="alert" data-testid={outage ? 'service-unavailable' : 'page-error'}>
       <h1 className="text-xl font-semibold">{outage ? 'The service is unavailable' : 'Something went wrong'}</h1>
-      <p className="mt-3 text-slate-600">
+      <p className="mt-3 text-ink-3">
         {outage
           ? 'The console cannot reach its database right now. Nothing on this page was changed. It tries again every few seconds, or retry now.'
           : 'The page failed to load. The failure has been logged; retry, or come back later.'}
       </p>
-      <button type="button" onClick={retry} className="mt-6 rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
+      <button type="button" onClick={retry} className="mt-6 rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2">
         Retry
       </button>
     </main>

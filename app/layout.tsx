@@ -11,7 +11,7 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
   await connection();
   return (
     <html lang="en">
-      <body className="min-h-screen bg-slate-50 text-slate-900 antialiased">{children}</body>
+      <body className="min-h-screen bg-surface-2 text-ink antialiased">{children}</body>
     </html>
   );
 }

@@ -11,8 +11,8 @@ export default function NotFound() {
     <main className="flex min-h-screen items-center justify-center p-6">
       <div className="max-w-sm space-y-3 text-center">
         <h1 className="text-xl font-semibold">Not found</h1>
-        <p className="text-sm text-slate-600">There is no page here, or nothing you may see.</p>
-        <Link href="/" className="text-sm font-medium text-indigo-700 hover:underline">
+        <p className="text-sm text-ink-3">There is no page here, or nothing you may see.</p>
+        <Link href="/" className="text-sm font-medium text-accent-ink hover:underline">
           Back to the fleet
         </Link>
       </div>

@@ -32,10 +32,10 @@ const columns: readonly Column<FleetNode>[] = [
     className: 'px-4 py-2',
     cell: (n) => (
       <>
-        <Link href={`/nodes/${encodeURIComponent(n.id)}`} className="font-medium text-indigo-700 hover:underline">
+        <Link href={`/nodes/${encodeURIComponent(n.id)}`} className="font-medium text-accent-ink hover:underline">
           {n.name}
         </Link>
-        <div className="font-mono text-xs text-slate-500">{n.id}</div>
+        <div className="font-mono text-xs text-ink-4">{n.id}</div>
       </>
     ),
   },
@@ -57,7 +57,7 @@ const columns: readonly Column<FleetNode>[] = [
       </span>
     ),
     className: 'px-2 py-2 text-center tabular-nums',
-    cell: (n) => <span className={n.counts[s] ? '' : 'text-slate-300'}>{n.counts[s]}</span>,
+    cell: (n) => <span className={n.counts[s] ? '' : 'text-ink-5'}>{n.counts[s]}</span>,
   })),
 ];
 
@@ -91,14 +91,14 @@ export function FleetTable(props: {
             <h1 className="text-2xl font-semibold" {...offers('fleet.page')}>
               Fleet
             </h1>
-            <p className="text-sm text-slate-600">Every node, with its GPU units by state.</p>
+            <p className="text-sm text-ink-3">Every node, with its GPU units by state.</p>
           </div>
           {fleetActions.data?.includes('registerNode') && (
             <button
               type="button"
               onClick={() => setRegistering(true)}
               {...offers('fleet.register-node')}
-              className="rounded-md bg-indigo-600 px-3 py-1.5 text-sm font-semibold text-white hover:bg-indigo-700"
+              className="rounded-md bg-accent px-3 py-1.5 text-sm font-semibold text-on-accent hover:bg-accent-strong"
             >
               Register node…
             </button>
@@ -114,17 +114,17 @@ export function FleetTable(props: {
             startTransition(() => router.push(next ? `${pathname}?${new URLSearchParams({ owner: next })}` : pathname));
           }}
         >
-          <label className="text-sm text-slate-700">
+          <label className="text-sm text-ink-2">
             Owner org
             <input
               name="owner"
               key={owner}
               defaultValue={owner}
               placeholder="e.g. org_acme"
-              className="mt-1 block w-48 rounded-md border border-slate-300 px-3 py-1.5 text-sm"
+              className="mt-1 block w-48 rounded-md border border-line-strong px-3 py-1.5 text-sm"
             />
           </label>
-          <button type="submit" className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">
+          <button type="submit" className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2">
             Filter
           </button>
         </form>
@@ -132,26 +132,26 @@ export function FleetTable(props: {
 
       {owner && nodes.data && (
         // The filter by the owner's name where a node listed names it (docs/product.md §9.1 q: never a lookup by id).
-        <p className="text-sm text-slate-600" data-testid="owner-filter">
+        <p className="text-sm text-ink-3" data-testid="owner-filter">
           Nodes owned by <OrgIds ids={[owner]} names={nodes.data.items[0]?.orgNames} /> ·{' '}
-          <Link href={pathname} className="text-indigo-700 hover:underline">
+          <Link href={pathname} className="text-accent-ink hover:underline">
             show every owner
           </Link>
         </p>
       )}
       {nodes.error && nodes.data && <StaleBanner error={nodes.error} what="the fleet" />}
-      {nodes.error && !nodes.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{nodes.error}</p>}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      {nodes.error && !nodes.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{nodes.error}</p>}
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-sm">
         <DataTable
           columns={columns}
           rows={nodes.data?.items ?? []}
           rowKey={(n) => n.id}
-          rowClassName="hover:bg-slate-50"
-          headClassName="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500"
+          rowClassName="hover:bg-surface-2"
+          headClassName="border-b border-line bg-surface-2 text-xs uppercase tracking-wide text-ink-4"
           empty={nodes.data ? 'No nodes match.' : '—'}
         />
       </div>
-      <div className="rounded-lg border border-slate-200 bg-white px-4 py-3">
+      <div className="rounded-lg border border-line bg-surface px-4 py-3">
         <UnitLegend />
       </div>
       <UrlPager cursor={cursor} scope={owner} nextCursor={nodes.data?.nextCursor} />

@@ -8,7 +8,7 @@ export function OrgIds({ ids, names = {} }: { ids: readonly string[]; names?: Re
     <span key={id} className="whitespace-nowrap">
       {names[id] ? (
         <>
-          <span className="font-sans">{names[id]}</span> <span className="font-mono text-xs text-slate-500">{id}</span>
+          <span className="font-sans">{names[id]}</span> <span className="font-mono text-xs text-ink-4">{id}</span>
         </>
       ) : (
         <span className="font-mono">{id}</span>

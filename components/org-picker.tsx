@@ -28,25 +28,29 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
 
   return (
     <fieldset className="text-sm" aria-describedby={`${id}-errors`}>
-      <legend className="font-medium text-slate-700">{label}</legend>
+      <legend className="font-medium text-ink-2">{label}</legend>
       <div className="mt-1 flex flex-wrap gap-1" aria-live="polite">
-        {value.length === 0 && <span className="text-xs text-slate-500">None yet.</span>}
+        {value.length === 0 && <span className="text-xs text-ink-4">None yet.</span>}
         {value.map((orgId) => (
-          <span key={orgId} data-testid="org-chip" className="inline-flex items-center gap-1 rounded-full bg-indigo-50 px-2 py-0.5 text-xs text-indigo-900">
+          <span
+            key={orgId}
+            data-testid="org-chip"
+            className="inline-flex items-center gap-1 rounded-full bg-accent-soft px-2 py-0.5 text-xs text-accent-ink-strong"
+          >
             {(names[orgId] ?? known[orgId]) && <span>{names[orgId] ?? known[orgId]}</span>}
-            <span className="font-mono text-indigo-700/70">{orgId}</span>
+            <span className="font-mono text-accent-ink/70">{orgId}</span>
             <button
               type="button"
               aria-label={`Remove ${names[orgId] ?? known[orgId] ?? orgId}`}
               onClick={() => onChange(value.filter((v) => v !== orgId))}
-              className="rounded px-1 hover:bg-indigo-100"
+              className="rounded px-1 hover:bg-accent-soft-2"
             >
               ×
             </button>
           </span>
         ))}
       </div>
-      <label className="mt-2 block text-xs text-slate-600">
+      <label className="mt-2 block text-xs text-ink-3">
         Search orgs for “{label}”
         <input
           value={q}
@@ -57,7 +61,7 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
         />
       </label>
       {debounced && (
-        <ul className="mt-1 max-h-36 overflow-y-auto rounded-md border border-slate-200" aria-label={`Orgs matching ${debounced}`}>
+        <ul className="mt-1 max-h-36 overflow-y-auto rounded-md border border-line" aria-label={`Orgs matching ${debounced}`}>
           {(found.data?.items ?? []).map((o) => (
             <li key={o.id}>
               <button
@@ -67,18 +71,18 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
                   setNames((n) => ({ ...n, [o.id]: o.name }));
                   onChange([...value, o.id]);
                 }}
-                className="flex w-full justify-between px-3 py-1.5 text-left hover:bg-slate-50 disabled:opacity-40"
+                className="flex w-full justify-between px-3 py-1.5 text-left hover:bg-surface-2 disabled:opacity-40"
               >
-                <span>Add {o.name}</span> <span className="font-mono text-xs text-slate-500">{o.id}</span>
+                <span>Add {o.name}</span> <span className="font-mono text-xs text-ink-4">{o.id}</span>
               </button>
             </li>
           ))}
-          {found.data?.items.length === 0 && <li className="px-3 py-1.5 text-slate-500">No org matches.</li>}
+          {found.data?.items.length === 0 && <li className="px-3 py-1.5 text-ink-4">No org matches.</li>}
         </ul>
       )}
       <div id={`${id}-errors`}>
         {errors.map((m) => (
-          <span key={m} className="mt-1 block text-xs text-red-700">
+          <span key={m} className="mt-1 block text-xs text-danger">
             {m}
           </span>
         ))}

@@ -29,7 +29,7 @@ export function OrgSwitcher({
         name="orgId"
         defaultValue={actingOrgId}
         onChange={() => form.current?.requestSubmit()}
-        className="rounded-md border border-slate-300 bg-white px-2 py-1 text-sm"
+        className="rounded-md border border-line-strong bg-surface px-2 py-1 text-sm"
       >
         {orgs.map((o) => (
           <option key={o.id} value={o.id}>

@@ -10,7 +10,7 @@ export function ReclaimDeadline({ at }: { at: string }) {
   const left = formatCountdown(at);
   return (
     // The countdown is of the clock of whoever renders it: the server's first HTML and the browser may differ by a minute.
-    <span data-testid="vm-reclaim-at" className="block text-xs font-medium text-amber-900" suppressHydrationWarning>
+    <span data-testid="vm-reclaim-at" className="block text-xs font-medium text-warn-ink" suppressHydrationWarning>
       Reclaim at {formatDateTime(at)} ({left === 'due now' ? left : `in ${left}`})
     </span>
   );

@@ -168,12 +168,12 @@ export function ReclaimDialog(props: {
           ) : (
             <>
               {changed && (
-                <p role="alert" data-testid="eviction-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+                <p role="alert" data-testid="eviction-changed" className="rounded-md border border-warn-line bg-warn-soft p-3 text-sm text-warn-ink">
                   What these units hold changed since your preview. Review it below and confirm again.
                 </p>
               )}
               {hasWork(p) ? (
-                <p data-testid="preview-market" className="text-sm text-slate-700">
+                <p data-testid="preview-market" className="text-sm text-ink-2">
                   {p.released.length > 0 ? (
                     <>
                       Takes <span className="font-mono">{p.released.join(', ')}</span> off the spot market.
@@ -183,7 +183,7 @@ export function ReclaimDialog(props: {
                   )}
                 </p>
               ) : (
-                <p data-testid="nothing-to-reclaim" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-700">
+                <p data-testid="nothing-to-reclaim" className="rounded-md border border-line bg-surface-2 p-3 text-sm text-ink-2">
                   Nothing to reclaim: none of these units is on the spot market, and no spot VM runs on them.
                 </p>
               )}
@@ -202,7 +202,7 @@ export function ReclaimDialog(props: {
       )}
       renderResult={(outcome) =>
         outcome.kind === 'scheduled' ? (
-          <p data-testid="schedule-summary" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+          <p data-testid="schedule-summary" className="rounded-md bg-ok-soft p-3 text-sm text-ok-ink">
             Scheduled a reclaim of <span className="font-mono">{outcome.schedule.unitIds.join(', ')}</span> at {formatDateTime(outcome.schedule.at)}.{' '}
             {toldWords(outcome.told)}{' '}
             <Link href={reservationHref(nodeId, reservationId)} className="font-medium underline">
@@ -213,7 +213,7 @@ export function ReclaimDialog(props: {
           <AlreadyReclaimed event={outcome.event} />
         ) : (
           <div data-testid="reclaim-summary" className="space-y-2">
-            <p className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+            <p className="rounded-md bg-ok-soft p-3 text-sm text-ok-ink">
               {outcome.released.length > 0 ? `Took ${outcome.released.join(', ')} off the spot market. ` : ''}
               Terminated {plural(outcome.result.terminated?.length ?? 0, 'spot VM')}
               {outcome.result.skipped?.length ? `; left ${plural(outcome.result.skipped.length, 'non-spot VM')} running` : ''}.
@@ -238,9 +238,9 @@ export function ReclaimDialog(props: {
                 error={scheduleError}
               />
             )}
-            <label className="block text-sm font-medium text-slate-700">
+            <label className="block text-sm font-medium text-ink-2">
               Reason{' '}
-              <span className="font-normal text-slate-500">
+              <span className="font-normal text-ink-4">
                 {mode === 'schedule' ? '(told to the spot tenants, and recorded in the audit trail)' : '(recorded in the audit trail)'}
               </span>
               <textarea
@@ -248,7 +248,7 @@ export function ReclaimDialog(props: {
                 onChange={(e) => setReason(e.target.value)}
                 maxLength={1000}
                 rows={2}
-                className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500"
+                className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-1 focus:ring-accent"
                 placeholder="e.g. the audience needs the capacity back"
               />
             </label>
@@ -262,7 +262,7 @@ export function ReclaimDialog(props: {
 /** The work was done before this confirm: when, by whom (as §2 lets this org see it), how. */
 function AlreadyReclaimed({ event }: { event: AuditEvent | null }) {
   return (
-    <p data-testid="already-reclaimed" className="rounded-md border border-slate-200 bg-slate-50 p-3 text-sm text-slate-800">
+    <p data-testid="already-reclaimed" className="rounded-md border border-line bg-surface-2 p-3 text-sm text-ink">
       Already reclaimed: nothing was left to do, so nothing was sent.{' '}
       {event ? (
         <>
@@ -286,20 +286,20 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
   const { title, ids, vmById, empty, tone, testId } = props;
   return (
     <section data-testid={testId}>
-      <h3 className="mb-1 text-sm font-semibold text-slate-800">
-        {title} <span className="font-normal text-slate-500">({ids.length})</span>
+      <h3 className="mb-1 text-sm font-semibold text-ink">
+        {title} <span className="font-normal text-ink-4">({ids.length})</span>
       </h3>
       {ids.length === 0 ? (
-        <p className="text-sm text-slate-500">{empty}</p>
+        <p className="text-sm text-ink-4">{empty}</p>
       ) : (
-        <ul className="divide-y divide-slate-100 rounded-md border border-slate-200 text-sm">
+        <ul className="divide-y divide-line-soft rounded-md border border-line text-sm">
           {ids.map((id) => {
             const vm = vmById.get(id);
             return (
               <li key={id} data-vm-id={id} className="flex items-center justify-between gap-3 px-3 py-2">
-                <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-red-700' : 'text-slate-700'}`}>{id}</span>
-                <span className="text-slate-600">{vm ? <UnitIds ids={vm.unitIds} /> : '—'}</span>
-                <span className="text-xs text-slate-500" title={vm ? formatDateTime(vm.startedAt) : undefined}>
+                <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-danger' : 'text-ink-2'}`}>{id}</span>
+                <span className="text-ink-3">{vm ? <UnitIds ids={vm.unitIds} /> : '—'}</span>
+                <span className="text-xs text-ink-4" title={vm ? formatDateTime(vm.startedAt) : undefined}>
                   {vm ? `started ${formatRelative(vm.startedAt)}` : ''}
                 </span>
               </li>
@@ -316,9 +316,9 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
   const option = (value: Mode, label: string, extra: object = {}) => (
     <label
       {...extra}
-      className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-indigo-500 ${mode === value ? 'border-indigo-500 bg-indigo-50 text-indigo-900' : 'border-slate-300 bg-white text-slate-700 hover:bg-slate-50'}`}
+      className={`flex cursor-pointer items-center gap-2 rounded-md border px-3 py-1.5 text-sm font-medium has-[:focus-visible]:ring-2 has-[:focus-visible]:ring-accent ${mode === value ? 'border-accent bg-accent-soft text-accent-ink-strong' : 'border-line-strong bg-surface text-ink-2 hover:bg-surface-2'}`}
     >
-      <input type="radio" name="reclaim-mode" value={value} checked={mode === value} onChange={() => onChange(value)} className="accent-indigo-600" />
+      <input type="radio" name="reclaim-mode" value={value} checked={mode === value} onChange={() => onChange(value)} className="accent-accent" />
       {label}
     </label>
   );
@@ -335,7 +335,7 @@ function ModeSwitch({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => 
 function SchedulePreview({ p, vmById }: { p: Preview; vmById: Map<string, VmView> }) {
   return (
     <>
-      <p data-testid="schedule-explainer" className="text-sm text-slate-700">
+      <p data-testid="schedule-explainer" className="text-sm text-ink-2">
         Nothing changes now. Tenants running spot VMs on these units are told at once, and again if you reschedule or cancel; at that time the reclaim runs
         once, taking back what is on the spot market then and terminating the spot VMs on it.
       </p>

@@ -127,7 +127,7 @@ export function ReserveDialog({ nodeId, unitIds, onClose, onDone }: { nodeId: st
       {(error) => (
         <TermsFields terms={terms} set={set} error={error}>
           <div className="flex flex-wrap items-center gap-3 text-sm">
-            <span className="font-medium text-slate-700">Starts</span>
+            <span className="font-medium text-ink-2">Starts</span>
             <label className="flex items-center gap-1">
               <input type="radio" name="start" checked={start === 'now'} onChange={() => setStart('now')} /> now
             </label>
@@ -171,15 +171,15 @@ export function ReleaseDialog(props: { nodeId: string; reservationId: string; un
         <div data-testid="release-preview" className="space-y-2 text-sm">
           <p>Anyone may then run spot VMs on these units, and your reservation can reclaim them at any time, terminating those VMs.</p>
           <dl className="grid grid-cols-[9rem_1fr] gap-1">
-            <dt className="text-slate-500">Released after</dt>
+            <dt className="text-ink-4">Released after</dt>
             <dd className="font-mono">{after.releasedUnitIds.join(', ') || '—'}</dd>
-            <dt className="text-slate-500">Reserved</dt>
+            <dt className="text-ink-4">Reserved</dt>
             <dd className="font-mono">{after.reservedUnitIds.join(', ')}</dd>
           </dl>
         </div>
       )}
       renderResult={(r) => (
-        <p data-testid="release-summary" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+        <p data-testid="release-summary" className="rounded-md bg-ok-soft p-3 text-sm text-ok-ink">
           Released. On the spot market now: <span className="font-mono">{r.releasedUnitIds.join(', ')}</span>.
         </p>
       )}
@@ -233,7 +233,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
       {(error) => (
         <TermsFields terms={terms} set={set} error={error} known={offers.data?.orgNames}>
           <fieldset className="text-sm">
-            <legend className="font-medium text-slate-700">Units (a reservation may lose units, never gain them)</legend>
+            <legend className="font-medium text-ink-2">Units (a reservation may lose units, never gain them)</legend>
             <div className="mt-1 flex flex-wrap gap-2">
               {r.reservedUnitIds.map((u) => (
                 <label key={u} className="flex items-center gap-1 font-mono text-xs">
@@ -247,7 +247,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
               ))}
             </div>
             {fieldErrors(error, 'reservedUnitIds').map((m) => (
-              <span key={m} className="mt-1 block text-xs text-red-700">
+              <span key={m} className="mt-1 block text-xs text-danger">
                 {m}
               </span>
             ))}

@@ -53,11 +53,11 @@ export function ScheduleTimeField({ value, onChange, error }: { value: string; o
         <span className="w-full max-w-64">
           <input type="datetime-local" required value={value} onChange={(e) => onChange(e.target.value)} className={inputClass} />
         </span>
-        <span data-testid="schedule-zone" className="rounded bg-slate-100 px-2 py-1 text-xs font-normal text-slate-700">
+        <span data-testid="schedule-zone" className="rounded bg-surface-3 px-2 py-1 text-xs font-normal text-ink-2">
           {zone}
         </span>
       </span>
-      {iso && zone !== 'UTC' && <span className="mt-1 block text-xs font-normal text-slate-500">That is {formatDateTime(iso)}.</span>}
+      {iso && zone !== 'UTC' && <span className="mt-1 block text-xs font-normal text-ink-4">That is {formatDateTime(iso)}.</span>}
     </Field>
   );
 }

@@ -67,9 +67,9 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
   });
   return (
     <fieldset className="text-sm">
-      <legend className="font-medium text-slate-700">Units ({units.length})</legend>
+      <legend className="font-medium text-ink-2">Units ({units.length})</legend>
       <table className="mt-1 w-full text-left text-xs">
-        <thead className="text-slate-500">
+        <thead className="text-ink-4">
           <tr>
             <th className="py-1 pr-2 font-medium">Id</th>
             <th className="py-1 pr-2 font-medium">Model</th>
@@ -110,7 +110,7 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
                   type="button"
                   aria-label={`Remove unit ${u.id || i + 1}`}
                   onClick={() => onChange(units.filter((_, j) => j !== i))}
-                  className="rounded px-2 py-1 hover:bg-slate-100"
+                  className="rounded px-2 py-1 hover:bg-surface-3"
                 >
                   ×
                 </button>
@@ -122,12 +122,12 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
       <button
         type="button"
         onClick={() => onChange([...units, { ...(units.at(-1) ?? { model: '', memoryGiB: '', nvlinkDomain: '' }), id: `gpu-${units.length}` }])}
-        className="mt-2 rounded-md border border-slate-300 bg-white px-3 py-1 text-xs hover:bg-slate-50"
+        className="mt-2 rounded-md border border-line-strong bg-surface px-3 py-1 text-xs hover:bg-surface-2"
       >
         Add unit
       </button>
       {errs.map((m) => (
-        <span key={m} data-field-error className="mt-1 block text-xs text-red-700">
+        <span key={m} data-field-error className="mt-1 block text-xs text-danger">
           {m}
         </span>
       ))}
@@ -144,7 +144,7 @@ function UnitRow({ problems, children }: { problems: string[]; children: ReactNo
         <tr>
           <td colSpan={5} className="pb-1">
             {problems.map((m) => (
-              <span key={m} data-field-error className="block text-xs text-red-700">
+              <span key={m} data-field-error className="block text-xs text-danger">
                 {m}
               </span>
             ))}
@@ -255,7 +255,7 @@ export function TopologyDialog({ node, onClose }: { node: NodeData; onClose: () 
       {(error) => (
         <>
           {base.changed && (
-            <p role="alert" data-testid="topology-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            <p role="alert" data-testid="topology-changed" className="rounded-md border border-warn-line bg-warn-soft p-3 text-sm text-warn-ink">
               Someone changed this node’s topology while you edited it: it is at generation {base.gen} now. Below is how your list differs from that one; save
               again to replace it, or cancel.
             </p>
@@ -306,7 +306,7 @@ function DiffTable(props: {
   const { diff, beforeLabel, afterLabel, held, empty, testId, offer } = props;
   return (
     <table className="w-full text-left text-xs" data-testid={testId} {...offer}>
-      <thead className="text-slate-500">
+      <thead className="text-ink-4">
         <tr>
           <th className="py-1 pr-2 font-medium">Unit</th>
           <th className="py-1 pr-2 font-medium">Change</th>
@@ -314,7 +314,7 @@ function DiffTable(props: {
           <th className="py-1 font-medium">{afterLabel}</th>
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100">
+      <tbody className="divide-y divide-line-soft">
         {(diff ?? []).map((d) => (
           <tr key={d.id} data-unit-diff={d.id} className={held.has(d.id) ? 'font-semibold' : ''}>
             <td className="py-1 pr-2 font-mono">
@@ -328,7 +328,7 @@ function DiffTable(props: {
         ))}
         {diff && diff.length === 0 && (
           <tr>
-            <td colSpan={4} className="py-2 text-slate-500">
+            <td colSpan={4} className="py-2 text-ink-4">
               {empty}
             </td>
           </tr>
@@ -407,7 +407,7 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
       {(error) => (
         <>
           {changed && (
-            <p role="alert" data-testid="topology-changed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            <p role="alert" data-testid="topology-changed" className="rounded-md border border-warn-line bg-warn-soft p-3 text-sm text-warn-ink">
               The node’s topology changed again while you reviewed it: it is at generation {gens.at(-1)?.gen} now. Review the new differences below, then
               re-affirm again.
             </p>
@@ -422,12 +422,12 @@ export function ReaffirmDialog({ reservation: r, onClose }: { reservation: Reser
             testId="topology-diff"
           />
           {removed.length > 0 && (
-            <p role="status" data-testid="units-removed" className="rounded-md border border-emerald-300 bg-emerald-50 p-3 text-sm text-emerald-900">
+            <p role="status" data-testid="units-removed" className="rounded-md border border-ok-line bg-ok-soft p-3 text-sm text-ok-ink">
               Removed {removed.join(', ')} from {r.id}; it holds {units.join(', ')} now. Give a reason and re-affirm it.
             </p>
           )}
           {mustShrink ? (
-            <p role="status" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+            <p role="status" className="rounded-md border border-warn-line bg-warn-soft p-3 text-sm text-warn-ink">
               {missing.join(', ')} {missing.length === 1 ? 'is' : 'are'} no longer on the node, so the reservation cannot be re-affirmed while it holds{' '}
               {missing.length === 1 ? 'it' : 'them'}. Remove {missing.length === 1 ? 'it' : 'them'} from the reservation first; then re-affirm.
             </p>

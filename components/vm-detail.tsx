@@ -23,7 +23,7 @@ const reasons: Record<NonNullable<VmDetailData['vm']['terminationReason']>, stri
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid grid-cols-[10rem_1fr] gap-4 py-2">
-      <dt className="text-slate-500">{label}</dt>
+      <dt className="text-ink-4">{label}</dt>
       <dd data-field={label}>{children}</dd>
     </div>
   );
@@ -38,7 +38,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
  */
 export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
   const [terminating, setTerminating] = useState(false);
-  if (!detail.data) return <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{detail.error}</p>;
+  if (!detail.data) return <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{detail.error}</p>;
   const { vm: v, actions, reclaimReason, orgNames } = detail.data;
   return (
     <div className="space-y-4">
@@ -48,7 +48,7 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
         </h1>
         <span
           data-testid="vm-status"
-          className={`rounded px-2 py-0.5 text-xs font-medium ${v.status === 'running' ? 'bg-emerald-100 text-emerald-800' : 'bg-slate-200 text-slate-700'}`}
+          className={`rounded px-2 py-0.5 text-xs font-medium ${v.status === 'running' ? 'bg-ok-soft-2 text-ok-ink' : 'bg-surface-4 text-ink-2'}`}
         >
           {vmStatusLabel(v)}
         </span>
@@ -56,15 +56,15 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
           <button
             type="button"
             onClick={() => setTerminating(true)}
-            className="ml-auto rounded-md border border-red-300 bg-white px-3 py-1.5 text-sm font-medium text-red-800 hover:bg-red-50"
+            className="ml-auto rounded-md border border-danger-line bg-surface px-3 py-1.5 text-sm font-medium text-danger-ink hover:bg-danger-solid-soft"
           >
             Terminate…
           </button>
         )}
       </div>
-      <dl className="divide-y divide-slate-100 rounded-xl border border-slate-200 bg-white px-5 text-sm shadow-sm">
+      <dl className="divide-y divide-line-soft rounded-xl border border-line bg-surface px-5 text-sm shadow-sm">
         <Field label="Node">
-          <Link href={`/nodes/${encodeURIComponent(v.nodeId)}`} className="font-mono text-indigo-700 hover:underline">
+          <Link href={`/nodes/${encodeURIComponent(v.nodeId)}`} className="font-mono text-accent-ink hover:underline">
             {v.nodeId}
           </Link>
         </Field>
@@ -86,7 +86,7 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
         {v.reclaimAt && (
           <Field label="Reclaim at">
             <ReclaimDeadline at={v.reclaimAt} />
-            <span className="block text-xs text-slate-500">
+            <span className="block text-xs text-ink-4">
               {v.tier === 'spot'
                 ? 'A reclaim scheduled by the capacity holder takes its units back then, terminating it.'
                 : 'A reclaim is scheduled on its units then; it is not spot, so the reclaim leaves it running.'}

@@ -11,8 +11,8 @@ export async function AccountNav() {
   const unread = trpc.audit.unreadNotificationCount.queryOptions();
   await prefetch(unread);
   return (
-    <nav aria-label="Your org" className="flex items-center gap-4 text-sm text-slate-600">
-      <Link href="/api-keys" className="hover:text-slate-900">
+    <nav aria-label="Your org" className="flex items-center gap-4 text-sm text-ink-3">
+      <Link href="/api-keys" className="hover:text-ink">
         API keys
       </Link>
       <NotificationBell unread={prefetched(unread).data?.unread} />

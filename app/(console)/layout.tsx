@@ -27,28 +27,28 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <AutoRefresh ms={30_000} />
       {/* An open page survives the server going away: "Reconnecting…", and back by itself. */}
       <ConnectionStatus />
-      <header className="border-b border-slate-200 bg-white">
+      <header className="border-b border-line bg-surface">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
           <Link href="/" className="font-semibold">
             GPU Reservations
           </Link>
-          <nav className="flex gap-4 text-sm text-slate-600">
-            <Link href="/" className="hover:text-slate-900">
+          <nav className="flex gap-4 text-sm text-ink-3">
+            <Link href="/" className="hover:text-ink">
               Fleet
             </Link>
             {/* Read pages: audit trail, VMs, the acting org's capacity (kept as one block). */}
-            <Link href="/capacity" className="hover:text-slate-900">
+            <Link href="/capacity" className="hover:text-ink">
               My capacity
             </Link>
-            <Link href="/vms" className="hover:text-slate-900">
+            <Link href="/vms" className="hover:text-ink">
               VMs
             </Link>
-            <Link href="/audit" className="hover:text-slate-900">
+            <Link href="/audit" className="hover:text-ink">
               Audit
             </Link>
             {/* end read pages */}
             {isOperator(session.principal) && (
-              <Link href="/sign-ins" className="hover:text-slate-900">
+              <Link href="/sign-ins" className="hover:text-ink">
                 Locked sign-ins
               </Link>
             )}
@@ -56,14 +56,16 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
           <AccountNav />
           <div className="ml-auto flex items-center gap-4 text-sm">
-            <span data-testid="acting-org" className="rounded-md bg-slate-100 px-2 py-1">
-              Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-slate-500">{acting.id}</span>
-              {isOperator(session.principal) && <span className="ml-2 rounded bg-indigo-100 px-1.5 py-0.5 text-xs font-medium text-indigo-800">operator</span>}
+            <span data-testid="acting-org" className="rounded-md bg-surface-3 px-2 py-1">
+              Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-ink-4">{acting.id}</span>
+              {isOperator(session.principal) && (
+                <span className="ml-2 rounded bg-accent-soft-2 px-1.5 py-0.5 text-xs font-medium text-accent-ink-strong">operator</span>
+              )}
             </span>
             {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} action={switchOrgAction} />}
-            <span className="text-slate-600">{session.user.email}</span>
+            <span className="text-ink-3">{session.user.email}</span>
             <form action={signOutAction}>
-              <button type="submit" className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50">
+              <button type="submit" className="rounded-md border border-line-strong px-3 py-1 hover:bg-surface-2">
                 Sign out
               </button>
             </form>
@@ -71,7 +73,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               <button
                 type="submit"
                 title="End this account's sessions in every browser"
-                className="rounded-md border border-slate-300 px-3 py-1 hover:bg-slate-50"
+                className="rounded-md border border-line-strong px-3 py-1 hover:bg-surface-2"
               >
                 Sign out everywhere
               </button>

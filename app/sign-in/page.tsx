@@ -22,38 +22,38 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   if (await getConsoleSession()) redirect(await getSafeReturnPath(next));
   return (
     <main className="flex min-h-screen items-center justify-center p-6">
-      <form action={signInAction} className="w-full max-w-sm space-y-4 rounded-xl border border-slate-200 bg-white p-8 shadow-sm">
+      <form action={signInAction} className="w-full max-w-sm space-y-4 rounded-xl border border-line bg-surface p-8 shadow-sm">
         <div>
           <h1 className="text-xl font-semibold">GPU Reservations</h1>
-          <p className="text-sm text-slate-600">Sign in to the console.</p>
+          <p className="text-sm text-ink-3">Sign in to the console.</p>
         </div>
         {error && (
-          <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+          <p role="alert" className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">
             {signInErrorMessage(code)}
           </p>
         )}
         <input type="hidden" name="next" value={next ?? '/'} />
-        <label className="block text-sm font-medium text-slate-700">
+        <label className="block text-sm font-medium text-ink-2">
           Email
           <input
             name="email"
             type="email"
             autoComplete="username"
             required
-            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm"
           />
         </label>
-        <label className="block text-sm font-medium text-slate-700">
+        <label className="block text-sm font-medium text-ink-2">
           Password
           <input
             name="password"
             type="password"
             autoComplete="current-password"
             required
-            className="mt-1 block w-full rounded-md border border-slate-300 px-3 py-2 text-sm"
+            className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm"
           />
         </label>
-        <button type="submit" className="w-full rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-700">
+        <button type="submit" className="w-full rounded-md bg-accent px-4 py-2 text-sm font-semibold text-on-accent hover:bg-accent-strong">
           Sign in
         </button>
       </form>

@@ -34,7 +34,7 @@ function When({ iso }: { iso: string }) {
 function CreatedBy({ by }: { by: ApiKeyView['createdBy'] }) {
   if (!by)
     return (
-      <span className="text-slate-400" title="Created before the console recorded who creates keys.">
+      <span className="text-ink-5" title="Created before the console recorded who creates keys.">
         not recorded
       </span>
     );
@@ -42,24 +42,24 @@ function CreatedBy({ by }: { by: ApiKeyView['createdBy'] }) {
   if (by.kind === 'api_key') {
     return (
       <span title={by.id}>
-        key {by.name} <span className="font-mono text-xs text-slate-500">{by.prefix}…</span>
+        key {by.name} <span className="font-mono text-xs text-ink-4">{by.prefix}…</span>
       </span>
     );
   }
-  return <span className="text-slate-600">platform job {by.job}</span>;
+  return <span className="text-ink-3">platform job {by.job}</span>;
 }
 
 function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyView>[] {
   return [
     { key: 'name', header: 'Name', cell: (k) => <span className="font-medium">{k.name}</span> },
     { key: 'prefix', header: 'Key', className: 'py-2 pr-4 font-mono text-xs', cell: (k) => `${k.prefix}…` },
-    { key: 'created', header: 'Created', className: 'py-2 pr-4 text-slate-600', cell: (k) => <When iso={k.createdAt} /> },
+    { key: 'created', header: 'Created', className: 'py-2 pr-4 text-ink-3', cell: (k) => <When iso={k.createdAt} /> },
     { key: 'createdBy', header: 'Created by', className: 'py-2 pr-4 text-sm', cell: (k) => <CreatedBy by={k.createdBy} /> },
     {
       key: 'used',
       header: 'Last used',
-      className: 'py-2 pr-4 text-slate-600',
-      cell: (k) => (k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span className="text-slate-400">never</span>),
+      className: 'py-2 pr-4 text-ink-3',
+      cell: (k) => (k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span className="text-ink-5">never</span>),
     },
     {
       key: 'action',
@@ -67,7 +67,7 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
       className: 'py-2 text-right',
       cell: (k) =>
         k.revokedAt ? (
-          <span className="rounded bg-slate-100 px-2 py-0.5 text-xs text-slate-600" title={formatDateTime(k.revokedAt)}>
+          <span className="rounded bg-surface-3 px-2 py-0.5 text-xs text-ink-3" title={formatDateTime(k.revokedAt)}>
             revoked
           </span>
         ) : (
@@ -76,7 +76,7 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
             onClick={() => onRevoke(k)}
             aria-label={`Revoke ${k.name}`}
             {...offers('api-keys.revoke')}
-            className="rounded-md border border-red-300 px-3 py-1 text-sm text-red-700 hover:bg-red-50"
+            className="rounded-md border border-danger-line px-3 py-1 text-sm text-danger hover:bg-danger-solid-soft"
           >
             Revoke
           </button>
@@ -104,7 +104,7 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
         <h1 className="text-2xl font-semibold" {...offers('api-keys.page')}>
           API keys
         </h1>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-ink-3">
           Keys of your org for the REST API under /v1. Each acts as the org; its secret is shown once, when it is created. An org has at most 100 active keys.
         </p>
       </div>
@@ -117,8 +117,8 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
         }}
       />
       {keys.error && keys.data && <StaleBanner error={keys.error} what="the keys" />}
-      {keys.error && !keys.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{keys.error}</p>}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
+      {keys.error && !keys.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{keys.error}</p>}
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface px-4 shadow-sm">
         <DataTable
           columns={columns(setRevoking)}
           rows={keys.data?.items ?? []}

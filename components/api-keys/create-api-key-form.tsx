@@ -28,7 +28,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
   return (
     <form
       aria-label="Create an API key"
-      className="flex flex-wrap items-start gap-3 rounded-xl border border-slate-200 bg-white p-4 shadow-sm"
+      className="flex flex-wrap items-start gap-3 rounded-xl border border-line bg-surface p-4 shadow-sm"
       onSubmit={(e) => {
         e.preventDefault();
         create
@@ -41,7 +41,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
       }}
     >
       <div>
-        <label className="text-sm font-medium text-slate-700">
+        <label className="text-sm font-medium text-ink-2">
           Name
           <input
             name="name"
@@ -51,11 +51,11 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
             placeholder="e.g. ci-deploy"
             aria-invalid={nameErrors.length > 0}
             aria-describedby={nameErrors.length > 0 ? errorId : undefined}
-            className="mt-1 block w-72 rounded-md border border-slate-300 px-3 py-1.5 text-sm font-normal aria-[invalid=true]:border-red-500"
+            className="mt-1 block w-72 rounded-md border border-line-strong px-3 py-1.5 text-sm font-normal aria-[invalid=true]:border-danger"
           />
         </label>
         {nameErrors.length > 0 && (
-          <p id={errorId} role="alert" className="mt-1 text-xs text-red-700">
+          <p id={errorId} role="alert" className="mt-1 text-xs text-danger">
             {/* The problem's own words for this field (its errors[] entry), e.g. "must not be empty". */}
             {nameErrors.join(' ')}
           </p>
@@ -65,7 +65,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
         {create.pending ? 'Creating…' : 'Create API key'}
       </button>
       {otherError && (
-        <p role="alert" className="basis-full rounded-md bg-red-50 p-2 text-sm text-red-900">
+        <p role="alert" className="basis-full rounded-md bg-danger-solid-soft p-2 text-sm text-danger-ink">
           {otherError}
         </p>
       )}

@@ -38,7 +38,7 @@ export function NewKeyDialog({ apiKey, onClose }: { apiKey: CreatedApiKey; onClo
       <div className="flex items-center gap-2">
         <code
           data-testid="new-key-secret"
-          className="block flex-1 select-all break-all rounded-md border border-slate-300 bg-slate-50 px-3 py-2 font-mono text-xs"
+          className="block flex-1 select-all break-all rounded-md border border-line-strong bg-surface-2 px-3 py-2 font-mono text-xs"
         >
           {apiKey.secret}
         </code>
@@ -46,7 +46,7 @@ export function NewKeyDialog({ apiKey, onClose }: { apiKey: CreatedApiKey; onClo
           {copied === 'yes' ? 'Copied' : 'Copy'}
         </button>
       </div>
-      <p role="status" className="text-xs text-slate-600">
+      <p role="status" className="text-xs text-ink-3">
         {copied === 'yes' ? 'Copied to the clipboard.' : copied === 'failed' ? 'Copying failed: select the key and copy it yourself.' : ''}
       </p>
     </Modal>

@@ -25,7 +25,7 @@ function DetailValue({ name, value }: { name: string; value: unknown }) {
   return vmIds.map((id, i) => (
     <span key={id}>
       {i > 0 && ', '}
-      <Link href={vmHref(id)} className="text-indigo-700 hover:underline">
+      <Link href={vmHref(id)} className="text-accent-ink hover:underline">
         {id}
       </Link>
     </span>
@@ -36,7 +36,7 @@ function DetailValue({ name, value }: { name: string; value: unknown }) {
 function ActorKey({ actorKey }: { actorKey: NonNullable<AuditEvent['actorKey']> }) {
   return (
     <span title={actorKey.id}>
-      key {actorKey.name} <span className="font-mono text-slate-500">{actorKey.prefix}…</span>
+      key {actorKey.name} <span className="font-mono text-ink-4">{actorKey.prefix}…</span>
     </span>
   );
 }
@@ -50,27 +50,27 @@ function ActorKey({ actorKey }: { actorKey: NonNullable<AuditEvent['actorKey']> 
 export function AuditEventDetails({ event }: { event: AuditEvent }) {
   return (
     <details className="group text-xs">
-      <summary className="cursor-pointer select-none text-indigo-700 hover:underline">Details</summary>
-      <dl className="mt-2 grid grid-cols-[6.5rem_1fr] gap-x-2 gap-y-1 text-slate-700" data-testid="event-details">
-        <dt className="text-slate-500">Event</dt>
+      <summary className="cursor-pointer select-none text-accent-ink hover:underline">Details</summary>
+      <dl className="mt-2 grid grid-cols-[6.5rem_1fr] gap-x-2 gap-y-1 text-ink-2" data-testid="event-details">
+        <dt className="text-ink-4">Event</dt>
         <dd className="font-mono">{event.id}</dd>
-        <dt className="text-slate-500">Actor</dt>
+        <dt className="text-ink-4">Actor</dt>
         <dd>
-          <OrgOrAnother orgId={event.actorOrgId} names={event.orgNames} why={ACTOR_HIDDEN} /> <span className="text-slate-500">via {event.via}</span>
+          <OrgOrAnother orgId={event.actorOrgId} names={event.orgNames} why={ACTOR_HIDDEN} /> <span className="text-ink-4">via {event.via}</span>
         </dd>
         {event.actorKey && (
           <>
-            <dt className="text-slate-500">API key</dt>
+            <dt className="text-ink-4">API key</dt>
             <dd data-testid="event-actor-key">
               <ActorKey actorKey={event.actorKey} />
             </dd>
           </>
         )}
-        <dt className="text-slate-500">Reason</dt>
-        <dd>{event.reason ?? <span className="text-slate-400">none given</span>}</dd>
+        <dt className="text-ink-4">Reason</dt>
+        <dd>{event.reason ?? <span className="text-ink-5">none given</span>}</dd>
         {Object.entries(event.details).map(([key, value]) => (
           <div key={key} className="contents" data-detail={key}>
-            <dt className="text-slate-500">{key}</dt>
+            <dt className="text-ink-4">{key}</dt>
             <dd className="break-all font-mono">
               <DetailValue name={key} value={value} />
             </dd>
@@ -83,7 +83,7 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
 
 /** The audit trail's columns, newest first as the API answers (docs/product.md §9 h). */
 export const auditColumns = [
-  column<AuditEvent>('at', 'When', (e) => formatDateTime(e.at), 'whitespace-nowrap text-slate-600'),
+  column<AuditEvent>('at', 'When', (e) => formatDateTime(e.at), 'whitespace-nowrap text-ink-3'),
   column<AuditEvent>('action', 'Action', (e) => <span data-testid="event-action">{e.action}</span>, 'font-mono text-xs'),
   column<AuditEvent>(
     'actor',
@@ -92,7 +92,7 @@ export const auditColumns = [
       <>
         <OrgOrAnother orgId={e.actorOrgId} names={e.orgNames} why={ACTOR_HIDDEN} />
         {e.actorKey && (
-          <span className="block text-slate-500" data-testid="actor-key">
+          <span className="block text-ink-4" data-testid="actor-key">
             <ActorKey actorKey={e.actorKey} />
           </span>
         )}
@@ -102,7 +102,7 @@ export const auditColumns = [
   ),
   column<AuditEvent>('node', 'Node', (e) =>
     e.nodeId ? (
-      <Link href={nodeHref(e.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">
+      <Link href={nodeHref(e.nodeId)} className="font-mono text-xs text-accent-ink hover:underline">
         {e.nodeId}
       </Link>
     ) : (
@@ -111,7 +111,7 @@ export const auditColumns = [
   ),
   column<AuditEvent>('reservation', 'Reservation', (e) =>
     e.nodeId && e.reservationId ? (
-      <Link href={reservationHref(e.nodeId, e.reservationId)} className="font-mono text-xs text-indigo-700 hover:underline">
+      <Link href={reservationHref(e.nodeId, e.reservationId)} className="font-mono text-xs text-accent-ink hover:underline">
         {e.reservationId}
       </Link>
     ) : (

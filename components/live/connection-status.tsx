@@ -27,7 +27,7 @@ export function ConnectionStatus() {
     <div
       role="status"
       data-testid="connection-status"
-      className="sticky top-0 z-50 bg-amber-100 px-6 py-2 text-center text-sm font-medium text-amber-900 shadow"
+      className="sticky top-0 z-50 bg-warn-soft-2 px-6 py-2 text-center text-sm font-medium text-warn-ink shadow"
     >
       Reconnecting… The server cannot be reached; this page keeps what it shows and updates again once it is back.
     </div>

@@ -31,7 +31,7 @@ export function holdsOff(input: RequestInfo | URL, typed: ReadonlySet<EventTarge
 /** The quiet notice: the page stays as it was read, the person reloads when ready. */
 export function NewBuildNotice() {
   return (
-    <div role="status" data-testid="new-version" className="sticky top-0 z-50 bg-sky-50 px-6 py-2 text-center text-sm text-sky-900 shadow">
+    <div role="status" data-testid="new-version" className="sticky top-0 z-50 bg-info-soft px-6 py-2 text-center text-sm text-info-ink shadow">
       A new version is available — this page stays as it is, with what you typed, until you{' '}
       <button type="button" onClick={() => location.reload()} className="font-semibold underline">
         Reload

@@ -21,20 +21,20 @@ export function OutcomeBanner({ outcome, onDismiss }: { outcome: Outcome; onDism
       ref={ref}
       tabIndex={-1}
       data-testid="outcome-banner"
-      className="fixed inset-x-3 bottom-3 z-40 mx-auto flex max-w-xl items-start gap-3 rounded-lg border border-emerald-300 bg-emerald-50 px-4 py-3 text-sm text-emerald-950 shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-emerald-600"
+      className="fixed inset-x-3 bottom-3 z-40 mx-auto flex max-w-xl items-start gap-3 rounded-lg border border-ok-line bg-ok-soft px-4 py-3 text-sm text-ok-ink shadow-lg focus:outline-none focus-visible:ring-2 focus-visible:ring-ok"
     >
       <p className="flex-1">
         {outcome.message}
         {outcome.link && (
           <>
             {' '}
-            <Link href={outcome.link.href} className="font-medium text-indigo-700 underline">
+            <Link href={outcome.link.href} className="font-medium text-accent-ink underline">
               {outcome.link.label}
             </Link>
           </>
         )}
       </p>
-      <button type="button" onClick={onDismiss} aria-label="Dismiss" className="rounded px-1.5 text-emerald-900 hover:bg-emerald-100">
+      <button type="button" onClick={onDismiss} aria-label="Dismiss" className="rounded px-1.5 text-ok-ink hover:bg-ok-soft-2">
         ×
       </button>
     </div>

@@ -4,7 +4,7 @@
  */
 export function StaleBanner({ error, what }: { error: string; what: string }) {
   return (
-    <p role="status" data-testid="refresh-failed" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+    <p role="status" data-testid="refresh-failed" className="rounded-md border border-warn-line bg-warn-soft p-3 text-sm text-warn-ink">
       Could not refresh {what}: {error} Showing it as last read; the page tries again by itself.
     </p>
   );

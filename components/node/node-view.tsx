@@ -54,7 +54,7 @@ export function NodeView(props: {
 
   if (!node.data) {
     return (
-      <div className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+      <div className="rounded-md border border-danger-line bg-danger-solid-soft p-4 text-sm text-danger-ink">
         {node.error}{' '}
         <Link href="/" className="underline">
           Back to the fleet
@@ -72,7 +72,7 @@ export function NodeView(props: {
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
         <div>
-          <p className="text-sm text-slate-500">
+          <p className="text-sm text-ink-4">
             <Link href="/" className="hover:underline">
               Fleet
             </Link>{' '}
@@ -81,7 +81,7 @@ export function NodeView(props: {
           <h1 className="text-2xl font-semibold" {...offers('node.page')}>
             {n.name}
           </h1>
-          <p className="mt-1 text-sm text-slate-600">
+          <p className="mt-1 text-sm text-ink-3">
             <span className="font-mono">{n.id}</span> · owner <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} /> · {n.units.length} units · topology generation{' '}
             {n.topologyGen}
           </p>
@@ -91,12 +91,12 @@ export function NodeView(props: {
             type="button"
             onClick={() => setOpen({ kind: 'topology' })}
             {...offers('node.change-topology')}
-            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm font-medium hover:bg-slate-50"
+            className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm font-medium hover:bg-surface-2"
           >
             Change topology…
           </button>
         )}
-        <p className="text-xs text-slate-500" aria-live="polite" suppressHydrationWarning>
+        <p className="text-xs text-ink-4" aria-live="polite" suppressHydrationWarning>
           {refreshing ? 'Refreshing…' : `Updated ${formatRelative(new Date(readAt).toISOString())}`}
         </p>
       </div>

@@ -56,7 +56,7 @@ export function ReclaimPlanForm(props: {
   return (
     <div className="w-full" data-testid="reclaim-plan-form">
       <form onSubmit={submit} className="flex flex-wrap items-end gap-2">
-        <label className="text-sm text-slate-700">
+        <label className="text-sm text-ink-2">
           GPUs back
           <input
             type="number"
@@ -65,37 +65,37 @@ export function ReclaimPlanForm(props: {
             max={1024}
             name="count"
             defaultValue="1"
-            className="ml-2 w-20 rounded-md border border-slate-300 px-2 py-1 text-sm"
+            className="ml-2 w-20 rounded-md border border-line-strong px-2 py-1 text-sm"
           />
         </label>
         <button
           type="submit"
           disabled={call.pending}
-          className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50"
+          className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2 disabled:opacity-50"
           {...offers('node.reclaim-plan')}
         >
           {call.pending ? 'Planning…' : 'Plan the fewest evictions'}
         </button>
       </form>
       {problem && (
-        <p role="alert" className="mt-2 text-sm text-red-700">
+        <p role="alert" className="mt-2 text-sm text-danger">
           {problem}
         </p>
       )}
       {shown && (
-        <section data-testid="reclaim-plan" className="mt-3 rounded-md border border-slate-200 bg-slate-50 p-3 text-sm" aria-live="polite">
-          <p className="font-medium text-slate-800">
+        <section data-testid="reclaim-plan" className="mt-3 rounded-md border border-line bg-surface-2 p-3 text-sm" aria-live="polite">
+          <p className="font-medium text-ink">
             {`${plural(shown.count, 'GPU')} back from ${shown.reservationId}: reclaim ${shown.plan.unitIds.join(', ')}, `}
             {shown.plan.wouldTerminate.length === 0 ? 'evicting nobody.' : `terminating ${shown.plan.wouldTerminate.join(', ')}.`}
           </p>
-          <ul className="mt-2 space-y-1 text-slate-700">
+          <ul className="mt-2 space-y-1 text-ink-2">
             {shown.plan.reasons.map((r) => (
               <li key={`${r.kind}:${r.id}`} data-reason-for={r.id}>
                 <span className="font-mono">{r.id}</span>: {r.text}
               </li>
             ))}
           </ul>
-          <p className="mt-2 text-xs text-slate-500">
+          <p className="mt-2 text-xs text-ink-4">
             {adjusted
               ? 'You changed the selection: Reclaim… previews and reclaims the units selected now.'
               : 'The plan’s units are selected on the grid. Change the selection if you like, then Reclaim… to preview and confirm.'}

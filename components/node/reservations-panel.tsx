@@ -32,52 +32,52 @@ export function ReservationsPanel({
   onOpen: (d: ReservationDialog) => void;
 }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="reservations-title" {...offers('node.reservations-panel')}>
+    <section className="rounded-xl border border-line bg-surface p-5 shadow-sm" aria-labelledby="reservations-title" {...offers('node.reservations-panel')}>
       <h2 id="reservations-title" className="mb-3 font-semibold">
         Reservations
       </h2>
       {error ? (
-        <p className="text-sm text-red-700">{error}</p>
+        <p className="text-sm text-danger">{error}</p>
       ) : !items ? (
-        <p className="text-sm text-slate-500">Loading…</p>
+        <p className="text-sm text-ink-4">Loading…</p>
       ) : items.length === 0 ? (
-        <p className="text-sm text-slate-500">No reservation on this node is visible to your org.</p>
+        <p className="text-sm text-ink-4">No reservation on this node is visible to your org.</p>
       ) : (
         <ul className="space-y-3">
           {[...items]
             .sort((a, b) => (a.reservation.startsAt < b.reservation.startsAt ? 1 : a.reservation.startsAt > b.reservation.startsAt ? -1 : 0))
             .map(({ reservation: r, actions, orgNames }) => (
-              <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-slate-200 p-3 text-sm">
+              <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-line p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
-                  <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+                  <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-accent-ink hover:underline">
                     {r.id}
                   </Link>
                   <StatusBadge status={r.status} />
                 </div>
-                <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-xs text-slate-700">
-                  <dt className="text-slate-500">Units</dt>
+                <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-xs text-ink-2">
+                  <dt className="text-ink-4">Units</dt>
                   <dd className="font-mono">
                     <UnitIds ids={r.reservedUnitIds} />
                   </dd>
-                  <dt className="text-slate-500">Released</dt>
+                  <dt className="text-ink-4">Released</dt>
                   <dd className="font-mono" data-testid="released-units">
                     {r.releasedUnitIds.length ? <UnitIds ids={r.releasedUnitIds} /> : '—'}
                   </dd>
-                  <dt className="text-slate-500">Audience</dt>
+                  <dt className="text-ink-4">Audience</dt>
                   <dd>
                     <OrgIds ids={r.allowedOrgIds} names={orgNames} />
                   </dd>
-                  <dt className="text-slate-500">Managing orgs</dt>
+                  <dt className="text-ink-4">Managing orgs</dt>
                   <dd>
                     <OrgIds ids={r.managingOrgIds} names={orgNames} />
                   </dd>
-                  <dt className="text-slate-500">Period</dt>
+                  <dt className="text-ink-4">Period</dt>
                   <dd>
                     {formatDateTime(r.startsAt)} → {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}
                   </dd>
                   {r.contractRef && (
                     <>
-                      <dt className="text-slate-500">Contract</dt>
+                      <dt className="text-ink-4">Contract</dt>
                       <dd>{r.contractRef}</dd>
                     </>
                   )}
@@ -92,7 +92,7 @@ export function ReservationsPanel({
                           type="button"
                           aria-label={`${b.label.replace('…', '')} ${r.id}…`}
                           onClick={() => onOpen({ kind: b.action, reservation: r })}
-                          className={`rounded-md border px-2.5 py-1 text-xs font-medium ${b.action === 'cancel' ? 'border-red-300 text-red-800 hover:bg-red-50' : 'border-slate-300 hover:bg-slate-50'}`}
+                          className={`rounded-md border px-2.5 py-1 text-xs font-medium ${b.action === 'cancel' ? 'border-danger-line text-danger-ink hover:bg-danger-solid-soft' : 'border-line-strong hover:bg-surface-2'}`}
                         >
                           {b.label}
                         </button>

@@ -49,12 +49,12 @@ export function UnitPanel(props: {
   for (const u of units) if (u.reclaimAt) scheduled.set(u.reclaimAt, [...(scheduled.get(u.reclaimAt) ?? []), u.id]);
 
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="units-title">
+    <section className="rounded-xl border border-line bg-surface p-5 shadow-sm" aria-labelledby="units-title">
       <div className="mb-4 flex items-center justify-between">
         <h2 id="units-title" className="font-semibold">
           Units
         </h2>
-        <p className="text-xs text-slate-500">
+        <p className="text-xs text-ink-4">
           {Object.entries(counts)
             .filter(([, c]) => c > 0)
             .map(([s, c]) => `${c} ${unitStyles[s as keyof typeof unitStyles].label.toLowerCase()}`)
@@ -73,7 +73,7 @@ export function UnitPanel(props: {
         )}
       />
       {scheduled.size > 0 && (
-        <ul data-testid="scheduled-units" className="mt-3 space-y-1 text-sm text-amber-950">
+        <ul data-testid="scheduled-units" className="mt-3 space-y-1 text-sm text-warn-ink">
           {[...scheduled].map(([at, ids]) => (
             <li key={at} data-reclaim-at={at}>
               <ClockIcon /> <span className="font-mono">{ids.join(', ')}</span>:{' '}
@@ -85,12 +85,12 @@ export function UnitPanel(props: {
         </ul>
       )}
       {selectable && (
-        <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-slate-100 pt-4">
+        <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-line-soft pt-4">
           {canReclaim && (
             <button
               type="button"
               onClick={() => onSelectionChange(selectWhere(units, (u) => u.state === 'released' || u.state === 'spot-occupied'))}
-              className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50"
+              className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2"
             >
               Select all released
             </button>
@@ -99,11 +99,11 @@ export function UnitPanel(props: {
             type="button"
             onClick={() => onSelectionChange(emptySelection)}
             disabled={selectedIds.length === 0}
-            className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50"
+            className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2 disabled:opacity-50"
           >
             Clear
           </button>
-          <span className="flex-1 text-sm text-slate-600" data-testid="selection-hint">
+          <span className="flex-1 text-sm text-ink-3" data-testid="selection-hint">
             {possible.hint}
           </span>
           {canReserve && (
@@ -134,7 +134,7 @@ export function UnitPanel(props: {
               disabled={!possible.reclaim}
               onClick={() => possible.reclaim && onAction({ kind: 'reclaim', reservationId: possible.reclaim, unitIds: selectedIds })}
               {...offers('node.reclaim')}
-              className="rounded-md bg-red-600 px-4 py-1.5 text-sm font-semibold text-white shadow-sm hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-40"
+              className="rounded-md bg-danger-solid px-4 py-1.5 text-sm font-semibold text-on-accent shadow-sm hover:bg-danger-solid-solid-strong disabled:cursor-not-allowed disabled:opacity-40"
             >
               Reclaim…
             </button>
@@ -152,7 +152,7 @@ export function UnitPanel(props: {
           )}
         </div>
       )}
-      <div className="mt-4 border-t border-slate-100 pt-3">
+      <div className="mt-4 border-t border-line-soft pt-3">
         <UnitLegend />
       </div>
     </section>
@@ -160,4 +160,4 @@ export function UnitPanel(props: {
 }
 
 const secondary =
-  'rounded-md border border-indigo-300 bg-indigo-50 px-4 py-1.5 text-sm font-semibold text-indigo-900 hover:bg-indigo-100 disabled:cursor-not-allowed disabled:opacity-40';
+  'rounded-md border border-accent-line bg-accent-soft px-4 py-1.5 text-sm font-semibold text-accent-ink-strong hover:bg-accent-soft-2 disabled:cursor-not-allowed disabled:opacity-40';

@@ -23,13 +23,13 @@ const baseColumns: readonly Column<NodeVm>[] = [
   {
     key: 'org',
     header: 'Org',
-    className: 'py-2 pr-4 text-slate-600',
+    className: 'py-2 pr-4 text-ink-3',
     // Another tenant's identity is private (docs/product.md §2): the API leaves orgId out.
     cell: (vm) =>
       vm.orgId ? (
         <OrgIds ids={[vm.orgId]} names={vm.orgNames} />
       ) : (
-        <span className="text-xs italic text-slate-400" title="Another tenant’s identity is private">
+        <span className="text-xs italic text-ink-5" title="Another tenant’s identity is private">
           another org
         </span>
       ),
@@ -38,7 +38,7 @@ const baseColumns: readonly Column<NodeVm>[] = [
     key: 'since',
     header: 'Since',
     headerClassName: 'py-2 font-medium',
-    className: 'py-2 text-slate-600',
+    className: 'py-2 text-ink-3',
     // Relative to the clock of whoever renders it: the server's first HTML and the browser may differ by a second.
     cell: (vm) => (
       <span title={formatDateTime(vm.startedAt)} suppressHydrationWarning>
@@ -63,7 +63,7 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
                 aria-label={`Terminate ${vm.id}…`}
                 onClick={() => onTerminate(vm)}
                 {...offers('node.terminate-vm')}
-                className="rounded-md border border-red-300 px-2.5 py-1 text-xs font-medium text-red-800 hover:bg-red-50"
+                className="rounded-md border border-danger-line px-2.5 py-1 text-xs font-medium text-danger-ink hover:bg-danger-solid-soft"
               >
                 Terminate…
               </button>
@@ -72,14 +72,14 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
       ]
     : baseColumns;
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="vms-title" {...offers('node.vm-table')}>
+    <section className="rounded-xl border border-line bg-surface p-5 shadow-sm" aria-labelledby="vms-title" {...offers('node.vm-table')}>
       <h2 id="vms-title" className="mb-3 font-semibold">
         Running VMs you can see
       </h2>
       {!vms ? (
-        <p className="text-sm text-slate-500">Loading…</p>
+        <p className="text-sm text-ink-4">Loading…</p>
       ) : vms.length === 0 ? (
-        <p className="text-sm text-slate-500">No running VM on this node is visible to your org.</p>
+        <p className="text-sm text-ink-4">No running VM on this node is visible to your org.</p>
       ) : (
         <DataTable columns={columns} rows={vms} rowKey={(vm) => vm.id} rowAttr="vm-id" testId="vm-table" empty="No running VM." />
       )}

@@ -19,7 +19,7 @@ export function NotificationBell(props: { unread: number | undefined }) {
       href="/notifications"
       aria-label={unread === undefined ? 'Notifications' : `Notifications, ${unread} unread`}
       data-testid="notification-bell"
-      className="relative inline-flex items-center rounded-md p-1 text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+      className="relative inline-flex items-center rounded-md p-1 text-ink-3 hover:bg-surface-3 hover:text-ink"
     >
       <svg
         aria-hidden="true"
@@ -38,7 +38,7 @@ export function NotificationBell(props: { unread: number | undefined }) {
         <span
           aria-hidden="true"
           data-testid="unread-count"
-          className="absolute -right-1.5 -top-1 min-w-4 rounded-full bg-red-600 px-1 text-center text-[10px] font-bold leading-4 text-white"
+          className="absolute -right-1.5 -top-1 min-w-4 rounded-full bg-danger-solid px-1 text-center text-[10px] font-bold leading-4 text-on-accent"
         >
           {unread > 99 ? '99+' : unread}
         </span>

@@ -20,7 +20,7 @@ import { offers } from '../offers';
 /** Marks one notification read (its own org's: docs/product.md §2). */
 const markNotificationRead = (client: ConsoleClient, input: { notificationId: string }) => client.audit.markNotificationRead.mutate(input);
 
-const link = 'font-mono text-indigo-700 hover:underline';
+const link = 'font-mono text-accent-ink hover:underline';
 
 type Of<K extends NotificationView['kind']> = Extract<NotificationView, { kind: K }>;
 
@@ -35,11 +35,11 @@ const vmWhere = (n: { details: { nodeId: string; unitIds: string[] } }) => (
     <Link href={nodeHref(n.details.nodeId)} className={link}>
       {n.details.nodeId}
     </Link>
-    <div className="font-mono text-xs text-slate-500">{n.details.unitIds.join(', ')}</div>
+    <div className="font-mono text-xs text-ink-4">{n.details.unitIds.join(', ')}</div>
   </>
 );
 const reasonGiven = (reason: string | undefined) =>
-  reason ? <div className="text-slate-600">Reason given: “{reason}”</div> : <div className="text-slate-400">No reason given</div>;
+  reason ? <div className="text-ink-3">Reason given: “{reason}”</div> : <div className="text-ink-5">No reason given</div>;
 
 /**
  * A scheduled reclaim's notice to a spot tenant (issue 22), by what changed: when the VM's units
@@ -113,7 +113,7 @@ const kinds: {
         <div>
           Needs review: the node’s topology changed (generation {n.details.fromGen} → {n.details.topologyGen})
         </div>
-        <div className="text-slate-600">It withholds its units until an operator re-affirms it.</div>
+        <div className="text-ink-3">It withholds its units until an operator re-affirms it.</div>
       </>
     ),
   },
@@ -126,7 +126,7 @@ const kinds: {
       </span>
     ),
     where: () => (
-      <Link href="/sign-ins" className="text-indigo-700 hover:underline">
+      <Link href="/sign-ins" className="text-accent-ink hover:underline">
         Locked sign-ins
       </Link>
     ),
@@ -135,7 +135,7 @@ const kinds: {
         <div>
           Sign-in locked after {n.details.failures} failed attempts in {n.details.windowMinutes} minutes
         </div>
-        <div className="text-slate-600">Until {formatDateTime(n.details.lockedUntil)}</div>
+        <div className="text-ink-3">Until {formatDateTime(n.details.lockedUntil)}</div>
       </>
     ),
   },
@@ -153,7 +153,7 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
     {
       key: 'when',
       header: 'When',
-      className: 'py-2 pr-4 text-slate-600',
+      className: 'py-2 pr-4 text-ink-3',
       cell: (n) => (
         <span title={formatDateTime(n.at)} suppressHydrationWarning>
           {formatRelative(n.at)}
@@ -169,7 +169,7 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
       className: 'py-2 text-right',
       cell: (n) =>
         n.readAt ? (
-          <span className="text-xs text-slate-500" title={formatDateTime(n.readAt)}>
+          <span className="text-xs text-ink-4" title={formatDateTime(n.readAt)}>
             read
           </span>
         ) : (
@@ -179,7 +179,7 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
             onClick={() => markRead(n)}
             aria-label={`Mark as read: ${cellsOf(n).subject}`}
             {...offers('notifications.mark-read')}
-            className="rounded-md border border-slate-300 bg-white px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50"
+            className="rounded-md border border-line-strong bg-surface px-3 py-1 text-sm hover:bg-surface-2 disabled:opacity-50"
           >
             Mark as read
           </button>
@@ -218,16 +218,16 @@ export function NotificationList(props: { list: PageResult<NotificationView>; cu
         <h1 className="text-2xl font-semibold" {...offers('notifications.page')}>
           Notifications
         </h1>
-        <p className="text-sm text-slate-600">What happened to your org’s workloads, and what needs your org’s attention, newest first.</p>
+        <p className="text-sm text-ink-3">What happened to your org’s workloads, and what needs your org’s attention, newest first.</p>
       </div>
       {list.error && list.data && <StaleBanner error={list.error} what="your notifications" />}
-      {list.error && !list.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{list.error}</p>}
+      {list.error && !list.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{list.error}</p>}
       {markRead.error !== null && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+        <p role="alert" className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">
           {errorMessage(markRead.error)}
         </p>
       )}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface px-4 shadow-sm">
         <DataTable
           columns={columns(mark, pendingId)}
           rows={list.data?.items ?? []}

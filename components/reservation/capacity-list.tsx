@@ -13,19 +13,19 @@ import { offers } from '../offers';
 
 const columns = [
   column<Reservation>('id', 'Reservation', (r) => (
-    <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+    <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-accent-ink hover:underline">
       {r.id}
     </Link>
   )),
   column<Reservation>('node', 'Node', (r) => (
-    <Link href={nodeHref(r.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">
+    <Link href={nodeHref(r.nodeId)} className="font-mono text-xs text-accent-ink hover:underline">
       {r.nodeId}
     </Link>
   )),
   column<Reservation>('status', 'Status', (r) => <StatusBadge status={r.status} />),
   column<Reservation>('units', 'Units', (r) => `${r.reservedUnitIds.length} · ${r.reservedUnitIds.join(', ')}`, 'font-mono text-xs'),
   column<Reservation>('released', 'Released', (r) => (r.releasedUnitIds.length ? r.releasedUnitIds.join(', ') : '—'), 'font-mono text-xs'),
-  column<Reservation>('period', 'Period', (r) => formatPeriod(r.startsAt, r.endsAt), 'text-xs text-slate-600'),
+  column<Reservation>('period', 'Period', (r) => formatPeriod(r.startsAt, r.endsAt), 'text-xs text-ink-3'),
   column<Reservation>('contract', 'Contract', (r) => r.contractRef ?? '—', 'text-xs'),
 ];
 

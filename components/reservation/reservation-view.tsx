@@ -24,7 +24,7 @@ function fieldsOf(r: Reservation, names: Record<string, string> | undefined): [l
   return [
     [
       'Node',
-      <Link key="n" href={nodeHref(r.nodeId)} className="text-indigo-700 hover:underline">
+      <Link key="n" href={nodeHref(r.nodeId)} className="text-accent-ink hover:underline">
         {r.nodeId}
       </Link>,
       'node',
@@ -60,13 +60,13 @@ function HistoryLine({ entry }: { entry: HistoryEntry }) {
   const e = entry.event;
   return (
     <li className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm" data-history-kind={entry.kind}>
-      <span className="w-48 shrink-0 text-slate-600">{formatDateTime(entry.at)}</span>
+      <span className="w-48 shrink-0 text-ink-3">{formatDateTime(entry.at)}</span>
       <span className="font-medium">{kindLabels[entry.kind]}</span>
-      {entry.topologyGen !== undefined && <span className="text-xs text-slate-500">generation {entry.topologyGen}</span>}
+      {entry.topologyGen !== undefined && <span className="text-xs text-ink-4">generation {entry.topologyGen}</span>}
       {e && e.unitIds.length > 0 && entry.kind !== 'created' && entry.kind !== 'cancelled' && (
-        <span className="font-mono text-xs text-slate-600">{e.unitIds.join(', ')}</span>
+        <span className="font-mono text-xs text-ink-3">{e.unitIds.join(', ')}</span>
       )}
-      <span className="ml-auto flex items-center gap-2 text-xs text-slate-500">
+      <span className="ml-auto flex items-center gap-2 text-xs text-ink-4">
         {e && (
           <span>
             by <OrgOrAnother orgId={e.actorOrgId} names={e.orgNames} why="Your org may not see which org acted here." />
@@ -74,14 +74,14 @@ function HistoryLine({ entry }: { entry: HistoryEntry }) {
         )}
         <StatusBadge status={entry.status} />
       </span>
-      {e?.reason && <p className="basis-full pl-[13.75rem] text-xs text-slate-600">“{e.reason}”</p>}
+      {e?.reason && <p className="basis-full pl-[13.75rem] text-xs text-ink-3">“{e.reason}”</p>}
     </li>
   );
 }
 
 function Section({ title, id, offer, children }: { title: string; id: string; offer?: ReturnType<typeof offers>; children: ReactNode }) {
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby={id} {...offer}>
+    <section className="rounded-xl border border-line bg-surface p-5 shadow-sm" aria-labelledby={id} {...offer}>
       <h2 id={id} className="mb-3 font-semibold">
         {title}
       </h2>
@@ -119,7 +119,7 @@ export function ReservationView(props: {
   const vms = useLastGood(props.vms, nodeId);
   if (!reservation.data) {
     return (
-      <div role="alert" className="rounded-md border border-red-200 bg-red-50 p-4 text-sm text-red-900">
+      <div role="alert" className="rounded-md border border-danger-line bg-danger-solid-soft p-4 text-sm text-danger-ink">
         {reservation.error}{' '}
         <Link href={nodeHref(nodeId)} className="underline">
           Back to the node
@@ -134,7 +134,7 @@ export function ReservationView(props: {
   return (
     <div className="space-y-6">
       <div>
-        <p className="text-sm text-slate-500">
+        <p className="text-sm text-ink-4">
           <Link href="/" className="hover:underline">
             Fleet
           </Link>{' '}
@@ -158,8 +158,8 @@ export function ReservationView(props: {
           <dl className="grid grid-cols-[12rem_1fr] gap-x-3 gap-y-1.5 text-sm" data-testid="reservation-fields">
             {fieldsOf(r, offered.data?.orgNames).map(([label, value, testId]) => (
               <div key={testId} className="contents">
-                <dt className="text-slate-500">{label}</dt>
-                <dd className="font-mono text-slate-800" data-testid={`field-${testId}`}>
+                <dt className="text-ink-4">{label}</dt>
+                <dd className="font-mono text-ink" data-testid={`field-${testId}`}>
                   {value}
                 </dd>
               </div>
@@ -168,11 +168,11 @@ export function ReservationView(props: {
         </Section>
         <Section title="Units on the node" id="units-title">
           {!node.data ? (
-            <p className="text-sm text-red-700">{node.error}</p>
+            <p className="text-sm text-danger">{node.error}</p>
           ) : (
             <div className="space-y-3" data-testid="reservation-grid">
               <MiniGrid units={node.data.units} highlight={mine} />
-              <p className="text-xs text-slate-600">
+              <p className="text-xs text-ink-3">
                 Ringed: this reservation’s {r.reservedUnitIds.length} of the node’s {node.data.units.length} units, in their state now; the others are dimmed.
               </p>
               <UnitLegend />
@@ -185,16 +185,16 @@ export function ReservationView(props: {
 
       <Section title="Status history" id="history-title" offer={offers('reservation.history')}>
         {!history.data ? (
-          <p className="text-sm text-red-700">{history.error}</p>
+          <p className="text-sm text-danger">{history.error}</p>
         ) : (
           <>
-            <ol className="divide-y divide-slate-100" data-testid="status-history">
+            <ol className="divide-y divide-line-soft" data-testid="status-history">
               {history.data.entries.map((entry, i) => (
                 <HistoryLine key={`${entry.at}-${i}`} entry={entry} />
               ))}
             </ol>
-            {history.data.truncated && <p className="mt-2 text-xs text-slate-500">Older changes are left out; the audit trail below has them all.</p>}
-            <p className="mt-2 text-xs text-slate-500">
+            {history.data.truncated && <p className="mt-2 text-xs text-ink-4">Older changes are left out; the audit trail below has them all.</p>}
+            <p className="mt-2 text-xs text-ink-4">
               Changes show as your org’s audit trail shows them; period boundaries and topology changes show to all who may see the reservation.
             </p>
           </>

@@ -9,7 +9,7 @@ import type { ReclaimSchedule } from '../trpc-types';
 const RescheduleDialog = lazyWithTrpc(() => import('./schedule-dialogs').then((m) => m.RescheduleDialog));
 const CancelScheduleDialog = lazyWithTrpc(() => import('./schedule-dialogs').then((m) => m.CancelScheduleDialog));
 
-const button = 'rounded-md border bg-white px-2.5 py-1 text-xs font-medium whitespace-nowrap';
+const button = 'rounded-md border bg-surface px-2.5 py-1 text-xs font-medium whitespace-nowrap';
 
 /**
  * Reschedule… and Cancel schedule… on a pending scheduled reclaim (issue 22), offered where the
@@ -27,7 +27,7 @@ export function ScheduleActions({ schedule: s, endsAt }: { schedule: ReclaimSche
         onClick={() => setOpen('reschedule')}
         aria-label={`Reschedule the reclaim of ${units}…`}
         {...offers('reservation.reschedule')}
-        className={`${button} border-slate-300 hover:bg-slate-50`}
+        className={`${button} border-line-strong hover:bg-surface-2`}
       >
         Reschedule…
       </button>
@@ -36,7 +36,7 @@ export function ScheduleActions({ schedule: s, endsAt }: { schedule: ReclaimSche
         onClick={() => setOpen('cancel')}
         aria-label={`Cancel the scheduled reclaim of ${units}…`}
         {...offers('reservation.cancel-schedule')}
-        className={`${button} border-red-300 text-red-800 hover:bg-red-50`}
+        className={`${button} border-danger-line text-danger-ink hover:bg-danger-solid-soft`}
       >
         Cancel schedule…
       </button>

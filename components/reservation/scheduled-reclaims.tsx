@@ -25,10 +25,10 @@ type SchedulePage = RouterOutputs['scheduledReclaims']['list'];
 type Listed = SchedulePage['items'][number];
 
 const statusWords: Record<ReclaimSchedule['status'], { label: string; tone: string }> = {
-  pending: { label: 'scheduled', tone: 'bg-amber-100 text-amber-900' },
-  done: { label: 'done', tone: 'bg-emerald-100 text-emerald-800' },
-  cancelled: { label: 'cancelled', tone: 'bg-slate-100 text-slate-500 line-through' },
-  lapsed: { label: 'lapsed', tone: 'bg-slate-200 text-slate-700' },
+  pending: { label: 'scheduled', tone: 'bg-warn-soft-2 text-warn-ink' },
+  done: { label: 'done', tone: 'bg-ok-soft-2 text-ok-ink' },
+  cancelled: { label: 'cancelled', tone: 'bg-surface-3 text-ink-4 line-through' },
+  lapsed: { label: 'lapsed', tone: 'bg-surface-4 text-ink-2' },
 };
 
 /** Why a schedule lapsed, in words (it names the system job in the audit trail). */
@@ -49,9 +49,9 @@ function Scheduler({ s }: { s: Listed }) {
   return (
     <>
       <OrgIds ids={[by.orgId]} names={s.orgNames} />
-      {by.userId && <span className="block text-slate-500">a person of the org ({by.userId})</span>}
-      {by.apiKeyId && <span className="block text-slate-500">an API key of the org ({by.apiKeyId})</span>}
-      {by.job && <span className="block text-slate-500">platform job {by.job}</span>}
+      {by.userId && <span className="block text-ink-4">a person of the org ({by.userId})</span>}
+      {by.apiKeyId && <span className="block text-ink-4">an API key of the org ({by.apiKeyId})</span>}
+      {by.job && <span className="block text-ink-4">platform job {by.job}</span>}
     </>
   );
 }
@@ -61,7 +61,7 @@ function VmLinks({ ids }: { ids: string[] }) {
   return ids.map((id, i) => (
     <span key={id}>
       {i > 0 && ', '}
-      <Link href={vmHref(id)} className="font-mono text-indigo-700 hover:underline">
+      <Link href={vmHref(id)} className="font-mono text-accent-ink hover:underline">
         {id}
       </Link>
     </span>
@@ -73,10 +73,10 @@ function Outcome({ s }: { s: ReclaimSchedule }) {
   // Said as of this render: the page renders again every 30 s (the layout's AutoRefresh).
   if (s.status === 'pending') {
     const left = formatCountdown(s.at);
-    return <span className="text-amber-900">Pending: {left === 'due now' ? 'due now, about to run.' : `runs in ${left}.`}</span>;
+    return <span className="text-warn-ink">Pending: {left === 'due now' ? 'due now, about to run.' : `runs in ${left}.`}</span>;
   }
-  if (s.status === 'cancelled') return <span className="text-slate-500">Cancelled: nothing was reclaimed.</span>;
-  if (s.status === 'lapsed') return <span className="text-slate-600">Lapsed: {s.lapseReason ? lapseWords[s.lapseReason] : 'it could no longer run.'}</span>;
+  if (s.status === 'cancelled') return <span className="text-ink-4">Cancelled: nothing was reclaimed.</span>;
+  if (s.status === 'lapsed') return <span className="text-ink-3">Lapsed: {s.lapseReason ? lapseWords[s.lapseReason] : 'it could no longer run.'}</span>;
   const { terminated = [], skipped = [] } = s.outcome ?? {};
   return (
     <span>
@@ -124,8 +124,8 @@ function columns(canManage: boolean, endsAt: string | undefined): Column<Listed>
       cell: (s) => (
         <>
           <Scheduler s={s} />
-          <span className="block text-slate-500">{formatDateTime(s.createdAt)}</span>
-          {s.reason && <span className="block text-slate-600">“{s.reason}”</span>}
+          <span className="block text-ink-4">{formatDateTime(s.createdAt)}</span>
+          {s.reason && <span className="block text-ink-3">“{s.reason}”</span>}
         </>
       ),
     },
@@ -147,7 +147,7 @@ function columns(canManage: boolean, endsAt: string | undefined): Column<Listed>
 function ScheduleTable({ columns: cols, items }: { columns: Column<Listed>[]; items: Listed[] }) {
   return (
     <table className="w-full text-left text-sm" data-testid="schedule-table">
-      <thead className="text-xs uppercase tracking-wide text-slate-500 max-md:sr-only">
+      <thead className="text-xs uppercase tracking-wide text-ink-4 max-md:sr-only">
         <tr>
           {cols.map((c) => (
             <th key={c.key} className="py-2 pr-4 font-medium">
@@ -156,12 +156,12 @@ function ScheduleTable({ columns: cols, items }: { columns: Column<Listed>[]; it
           ))}
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100">
+      <tbody className="divide-y divide-line-soft">
         {items.map((s) => (
           <tr key={s.id} data-schedule-id={s.id} data-schedule-status={s.status} className="max-md:block max-md:py-2">
             {cols.map((c) => (
               <td key={c.key} className={`py-2 pr-4 align-top max-md:block max-md:py-0.5 max-md:pr-0 ${c.className ?? ''}`}>
-                {typeof c.header === 'string' && <span className="font-sans text-xs font-normal text-slate-500 md:hidden">{c.header}: </span>}
+                {typeof c.header === 'string' && <span className="font-sans text-xs font-normal text-ink-4 md:hidden">{c.header}: </span>}
                 {c.cell(s)}
               </td>
             ))}
@@ -169,7 +169,7 @@ function ScheduleTable({ columns: cols, items }: { columns: Column<Listed>[]; it
         ))}
         {items.length === 0 && (
           <tr>
-            <td colSpan={cols.length} className="px-4 py-6 text-center text-slate-500">
+            <td colSpan={cols.length} className="px-4 py-6 text-center text-ink-4">
               No reclaim of this reservation has been scheduled.
             </td>
           </tr>
@@ -191,24 +191,24 @@ export function ScheduledReclaims(props: {
   const { schedules, canManage, endsAt, cursor, hrefFor } = props;
   const items = schedules.data?.items ?? [];
   return (
-    <section className="rounded-xl border border-slate-200 bg-white p-5 shadow-sm" aria-labelledby="schedules-title" {...offers('reservation.schedules')}>
+    <section className="rounded-xl border border-line bg-surface p-5 shadow-sm" aria-labelledby="schedules-title" {...offers('reservation.schedules')}>
       <h2 id="schedules-title" className="mb-1 font-semibold">
         Scheduled reclaims
       </h2>
-      <p className="mb-3 text-xs text-slate-600">
+      <p className="mb-3 text-xs text-ink-3">
         A scheduled reclaim runs once at its time; the tenants of spot VMs on its units are told when it is made and at every change.
         {canManage && ' To schedule one, open Reclaim… on released units and pick “Schedule…”.'}
       </p>
-      {!schedules.data ? <p className="text-sm text-red-700">{schedules.error}</p> : <ScheduleTable columns={columns(canManage, endsAt)} items={items} />}
+      {!schedules.data ? <p className="text-sm text-danger">{schedules.error}</p> : <ScheduleTable columns={columns(canManage, endsAt)} items={items} />}
       {(cursor || schedules.data?.nextCursor) && (
         <p className="mt-2 flex gap-3 text-sm">
           {cursor && (
-            <Link href={hrefFor(undefined)} prefetch={false} className="text-indigo-700 hover:underline">
+            <Link href={hrefFor(undefined)} prefetch={false} className="text-accent-ink hover:underline">
               ← Newest schedules
             </Link>
           )}
           {schedules.data?.nextCursor && (
-            <Link href={hrefFor(schedules.data.nextCursor)} prefetch={false} className="text-indigo-700 hover:underline">
+            <Link href={hrefFor(schedules.data.nextCursor)} prefetch={false} className="text-accent-ink hover:underline">
               Older schedules →
             </Link>
           )}

@@ -1,11 +1,11 @@
 import type { Reservation } from '../trpc-types';
 
 const statusTone: Record<Reservation['status'], string> = {
-  active: 'bg-emerald-100 text-emerald-800',
-  pending: 'bg-sky-100 text-sky-800',
-  'needs-review': 'bg-amber-100 text-amber-900',
-  expired: 'bg-slate-100 text-slate-600',
-  cancelled: 'bg-slate-100 text-slate-500 line-through',
+  active: 'bg-ok-soft-2 text-ok-ink',
+  pending: 'bg-info-soft text-info-ink',
+  'needs-review': 'bg-warn-soft-2 text-warn-ink',
+  expired: 'bg-surface-3 text-ink-3',
+  cancelled: 'bg-surface-3 text-ink-4 line-through',
 };
 
 /** A reservation status (docs/product.md §4) as a coloured pill that also says it in words. */

@@ -33,13 +33,13 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
     {
       key: 'name',
       header: 'Name',
-      className: 'hidden py-2 pr-4 text-slate-600 sm:table-cell',
+      className: 'hidden py-2 pr-4 text-ink-3 sm:table-cell',
       headerClassName: 'hidden py-2 pr-4 font-medium sm:table-cell',
       cell: (r) => r.name,
     },
-    { key: 'scope', header: 'Locked for', className: 'py-2 pr-4 text-slate-600', cell: (r) => scopeText[r.scope] },
+    { key: 'scope', header: 'Locked for', className: 'py-2 pr-4 text-ink-3', cell: (r) => scopeText[r.scope] },
     { key: 'failures', header: 'Failures', className: 'py-2 pr-4 tabular-nums', cell: (r) => r.failures },
-    { key: 'until', header: 'Until', className: 'py-2 pr-4 text-slate-600', cell: (r) => formatDateTime(r.lockedUntil) },
+    { key: 'until', header: 'Until', className: 'py-2 pr-4 text-ink-3', cell: (r) => formatDateTime(r.lockedUntil) },
     {
       key: 'action',
       header: <span className="sr-only">Action</span>,
@@ -50,7 +50,7 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
           disabled={call.pending}
           aria-label={`Unlock ${r.email}`}
           {...offers('sign-ins.unlock')}
-          className="rounded-md border border-slate-300 px-3 py-1 text-sm hover:bg-slate-50 disabled:opacity-50"
+          className="rounded-md border border-line-strong px-3 py-1 text-sm hover:bg-surface-2 disabled:opacity-50"
           onClick={() => {
             setDone(null);
             call
@@ -74,24 +74,24 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
         <h1 className="text-2xl font-semibold" {...offers('sign-ins.page')}>
           Locked sign-ins
         </h1>
-        <p className="text-sm text-slate-600">
+        <p className="text-sm text-ink-3">
           Accounts refused after too many failed sign-ins. A lock on an account refuses only browsers it has not signed in with before; its own browsers keep
           their own count.
         </p>
       </div>
       {done && (
-        <p role="status" className="rounded-md bg-emerald-50 p-3 text-sm text-emerald-900">
+        <p role="status" className="rounded-md bg-ok-soft p-3 text-sm text-ok-ink">
           {done}
         </p>
       )}
       {call.error !== null && (
-        <p role="alert" className="rounded-md bg-red-50 p-3 text-sm text-red-900">
+        <p role="alert" className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">
           {errorMessage(call.error)}
         </p>
       )}
       {locked.error && locked.data && <StaleBanner error={locked.error} what="the locked sign-ins" />}
-      {locked.error && !locked.data && <p className="rounded-md bg-red-50 p-3 text-sm text-red-900">{locked.error}</p>}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white px-4 shadow-sm">
+      {locked.error && !locked.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{locked.error}</p>}
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface px-4 shadow-sm">
         <DataTable
           columns={columns}
           rows={rows}

@@ -24,7 +24,7 @@ export function DataTable<T>(props: {
   const { columns, rows, rowKey, rowAttr, rowData, empty, testId, className, headClassName, rowClassName } = props;
   return (
     <table className={className ?? 'w-full text-left text-sm'} data-testid={testId}>
-      <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-slate-500'}>
+      <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-ink-4'}>
         <tr>
           {columns.map((c) => (
             <th key={c.key} className={c.headerClassName ?? 'py-2 pr-4 font-medium'}>
@@ -33,7 +33,7 @@ export function DataTable<T>(props: {
           ))}
         </tr>
       </thead>
-      <tbody className="divide-y divide-slate-100">
+      <tbody className="divide-y divide-line-soft">
         {rows.map((row) => (
           <tr key={rowKey(row)} className={rowClassName} {...(rowAttr ? { [`data-${rowAttr}`]: rowKey(row) } : {})} {...rowData?.(row)}>
             {columns.map((c) => (
@@ -45,7 +45,7 @@ export function DataTable<T>(props: {
         ))}
         {rows.length === 0 && (
           <tr>
-            <td colSpan={columns.length} className="px-4 py-6 text-center text-slate-500">
+            <td colSpan={columns.length} className="px-4 py-6 text-center text-ink-4">
               {empty}
             </td>
           </tr>

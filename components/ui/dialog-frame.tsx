@@ -38,34 +38,34 @@ export function DialogFrame(props: {
     first?.scrollIntoView({ block: 'nearest' });
   }, [dialog, error]);
 
-  const tone = action?.tone === 'danger' ? 'bg-red-600 hover:bg-red-700' : 'bg-indigo-600 hover:bg-indigo-700';
+  const tone = action?.tone === 'danger' ? 'bg-danger-solid hover:bg-danger-solid-solid-strong' : 'bg-accent hover:bg-accent-strong';
   const inner = (
     <>
-      <div className="border-b border-slate-200 px-6 py-4">
+      <div className="border-b border-line px-6 py-4">
         <h2 id={titleId} className="text-lg font-semibold [overflow-wrap:anywhere]">
           {title}
         </h2>
-        {subtitle && <div className="mt-1 text-sm text-slate-600">{subtitle}</div>}
+        {subtitle && <div className="mt-1 text-sm text-ink-3">{subtitle}</div>}
       </div>
       <div className="max-h-[62vh] space-y-4 overflow-y-auto px-6 py-4">
         {switchedTo && (
-          <p role="alert" data-testid="org-switched" className="rounded-md border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+          <p role="alert" data-testid="org-switched" className="rounded-md border border-warn-line bg-warn-soft p-3 text-sm text-warn-ink">
             You switched to {switchedTo.orgName ?? 'another org'} in another tab. This dialog was opened as {orgName}, so it sends nothing now. What you typed
             is still here: copy what you need, then close the dialog and the page reloads as {switchedTo.orgName ?? 'the new org'}.
           </p>
         )}
         {children}
         {error !== null && error !== undefined && (
-          <p role="alert" data-dialog-error className="rounded-md border border-red-300 bg-red-50 p-3 text-sm text-red-900">
+          <p role="alert" data-dialog-error className="rounded-md border border-danger-line bg-danger-solid-soft p-3 text-sm text-danger-ink">
             {errorMessage(error)}
           </p>
         )}
       </div>
-      <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-6 py-3">
+      <div className="flex justify-end gap-2 border-t border-line bg-surface-2 px-6 py-3">
         <button
           type="button"
           onClick={() => dialog.current?.close()}
-          className="rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100"
+          className="rounded-md border border-line-strong bg-surface px-4 py-2 text-sm font-medium hover:bg-surface-3"
         >
           {dismissLabel}
         </button>
@@ -74,7 +74,7 @@ export function DialogFrame(props: {
             type={action.submit ? 'submit' : 'button'}
             disabled={action.disabled || switchedTo !== null}
             onClick={action.onClick}
-            className={`rounded-md px-4 py-2 text-sm font-semibold text-white shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${tone}`}
+            className={`rounded-md px-4 py-2 text-sm font-semibold text-on-accent shadow-sm disabled:cursor-not-allowed disabled:opacity-50 ${tone}`}
           >
             {action.label}
           </button>
@@ -87,7 +87,7 @@ export function DialogFrame(props: {
       ref={dialog}
       onClose={onClose}
       aria-labelledby={titleId}
-      className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40"
+      className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-line p-0 shadow-2xl backdrop:bg-backdrop"
     >
       {onSubmit ? <form onSubmit={onSubmit}>{inner}</form> : inner}
     </dialog>

@@ -84,11 +84,11 @@ export function FormDialog<R>(props: {
 export function Field(props: { label: ReactNode; hint?: ReactNode; errors?: string[]; children: ReactNode }) {
   const { label, hint, errors = [], children } = props;
   return (
-    <label className="block text-sm font-medium text-slate-700">
-      {label} {hint && <span className="font-normal text-slate-500">{hint}</span>}
+    <label className="block text-sm font-medium text-ink-2">
+      {label} {hint && <span className="font-normal text-ink-4">{hint}</span>}
       <div className="mt-1">{children}</div>
       {errors.map((m) => (
-        <span key={m} data-field-error className="mt-1 block text-xs font-normal text-red-700">
+        <span key={m} data-field-error className="mt-1 block text-xs font-normal text-danger">
           {m}
         </span>
       ))}
@@ -97,4 +97,4 @@ export function Field(props: { label: ReactNode; hint?: ReactNode; errors?: stri
 }
 
 export const inputClass =
-  'block w-full rounded-md border border-slate-300 px-3 py-1.5 text-sm shadow-sm focus:border-indigo-500 focus:outline-none focus:ring-1 focus:ring-indigo-500';
+  'block w-full rounded-md border border-line-strong px-3 py-1.5 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-1 focus:ring-accent';

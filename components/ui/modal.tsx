@@ -28,20 +28,22 @@ export function Modal(props: {
       onClose={onClose}
       aria-labelledby={labelId}
       data-testid={testId}
-      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-slate-200 p-0 shadow-2xl backdrop:bg-slate-900/40"
+      className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-line p-0 shadow-2xl backdrop:bg-backdrop"
     >
-      <h2 id={labelId} className="border-b border-slate-200 px-6 py-4 text-lg font-semibold">
+      <h2 id={labelId} className="border-b border-line px-6 py-4 text-lg font-semibold">
         {title}
       </h2>
       <div className="space-y-3 px-6 py-4 text-sm">{children}</div>
-      <div className="flex justify-end gap-2 border-t border-slate-200 bg-slate-50 px-6 py-3">{actions(close)}</div>
+      <div className="flex justify-end gap-2 border-t border-line bg-surface-2 px-6 py-3">{actions(close)}</div>
     </dialog>
   );
 }
 
 /** The console's button styles, so dialogs and forms agree. */
 export const buttonStyles = {
-  secondary: 'rounded-md border border-slate-300 bg-white px-4 py-2 text-sm font-medium hover:bg-slate-100 disabled:opacity-50',
-  primary: 'rounded-md bg-indigo-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-indigo-700 disabled:cursor-not-allowed disabled:opacity-50',
-  danger: 'rounded-md bg-red-600 px-4 py-2 text-sm font-semibold text-white shadow-sm hover:bg-red-700 disabled:cursor-not-allowed disabled:opacity-50',
+  secondary: 'rounded-md border border-line-strong bg-surface px-4 py-2 text-sm font-medium hover:bg-surface-3 disabled:opacity-50',
+  primary:
+    'rounded-md bg-accent px-4 py-2 text-sm font-semibold text-on-accent shadow-sm hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-50',
+  danger:
+    'rounded-md bg-danger-solid px-4 py-2 text-sm font-semibold text-on-accent shadow-sm hover:bg-danger-solid-solid-strong disabled:cursor-not-allowed disabled:opacity-50',
 } as const;

@@ -20,7 +20,7 @@ export function PageHeader({
         <h1 className="text-2xl font-semibold" {...offer}>
           {title}
         </h1>
-        <p className="text-sm text-slate-600">{description}</p>
+        <p className="text-sm text-ink-3">{description}</p>
       </div>
       {children}
     </div>

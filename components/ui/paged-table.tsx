@@ -39,19 +39,19 @@ export function PagedTable<T>(props: {
     <div className="space-y-3">
       {result.error && result.data && <StaleBanner error={result.error} what="the list" />}
       {result.error && !result.data && (
-        <p role="alert" className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-900">
+        <p role="alert" className="rounded-md border border-danger-line bg-danger-solid-soft p-3 text-sm text-danger-ink">
           {result.error}
         </p>
       )}
-      <div className="overflow-x-auto rounded-xl border border-slate-200 bg-white shadow-sm">
+      <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-sm">
         <DataTable
           columns={columns}
           rows={result.data?.items ?? []}
           rowKey={rowKey}
           rowAttr={rowAttr}
           testId={testId}
-          rowClassName="hover:bg-slate-50"
-          headClassName="border-b border-slate-200 bg-slate-50 text-xs uppercase tracking-wide text-slate-500"
+          rowClassName="hover:bg-surface-2"
+          headClassName="border-b border-line bg-surface-2 text-xs uppercase tracking-wide text-ink-4"
           empty={result.data ? empty : 'Nothing to show.'}
         />
       </div>

@@ -113,7 +113,7 @@ export function PreviewDialog<P, R>(props: {
   return (
     <DialogFrame
       title={title}
-      subtitle={subtitle && <span className="font-mono text-xs text-slate-500">{subtitle}</span>}
+      subtitle={subtitle && <span className="font-mono text-xs text-ink-4">{subtitle}</span>}
       onClose={onClose}
       error={error}
       dismissLabel={result || (preview && !canConfirm(preview.value)) ? 'Close' : 'Cancel'}
@@ -126,7 +126,7 @@ export function PreviewDialog<P, R>(props: {
       {result ? (
         renderResult(result.value)
       ) : !preview ? (
-        <p className="text-sm text-slate-600">{pending === 'preview' ? 'Previewing what this would do…' : ''}</p>
+        <p className="text-sm text-ink-3">{pending === 'preview' ? 'Previewing what this would do…' : ''}</p>
       ) : (
         <>
           {renderPreview(preview.value, preview.changed)}

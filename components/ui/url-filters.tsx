@@ -27,7 +27,7 @@ function isoToLocalInput(iso: string | undefined): string {
   return iso && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}/.test(iso) ? iso.slice(0, 16) : '';
 }
 
-const inputClass = 'mt-1 block rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm';
+const inputClass = 'mt-1 block rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm';
 
 /**
  * A list page's filters, kept in the URL (docs/product.md §6): submitting navigates to the page
@@ -72,7 +72,7 @@ export function UrlFilters({
         const id = `${formId}-${f.name}`;
         const problems = messagesFor(errors, f.name);
         return (
-          <div key={f.name} className="text-sm text-slate-700">
+          <div key={f.name} className="text-sm text-ink-2">
             <label htmlFor={id}>{f.label}</label>
             {f.kind === 'select' ? (
               <select id={id} name={f.name} defaultValue={values[f.name] ?? ''} className={inputClass}>
@@ -102,7 +102,7 @@ export function UrlFilters({
       <button
         type="submit"
         disabled={pending}
-        className="rounded-md border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50 disabled:opacity-50"
+        className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2 disabled:opacity-50"
       >
         {pending ? 'Filtering…' : 'Filter'}
       </button>
@@ -110,7 +110,7 @@ export function UrlFilters({
         type="button"
         disabled={pending}
         onClick={() => go(new URLSearchParams())}
-        className="rounded-md px-2 py-1.5 text-sm text-slate-600 hover:text-slate-900 disabled:opacity-50"
+        className="rounded-md px-2 py-1.5 text-sm text-ink-3 hover:text-ink disabled:opacity-50"
       >
         Clear
       </button>
@@ -123,7 +123,7 @@ function FilterProblem({ id, text }: { id: string; text: string }) {
   const ref = useRef<HTMLSpanElement>(null);
   useEffect(() => ref.current?.scrollIntoView({ block: 'nearest' }), []);
   return (
-    <span ref={ref} id={id} data-field-error className="mt-1 block max-w-64 text-xs text-red-700">
+    <span ref={ref} id={id} data-field-error className="mt-1 block max-w-64 text-xs text-danger">
       {text}
     </span>
   );

@@ -37,8 +37,8 @@ export function useCursorHref(): (cursor: string | undefined) => string {
   };
 }
 
-const linkClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-50';
-const offClass = 'rounded-md border border-slate-300 bg-white px-3 py-1.5 opacity-40';
+const linkClass = 'rounded-md border border-line-strong bg-surface px-3 py-1.5 hover:bg-surface-2';
+const offClass = 'rounded-md border border-line-strong bg-surface px-3 py-1.5 opacity-40';
 
 function PageLink({ href, children }: { href: string | undefined; children: string }) {
   if (href === undefined) {
@@ -68,7 +68,7 @@ export function UrlPager({ cursor, scope = '', nextCursor }: { cursor: string | 
   return (
     <div className="flex items-center justify-between text-sm">
       {/* Opened at a later page from a link: its number is unknown, and "back" is the first page. */}
-      <span className="text-slate-600">{trail.fromFirst ? `Page ${trail.page + 1}` : ''}</span>
+      <span className="text-ink-3">{trail.fromFirst ? `Page ${trail.page + 1}` : ''}</span>
       <div className="flex gap-2">
         {trail.page === 0 && !trail.fromFirst ? (
           <PageLink href={hrefFor(undefined)}>← First page</PageLink>

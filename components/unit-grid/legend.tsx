@@ -3,7 +3,7 @@ import { stripes, unitStyles } from './unit-styles';
 /** The legend: every state's colour, letter and meaning. */
 export function UnitLegend() {
   return (
-    <ul className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-slate-700 sm:grid-cols-4" aria-label="Legend">
+    <ul className="grid grid-cols-2 gap-x-4 gap-y-1 text-xs text-ink-2 sm:grid-cols-4" aria-label="Legend">
       {Object.entries(unitStyles).map(([state, s]) => (
         <li key={state} className="flex items-center gap-2" title={s.description}>
           <span

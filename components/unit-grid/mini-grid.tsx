@@ -16,7 +16,7 @@ export function MiniGrid({ units, highlight }: { units: UnitView[]; highlight?: 
     <div className="flex gap-0.5" aria-label={units.map((u) => `${u.id} ${unitStyles[u.state].label}${marked(u) ? ' (this reservation)' : ''}`).join(', ')}>
       {units.map((u) => {
         const s = unitStyles[u.state];
-        const ring = highlight ? (marked(u) ? 'ring-2 ring-indigo-600 ring-offset-1' : 'opacity-40') : '';
+        const ring = highlight ? (marked(u) ? 'ring-2 ring-accent ring-offset-1' : 'opacity-40') : '';
         return (
           <span
             key={u.id}

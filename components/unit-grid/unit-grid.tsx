@@ -128,21 +128,21 @@ export function UnitGrid(props: {
                 'relative flex h-20 flex-col items-center justify-center rounded-md border-2 font-mono text-xs transition select-none',
                 style.cell,
                 selectable
-                  ? 'cursor-pointer hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-slate-900'
-                  : 'cursor-default focus-visible:outline focus-visible:outline-2 focus-visible:outline-slate-900',
-                selected ? 'ring-4 ring-indigo-500 ring-offset-2' : '',
+                  ? 'cursor-pointer hover:brightness-95 focus-visible:outline focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-ink'
+                  : 'cursor-default focus-visible:outline focus-visible:outline-2 focus-visible:outline-ink',
+                selected ? 'ring-4 ring-accent ring-offset-2' : '',
               ].join(' ')}
               style={style.pattern === 'stripes' ? stripes : undefined}
             >
               <span className="text-lg font-bold leading-none">{style.glyph}</span>
               <span className="mt-1">{u.id}</span>
-              {selected && <span className="absolute right-1 top-1 rounded bg-indigo-600 px-1 text-[10px] font-semibold text-white">✓</span>}
+              {selected && <span className="absolute right-1 top-1 rounded bg-accent px-1 text-[10px] font-semibold text-on-accent">✓</span>}
               {u.reclaimAt && (
                 // The clock is the cue beside the colour; the cell's label says it in words.
                 <span
                   data-testid="reclaim-badge"
                   aria-hidden
-                  className="absolute left-1 top-1 rounded bg-amber-100 px-1 text-[10px] font-semibold leading-4 text-amber-950 ring-1 ring-amber-500"
+                  className="absolute left-1 top-1 rounded bg-warn-soft-2 px-1 text-[10px] font-semibold leading-4 text-warn-ink ring-1 ring-warn"
                 >
                   <ClockIcon />
                   {/* The countdown is of the clock of whoever renders it (see the cell's label). */}
@@ -156,7 +156,7 @@ export function UnitGrid(props: {
           );
         })}
       </div>
-      <p className="mt-2 h-5 truncate text-xs text-slate-600" aria-live="polite" data-testid="unit-details">
+      <p className="mt-2 h-5 truncate text-xs text-ink-3" aria-live="polite" data-testid="unit-details">
         {active ? (
           <>
             {describeUnit(active)}

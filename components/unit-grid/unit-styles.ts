@@ -1,13 +1,13 @@
 import type { UnitState } from '../trpc-types';
 
 /** The pattern over the colour of states that share a hue family (withheld): the cue beside the colour. */
-export const stripes = { backgroundImage: 'repeating-linear-gradient(135deg, transparent 0 6px, rgba(120,53,15,.35) 6px 8px)' };
+export const stripes = { backgroundImage: 'repeating-linear-gradient(135deg, transparent 0 6px, var(--unit-withheld-stripe) 6px 8px)' };
 
 export type UnitStyle = {
   label: string;
   /** The non-colour cue (docs/product.md §3): a letter, with ● when a VM runs on the unit. */
   glyph: string;
-  /** Tailwind classes for the cell: background, border, text. */
+  /** Tailwind classes for the cell: background, border, text — the theme's `unit-*` tokens (app/globals.css). */
   cell: string;
   /** A pattern on top of the colour, for states that share a hue family. */
   pattern?: 'stripes';
@@ -19,24 +19,39 @@ export const unitStyles: Record<UnitState, UnitStyle> = {
   withheld: {
     label: 'Withheld',
     glyph: 'W',
-    cell: 'bg-amber-200 border-amber-500 text-amber-950',
+    cell: 'bg-unit-withheld border-unit-withheld-line text-unit-withheld-ink',
     pattern: 'stripes',
     description: 'Needs review after a topology change; usable by no one',
   },
   'spot-occupied': {
     label: 'Spot, occupied',
     glyph: 'S●',
-    cell: 'bg-emerald-600 border-emerald-800 text-white',
+    cell: 'bg-unit-spot-occupied border-unit-spot-occupied-line text-unit-spot-occupied-ink',
     description: 'Released to the spot market; a spot VM runs on it',
   },
-  released: { label: 'Released', glyph: 'S', cell: 'bg-emerald-100 border-emerald-500 text-emerald-900', description: 'Released to the spot market, idle' },
+  released: {
+    label: 'Released',
+    glyph: 'S',
+    cell: 'bg-unit-released border-unit-released-line text-unit-released-ink',
+    description: 'Released to the spot market, idle',
+  },
   'reserved-occupied': {
     label: 'Reserved, occupied',
     glyph: 'R●',
-    cell: 'bg-sky-600 border-sky-800 text-white',
+    cell: 'bg-unit-reserved-occupied border-unit-reserved-occupied-line text-unit-reserved-occupied-ink',
     description: 'Held by a reservation; a VM runs on it',
   },
-  reserved: { label: 'Reserved', glyph: 'R', cell: 'bg-sky-100 border-sky-500 text-sky-900', description: 'Held by a reservation, idle' },
-  occupied: { label: 'Occupied', glyph: 'O●', cell: 'bg-slate-500 border-slate-700 text-white', description: 'No reservation; a VM runs on it' },
-  free: { label: 'Free', glyph: 'F', cell: 'bg-white border-slate-300 text-slate-700', description: 'No reservation, idle' },
+  reserved: {
+    label: 'Reserved',
+    glyph: 'R',
+    cell: 'bg-unit-reserved border-unit-reserved-line text-unit-reserved-ink',
+    description: 'Held by a reservation, idle',
+  },
+  occupied: {
+    label: 'Occupied',
+    glyph: 'O●',
+    cell: 'bg-unit-occupied border-unit-occupied-line text-unit-occupied-ink',
+    description: 'No reservation; a VM runs on it',
+  },
+  free: { label: 'Free', glyph: 'F', cell: 'bg-unit-free border-unit-free-line text-unit-free-ink', description: 'No reservation, idle' },
 };

@@ -18,12 +18,12 @@ type VmView = RouterOutputs['vms']['list']['items'][number];
 
 const columns = [
   column<VmView>('id', 'VM', (vm) => (
-    <Link href={vmHref(vm.id)} className="font-mono font-medium text-indigo-700 hover:underline">
+    <Link href={vmHref(vm.id)} className="font-mono font-medium text-accent-ink hover:underline">
       {vm.id}
     </Link>
   )),
   column<VmView>('node', 'Node', (vm) => (
-    <Link href={nodeHref(vm.nodeId)} className="font-mono text-xs text-indigo-700 hover:underline">
+    <Link href={nodeHref(vm.nodeId)} className="font-mono text-xs text-accent-ink hover:underline">
       {vm.nodeId}
     </Link>
   )),
@@ -39,15 +39,15 @@ const columns = [
   column<VmView>('org', 'Org', (vm) => <OrgOrAnother orgId={vm.orgId} names={vm.orgNames} why="Another tenant’s identity is private" />, 'text-xs'),
   column<VmView>('reservation', 'Reservation', (vm) =>
     vm.reservationId ? (
-      <Link href={reservationHref(vm.nodeId, vm.reservationId)} className="font-mono text-xs text-indigo-700 hover:underline">
+      <Link href={reservationHref(vm.nodeId, vm.reservationId)} className="font-mono text-xs text-accent-ink hover:underline">
         {vm.reservationId}
       </Link>
     ) : (
       '—'
     ),
   ),
-  column<VmView>('started', 'Started', (vm) => formatDateTime(vm.startedAt), 'whitespace-nowrap text-slate-600'),
-  column<VmView>('ended', 'Ended', (vm) => (vm.terminatedAt ? formatDateTime(vm.terminatedAt) : '—'), 'whitespace-nowrap text-slate-600'),
+  column<VmView>('started', 'Started', (vm) => formatDateTime(vm.startedAt), 'whitespace-nowrap text-ink-3'),
+  column<VmView>('ended', 'Ended', (vm) => (vm.terminatedAt ? formatDateTime(vm.terminatedAt) : '—'), 'whitespace-nowrap text-ink-3'),
 ];
 
 /**
