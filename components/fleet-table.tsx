@@ -140,7 +140,7 @@ export function FleetTable(props: {
         </p>
       )}
       {nodes.error && nodes.data && <StaleBanner error={nodes.error} what="the fleet" />}
-      {nodes.error && !nodes.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{nodes.error}</p>}
+      {nodes.error && !nodes.data && <p className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">{nodes.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-line bg-surface shadow-sm">
         <DataTable
           columns={columns}

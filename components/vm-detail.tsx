@@ -38,7 +38,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
  */
 export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
   const [terminating, setTerminating] = useState(false);
-  if (!detail.data) return <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{detail.error}</p>;
+  if (!detail.data) return <p className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">{detail.error}</p>;
   const { vm: v, actions, reclaimReason, orgNames } = detail.data;
   return (
     <div className="space-y-4">
@@ -56,7 +56,7 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
           <button
             type="button"
             onClick={() => setTerminating(true)}
-            className="ml-auto rounded-md border border-danger-line bg-surface px-3 py-1.5 text-sm font-medium text-danger-ink hover:bg-danger-solid-soft"
+            className="ml-auto rounded-md border border-danger-line bg-surface px-3 py-1.5 text-sm font-medium text-danger-ink hover:bg-danger-soft"
           >
             Terminate…
           </button>

@@ -28,7 +28,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           <p className="text-sm text-ink-3">Sign in to the console.</p>
         </div>
         {error && (
-          <p role="alert" className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">
+          <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">
             {signInErrorMessage(code)}
           </p>
         )}

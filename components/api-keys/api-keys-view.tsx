@@ -76,7 +76,7 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
             onClick={() => onRevoke(k)}
             aria-label={`Revoke ${k.name}`}
             {...offers('api-keys.revoke')}
-            className="rounded-md border border-danger-line px-3 py-1 text-sm text-danger hover:bg-danger-solid-soft"
+            className="rounded-md border border-danger-line px-3 py-1 text-sm text-danger hover:bg-danger-soft"
           >
             Revoke
           </button>
@@ -117,7 +117,7 @@ export function ApiKeysView(props: { keys: PageResult<ApiKeyView>; cursor: strin
         }}
       />
       {keys.error && keys.data && <StaleBanner error={keys.error} what="the keys" />}
-      {keys.error && !keys.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{keys.error}</p>}
+      {keys.error && !keys.data && <p className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">{keys.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-line bg-surface px-4 shadow-sm">
         <DataTable
           columns={columns(setRevoking)}

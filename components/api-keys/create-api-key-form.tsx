@@ -65,7 +65,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
         {create.pending ? 'Creating…' : 'Create API key'}
       </button>
       {otherError && (
-        <p role="alert" className="basis-full rounded-md bg-danger-solid-soft p-2 text-sm text-danger-ink">
+        <p role="alert" className="basis-full rounded-md bg-danger-soft p-2 text-sm text-danger-ink">
           {otherError}
         </p>
       )}

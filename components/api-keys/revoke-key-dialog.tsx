@@ -42,7 +42,7 @@ export function RevokeKeyDialog({ apiKey, onClose }: { apiKey: ApiKeyView; onClo
         again, create a new key.
       </p>
       {revoke.isError && (
-        <p role="alert" className="rounded-md border border-danger-line bg-danger-solid-soft p-3 text-danger-ink">
+        <p role="alert" className="rounded-md border border-danger-line bg-danger-soft p-3 text-danger-ink">
           {errorMessage(revoke.error)}
         </p>
       )}

@@ -54,7 +54,7 @@ export function NodeView(props: {
 
   if (!node.data) {
     return (
-      <div className="rounded-md border border-danger-line bg-danger-solid-soft p-4 text-sm text-danger-ink">
+      <div className="rounded-md border border-danger-line bg-danger-soft p-4 text-sm text-danger-ink">
         {node.error}{' '}
         <Link href="/" className="underline">
           Back to the fleet

@@ -92,7 +92,7 @@ export function ReservationsPanel({
                           type="button"
                           aria-label={`${b.label.replace('…', '')} ${r.id}…`}
                           onClick={() => onOpen({ kind: b.action, reservation: r })}
-                          className={`rounded-md border px-2.5 py-1 text-xs font-medium ${b.action === 'cancel' ? 'border-danger-line text-danger-ink hover:bg-danger-solid-soft' : 'border-line-strong hover:bg-surface-2'}`}
+                          className={`rounded-md border px-2.5 py-1 text-xs font-medium ${b.action === 'cancel' ? 'border-danger-line text-danger-ink hover:bg-danger-soft' : 'border-line-strong hover:bg-surface-2'}`}
                         >
                           {b.label}
                         </button>

@@ -134,7 +134,7 @@ export function UnitPanel(props: {
               disabled={!possible.reclaim}
               onClick={() => possible.reclaim && onAction({ kind: 'reclaim', reservationId: possible.reclaim, unitIds: selectedIds })}
               {...offers('node.reclaim')}
-              className="rounded-md bg-danger-solid px-4 py-1.5 text-sm font-semibold text-on-accent shadow-sm hover:bg-danger-solid-solid-strong disabled:cursor-not-allowed disabled:opacity-40"
+              className="rounded-md bg-danger-solid px-4 py-1.5 text-sm font-semibold text-on-accent shadow-sm hover:bg-danger-solid-strong disabled:cursor-not-allowed disabled:opacity-40"
             >
               Reclaim…
             </button>

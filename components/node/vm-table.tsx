@@ -63,7 +63,7 @@ export function VmTable({ vms, onTerminate }: { vms: NodeVm[] | undefined; onTer
                 aria-label={`Terminate ${vm.id}…`}
                 onClick={() => onTerminate(vm)}
                 {...offers('node.terminate-vm')}
-                className="rounded-md border border-danger-line px-2.5 py-1 text-xs font-medium text-danger-ink hover:bg-danger-solid-soft"
+                className="rounded-md border border-danger-line px-2.5 py-1 text-xs font-medium text-danger-ink hover:bg-danger-soft"
               >
                 Terminate…
               </button>

@@ -221,9 +221,9 @@ export function NotificationList(props: { list: PageResult<NotificationView>; cu
         <p className="text-sm text-ink-3">What happened to your org’s workloads, and what needs your org’s attention, newest first.</p>
       </div>
       {list.error && list.data && <StaleBanner error={list.error} what="your notifications" />}
-      {list.error && !list.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{list.error}</p>}
+      {list.error && !list.data && <p className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">{list.error}</p>}
       {markRead.error !== null && (
-        <p role="alert" className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">
+        <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">
           {errorMessage(markRead.error)}
         </p>
       )}

@@ -49,7 +49,7 @@ export function ReservationActions({
             disabled={empty}
             title={empty ? b.none : b.units ? b.units.join(', ') : undefined}
             onClick={() => setOpen(b.action)}
-            className={`rounded-md border px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-40 ${b.danger ? 'border-danger-line bg-surface text-danger-ink hover:bg-danger-solid-soft' : 'border-line-strong bg-surface hover:bg-surface-2'}`}
+            className={`rounded-md border px-3 py-1.5 text-sm font-medium disabled:cursor-not-allowed disabled:opacity-40 ${b.danger ? 'border-danger-line bg-surface text-danger-ink hover:bg-danger-soft' : 'border-line-strong bg-surface hover:bg-surface-2'}`}
           >
             {b.label}
           </button>

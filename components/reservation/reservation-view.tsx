@@ -119,7 +119,7 @@ export function ReservationView(props: {
   const vms = useLastGood(props.vms, nodeId);
   if (!reservation.data) {
     return (
-      <div role="alert" className="rounded-md border border-danger-line bg-danger-solid-soft p-4 text-sm text-danger-ink">
+      <div role="alert" className="rounded-md border border-danger-line bg-danger-soft p-4 text-sm text-danger-ink">
         {reservation.error}{' '}
         <Link href={nodeHref(nodeId)} className="underline">
           Back to the node

@@ -36,7 +36,7 @@ export function ScheduleActions({ schedule: s, endsAt }: { schedule: ReclaimSche
         onClick={() => setOpen('cancel')}
         aria-label={`Cancel the scheduled reclaim of ${units}…`}
         {...offers('reservation.cancel-schedule')}
-        className={`${button} border-danger-line text-danger-ink hover:bg-danger-solid-soft`}
+        className={`${button} border-danger-line text-danger-ink hover:bg-danger-soft`}
       >
         Cancel schedule…
       </button>

@@ -85,12 +85,12 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
         </p>
       )}
       {call.error !== null && (
-        <p role="alert" className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">
+        <p role="alert" className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">
           {errorMessage(call.error)}
         </p>
       )}
       {locked.error && locked.data && <StaleBanner error={locked.error} what="the locked sign-ins" />}
-      {locked.error && !locked.data && <p className="rounded-md bg-danger-solid-soft p-3 text-sm text-danger-ink">{locked.error}</p>}
+      {locked.error && !locked.data && <p className="rounded-md bg-danger-soft p-3 text-sm text-danger-ink">{locked.error}</p>}
       <div className="overflow-x-auto rounded-xl border border-line bg-surface px-4 shadow-sm">
         <DataTable
           columns={columns}

@@ -38,7 +38,7 @@ export function DialogFrame(props: {
     first?.scrollIntoView({ block: 'nearest' });
   }, [dialog, error]);
 
-  const tone = action?.tone === 'danger' ? 'bg-danger-solid hover:bg-danger-solid-solid-strong' : 'bg-accent hover:bg-accent-strong';
+  const tone = action?.tone === 'danger' ? 'bg-danger-solid hover:bg-danger-solid-strong' : 'bg-accent hover:bg-accent-strong';
   const inner = (
     <>
       <div className="border-b border-line px-6 py-4">
@@ -56,7 +56,7 @@ export function DialogFrame(props: {
         )}
         {children}
         {error !== null && error !== undefined && (
-          <p role="alert" data-dialog-error className="rounded-md border border-danger-line bg-danger-solid-soft p-3 text-sm text-danger-ink">
+          <p role="alert" data-dialog-error className="rounded-md border border-danger-line bg-danger-soft p-3 text-sm text-danger-ink">
             {errorMessage(error)}
           </p>
         )}

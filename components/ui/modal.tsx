@@ -45,5 +45,5 @@ export const buttonStyles = {
   primary:
     'rounded-md bg-accent px-4 py-2 text-sm font-semibold text-on-accent shadow-sm hover:bg-accent-strong disabled:cursor-not-allowed disabled:opacity-50',
   danger:
-    'rounded-md bg-danger-solid px-4 py-2 text-sm font-semibold text-on-accent shadow-sm hover:bg-danger-solid-solid-strong disabled:cursor-not-allowed disabled:opacity-50',
+    'rounded-md bg-danger-solid px-4 py-2 text-sm font-semibold text-on-accent shadow-sm hover:bg-danger-solid-strong disabled:cursor-not-allowed disabled:opacity-50',
 } as const;

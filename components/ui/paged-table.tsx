@@ -39,7 +39,7 @@ export function PagedTable<T>(props: {
     <div className="space-y-3">
       {result.error && result.data && <StaleBanner error={result.error} what="the list" />}
       {result.error && !result.data && (
-        <p role="alert" className="rounded-md border border-danger-line bg-danger-solid-soft p-3 text-sm text-danger-ink">
+        <p role="alert" className="rounded-md border border-danger-line bg-danger-soft p-3 text-sm text-danger-ink">
           {result.error}
         </p>
       )}
