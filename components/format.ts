@@ -1,10 +1,58 @@
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/**
+ * Time on screen (issue 23, docs/product.md §6 "Time on screen"): every absolute time the console
+ * shows is formatted here, in the zone the person chose (UTC unless the `tz` cookie names
+ * another), and labelled with it: "3 Dec 2026, 09:00 UTC", "3 Dec 2026, 10:00 CET". The label is
+ * the zone's short name where English (en-GB) has a name of letters for it (UTC, GMT, BST, CET,
+ * CEST, EET…); elsewhere Intl only knows an offset ("GMT-5"), which names no zone, so the IANA
+ * name stands instead ("3 Dec 2026, 04:00 America/New_York").
+ */
 
-/** "30 Nov 2026, 14:05 UTC" */
-export function formatDateTime(iso: string): string {
-  return `${dateTime.format(new Date(iso))} UTC`;
+export const UTC = 'UTC';
+
+const formats = new Map<string, Intl.DateTimeFormat>();
+/** One formatter per zone and style, made once: building them is the slow part of Intl. */
+function formatter(zone: string, style: 'short' | 'medium' | 'name'): Intl.DateTimeFormat {
+  const key = `${style} ${zone}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.DateTimeFormat(
+      'en-GB',
+      style === 'name' ? { timeZone: zone, timeZoneName: 'short' } : { dateStyle: 'medium', timeStyle: style, timeZone: zone },
+    );
+    formats.set(key, f);
+  }
+  return f;
 }
+
+/** What a time in `zone` is labelled with at `iso` (the short name changes with summer time): "UTC", "CEST", "America/New_York". */
+export function zoneLabel(iso: string, zone: string): string {
+  if (zone === UTC) return UTC;
+  const name = formatter(zone, 'name')
+    .formatToParts(new Date(iso))
+    .find((p) => p.type === 'timeZoneName')?.value;
+  return name && /^[A-Z]{2,5}$/.test(name) ? name : zone;
+}
+
+/**
+ * "30 Nov 2026, 14:05 UTC", or in another zone "30 Nov 2026, 15:05 CET": an instant, to the
+ * minute (to the second with `seconds`: "30 Nov 2026, 14:05:09 UTC"), labelled with its zone.
+ */
+export function formatDateTime(iso: string, zone: string = UTC, seconds = false): string {
+  return `${formatter(zone, seconds ? 'medium' : 'short').format(new Date(iso))} ${zoneLabel(iso, zone)}`;
+}
+
+/**
+ * The other zone of a time, for its `title` (shown on hover, no script needed): UTC when the page
+ * shows another zone; the browser's own zone (`local`, as the time-zone switch last read it) when
+ * the page shows UTC; the instant to the second in UTC when the page knows no other.
+ */
+export function otherZone(iso: string, zone: string, local: string | undefined): string {
+  if (zone !== UTC) return formatDateTime(iso, UTC);
+  if (local && local !== UTC) return formatDateTime(iso, local);
+  return formatDateTime(iso, UTC, true);
+}
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** "3 hours ago", "in 2 days" relative to `now`. */
 export function formatRelative(iso: string, now: number = Date.now()): string {
@@ -29,7 +77,7 @@ export function reclaimLabel(vmCount: number, unitCount: number): string {
   return `${vms} and ${units}`;
 }
 
-/** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4). */
-export function formatPeriod(startsAt: string, endsAt: string | undefined): string {
-  return `${formatDateTime(startsAt)} → ${endsAt ? formatDateTime(endsAt) : 'open-ended'}`;
+/** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4), in `zone`. */
+export function formatPeriod(startsAt: string, endsAt: string | undefined, zone: string = UTC): string {
+  return `${formatDateTime(startsAt, zone)} → ${endsAt ? formatDateTime(endsAt, zone) : 'open-ended'}`;
 }
