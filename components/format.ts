@@ -9,36 +9,27 @@
 
 export const UTC = 'UTC';
 
-const formats = new Map<string, Intl.DateTimeFormat>();
-/** One formatter per zone and style, made once: building them is the slow part of Intl. */
-function formatter(zone: string, style: 'short' | 'medium' | 'name'): Intl.DateTimeFormat {
-  const key = `${style} ${zone}`;
-  let f = formats.get(key);
-  if (!f) {
-    f = new Intl.DateTimeFormat(
-      'en-GB',
-      style === 'name' ? { timeZone: zone, timeZoneName: 'short' } : { dateStyle: 'medium', timeStyle: style, timeZone: zone },
-    );
-    formats.set(key, f);
-  }
-  return f;
-}
-
-/** What a time in `zone` is labelled with at `iso` (the short name changes with summer time): "UTC", "CEST", "America/New_York". */
-export function zoneLabel(iso: string, zone: string): string {
-  if (zone === UTC) return UTC;
-  const name = formatter(zone, 'name')
-    .formatToParts(new Date(iso))
-    .find((p) => p.type === 'timeZoneName')?.value;
-  return name && /^[A-Z]{2,5}$/.test(name) ? name : zone;
-}
+const formats: Record<string, Intl.DateTimeFormat> = {};
 
 /**
  * "30 Nov 2026, 14:05 UTC", or in another zone "30 Nov 2026, 15:05 CET": an instant, to the
- * minute (to the second with `seconds`: "30 Nov 2026, 14:05:09 UTC"), labelled with its zone.
+ * minute (to the second with `seconds`: "30 Nov 2026, 14:05:09 UTC"), labelled with its zone (its
+ * short name changes with summer time: CET, CEST).
  */
 export function formatDateTime(iso: string, zone: string = UTC, seconds = false): string {
-  return `${formatter(zone, seconds ? 'medium' : 'short').format(new Date(iso))} ${zoneLabel(iso, zone)}`;
+  // One formatter per zone, made once: building them is the slow part of Intl.
+  const f = (formats[zone + seconds] ??= new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: seconds ? '2-digit' : undefined,
+    timeZoneName: 'short',
+    timeZone: zone,
+  }));
+  // An offset ("GMT-5", "GMT+5:30") names no zone: the IANA name does.
+  return f.format(new Date(iso)).replace(/GMT[+-].*/, zone);
 }
 
 /**
@@ -62,19 +53,6 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   if (abs < 3600) return relative.format(Math.round(seconds / 60), 'minute');
   if (abs < 86400) return relative.format(Math.round(seconds / 3600), 'hour');
   return relative.format(Math.round(seconds / 86400), 'day');
-}
-
-/**
- * "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6), counting only what the
- * reclaim changes: the units it takes off the spot market, the VMs it ends. "Terminate 1 spot
- * VM" when no named unit is on the market (a spot VM that started before the reservation).
- */
-export function reclaimLabel(vmCount: number, unitCount: number): string {
-  const vms = `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'}`;
-  const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
-  if (unitCount === 0) return vms;
-  if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
-  return `${vms} and ${units}`;
 }
 
 /** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4), in `zone`. */

@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import Link from 'next/link';
-import { formatRelative, reclaimLabel } from './format';
+import { formatRelative } from './format';
 import { reservationHref } from './links';
 import { problemOf } from './problem';
 import { useRefreshPage } from './live/use-refresh-page';
@@ -49,6 +49,20 @@ const toldWords = (n: number) =>
 const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x) => b.includes(x));
 /** Nothing to reclaim: no named unit is on the market and no spot VM would end (docs/product.md §6). */
 const hasWork = (p: Preview) => p.released.length > 0 || p.terminate.length > 0;
+
+/**
+ * "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6), counting only what the
+ * reclaim changes: the units it takes off the spot market, the VMs it ends. "Terminate 1 spot
+ * VM" when no named unit is on the market (a spot VM that started before the reservation).
+ * Here, not in components/format.ts, which every page loads: only this dialog says it.
+ */
+function reclaimLabel(vmCount: number, unitCount: number): string {
+  const vms = `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'}`;
+  const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
+  if (unitCount === 0) return vms;
+  if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
+  return `${vms} and ${units}`;
+}
 
 /**
  * Reclaim with a preview (docs/product.md §6): the dry run lists every VM to terminate and to

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatDateTime, formatPeriod, otherZone, zoneLabel } from './format';
+import { formatDateTime, formatPeriod, otherZone } from './format';
 import { exclusiveIsoToLastMinute, isoToWallTime, lastMinuteToExclusiveIso, wallTimeToIso } from './local-time';
 
 // Issue 23 point 3: times on screen in the chosen zone, labelled with it; entered times read in it.
@@ -14,7 +14,9 @@ describe('time on screen (issue 23)', () => {
     // "GMT-5" is an offset, not a zone (and "CST" would be China's as well as Chicago's).
     expect(formatDateTime('2026-12-03T09:00:00Z', 'America/New_York')).toBe('3 Dec 2026, 04:00 America/New_York');
     expect(formatDateTime('2026-12-03T09:00:00Z', 'Asia/Kolkata')).toBe('3 Dec 2026, 14:30 Asia/Kolkata');
-    expect(zoneLabel('2026-12-03T09:00:00Z', 'UTC')).toBe('UTC');
+    expect(formatDateTime('2026-12-03T09:00:00Z', 'Europe/London')).toBe('3 Dec 2026, 09:00 GMT');
+    expect(formatDateTime('2026-07-03T09:00:00Z', 'Europe/Dublin')).toBe('3 Jul 2026, 10:00 Europe/Dublin');
+    expect(formatDateTime('2026-12-03T00:05:00Z', 'UTC')).toBe('3 Dec 2026, 00:05 UTC');
     expect(formatDateTime('2026-12-03T09:00:27.500Z', 'UTC', true)).toBe('3 Dec 2026, 09:00:27 UTC');
     expect(formatPeriod('2026-12-03T09:00:00Z', undefined, BERLIN)).toBe('3 Dec 2026, 10:00 CET → open-ended');
     expect(formatPeriod('2026-12-03T09:00:00Z', '2026-12-04T09:00:00Z')).toBe('3 Dec 2026, 09:00 UTC → 4 Dec 2026, 09:00 UTC');
