@@ -62,7 +62,7 @@ test('Audit: a "since" the API refuses is said under the Since filter, in words'
   await expect(page.locator('main').getByRole('alert')).toBeVisible();
   await expectNoInternalWords(page.locator('main'));
   const filters = page.getByRole('form', { name: 'Filters' });
-  await expect(filters.locator('[data-field-error]')).toHaveText('Must be a date and time (UTC), such as 2026-12-01 00:00.');
+  await expect(filters.locator('[data-field-error]')).toHaveText('Must be a date and time, such as 2026-12-01 00:00.');
   await expect(page.locator('main').getByRole('alert')).toHaveText('Since (UTC) must be a date and time, such as 2026-12-01 00:00.');
 });
 

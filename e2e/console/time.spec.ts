@@ -12,6 +12,9 @@ test.use({ timezoneId: BERLIN });
 /** A pending reservation's start, in winter: 08:00 UTC is 09:00 CET. */
 const STARTS = '2027-01-12T08:00:00.000Z';
 
+/** The preference as the switch leaves it (or a cookie it would never write), for the whole site. */
+const setZone = (page: Page, value: string) => page.context().addCookies([{ name: 'tz', value, url: new URL(page.url()).origin }]);
+
 /** What React says of a server render the browser's disagrees with (production: minified errors #418, #423, #425). */
 const hydrationProblems = (page: Page) => {
   const said: string[] = [];
@@ -47,7 +50,7 @@ test('UTC in the first HTML by default; Local time renders on the server in the 
   expect(utcHtml).not.toContain('09:00 CET');
 
   await page.goto(path);
-  const starts = page.getByTestId('starts-at').locator('time');
+  const starts = page.getByTestId('field-starts-at').locator('time');
   await expect(starts).toHaveText('12 Jan 2027, 08:00 UTC');
   const zoneSwitch = page.getByRole('form', { name: 'Show times in' });
   await expect(zoneSwitch.getByRole('button', { name: 'UTC' })).toHaveAttribute('aria-pressed', 'true');
@@ -59,7 +62,8 @@ test('UTC in the first HTML by default; Local time renders on the server in the 
   await expect(starts).toHaveAttribute('datetime', STARTS);
   await expect(zoneSwitch.getByRole('button', { name: 'Local time' })).toHaveAttribute('aria-pressed', 'true');
   const cookies = await page.context().cookies();
-  expect(cookies.find((c) => c.name === 'tz')?.value).toBe(BERLIN);
+  // (Next writes cookie values percent-encoded.)
+  expect(decodeURIComponent(cookies.find((c) => c.name === 'tz')?.value ?? '')).toBe(BERLIN);
 
   // The server's HTML is in Berlin time now, the UTC time in its title.
   const berlinHtml = await (await page.context().request.get(path)).text();
@@ -68,7 +72,8 @@ test('UTC in the first HTML by default; Local time renders on the server in the 
   await page.reload();
   await expect(starts).toHaveText('12 Jan 2027, 09:00 CET');
   await page.goto(`/nodes/${nodeId}`);
-  await expect(page.getByTestId('reservations-panel').getByText('12 Jan 2027, 09:00 CET')).toBeVisible();
+  // The node page's reservations panel, hydrated from the same cookie.
+  await expect(page.locator(`time[datetime="${STARTS}"]`)).toHaveText('12 Jan 2027, 09:00 CET');
   await page.screenshot({ path: '/tmp/ui23-time/node-berlin.png' });
 
   // Back to UTC: the page in UTC again, the browser's zone now the other zone on hover.
@@ -80,7 +85,7 @@ test('UTC in the first HTML by default; Local time renders on the server in the 
   await expect(starts).toHaveText('12 Jan 2027, 08:00 UTC');
 
   // A cookie naming no zone is UTC.
-  await page.context().addCookies([{ name: 'tz', value: 'Mars/Olympus', url: page.url() }]);
+  await setZone(page, 'Mars/Olympus');
   expect(await (await page.context().request.get(path)).text()).toContain('>12 Jan 2027, 08:00 UTC</time>');
   expect(problems).toEqual([]);
 });
@@ -89,7 +94,7 @@ test('a start typed as 09:00 with the Berlin preference is stored as 08:00Z; wit
   const nodeId = await freshNode(request, 'tzin');
   const problems = hydrationProblems(page);
   await signIn(page, 'alice@acme.example');
-  await page.context().addCookies([{ name: 'tz', value: BERLIN, url: page.url() }]);
+  await setZone(page, BERLIN);
 
   async function reserve(unitId: string, wall: string): Promise<string> {
     await page.goto(`/nodes/${nodeId}`);
@@ -124,7 +129,7 @@ test('a start typed as 09:00 with the Berlin preference is stored as 08:00Z; wit
   const stored = await asOrg<{ startsAt: string }>(request, 'org_acme', 'get', `/v1/nodes/${nodeId}/reservations/${inBerlin}`, undefined);
   expect(stored.startsAt).toBe('2027-01-12T08:00:00.000Z');
 
-  await page.context().addCookies([{ name: 'tz', value: 'UTC', url: page.url() }]);
+  await setZone(page, 'UTC');
   const inUtc = await reserve('gpu-1', '2027-01-12T09:00');
   const storedUtc = await asOrg<{ startsAt: string }>(request, 'org_acme', 'get', `/v1/nodes/${nodeId}/reservations/${inUtc}`, undefined);
   expect(storedUtc.startsAt).toBe('2027-01-12T09:00:00.000Z');
@@ -151,7 +156,9 @@ test('the audit filter "until 21:24" takes in 21:24:xx; the filters are read in 
   await expect(page).toHaveURL(new RegExp(`until=${encodeURIComponent(next)}`));
   await expect(rows).toHaveCount(1);
   await expect(page.getByLabel('Until (UTC)')).toHaveValue(minute);
-  await expect(page.getByTestId('until-means')).toHaveText(`before ${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(next))} UTC`);
+  await expect(page.getByTestId('until-means')).toHaveText(
+    `before ${new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' }).format(new Date(next))} UTC`,
+  );
 
   // The minute before it leaves the event out.
   const before = new Date(Date.parse(`${minute}Z`) - 60_000).toISOString().slice(0, 16);
@@ -160,7 +167,7 @@ test('the audit filter "until 21:24" takes in 21:24:xx; the filters are read in 
   await expect(page.getByText('No event matches these filters.')).toBeVisible();
 
   // In Berlin time the same minute is an hour later on the wall, and the labels say so.
-  await page.context().addCookies([{ name: 'tz', value: BERLIN, url: page.url() }]);
+  await setZone(page, BERLIN);
   const berlinMinute = new Date(Date.parse(`${minute}Z`) + 3_600_000).toISOString().slice(0, 16);
   await page.goto(`/audit?nodeId=${nodeId}`);
   await page.getByLabel('Since (Europe/Berlin)').fill(berlinMinute);
