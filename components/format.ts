@@ -13,18 +13,16 @@ const formats: Record<string, Intl.DateTimeFormat> = {};
 
 /**
  * "30 Nov 2026, 14:05 UTC", or in another zone "30 Nov 2026, 15:05 CET": an instant, to the
- * minute (to the second with `seconds`: "30 Nov 2026, 14:05:09 UTC"), labelled with its zone (its
- * short name changes with summer time: CET, CEST).
+ * minute, labelled with its zone (its short name changes with summer time: CET, CEST).
  */
-export function formatDateTime(iso: string, zone: string = UTC, seconds = false): string {
+export function formatDateTime(iso: string, zone: string = UTC): string {
   // One formatter per zone, made once: building them is the slow part of Intl.
-  const f = (formats[zone + seconds] ??= new Intl.DateTimeFormat('en-GB', {
+  const f = (formats[zone] ??= new Intl.DateTimeFormat('en-GB', {
     day: 'numeric',
     month: 'short',
     year: 'numeric',
     hour: '2-digit',
     minute: '2-digit',
-    second: seconds ? '2-digit' : undefined,
     timeZoneName: 'short',
     timeZone: zone,
   }));
@@ -34,14 +32,11 @@ export function formatDateTime(iso: string, zone: string = UTC, seconds = false)
 
 /**
  * The other zone of a time, for its `title` (shown on hover, no script needed): UTC when the page
- * shows another zone; the browser's own zone (`local`, as the time-zone switch last read it) when
- * the page shows UTC; the instant to the second in UTC when the page knows no other.
+ * shows another zone; the browser's own zone (`local`, as the time-zone switch last read it; the
+ * layout drops it when it is UTC) when the page shows UTC; else the exact instant, ISO 8601.
  */
-export function otherZone(iso: string, zone: string, local: string | undefined): string {
-  if (zone !== UTC) return formatDateTime(iso, UTC);
-  if (local && local !== UTC) return formatDateTime(iso, local);
-  return formatDateTime(iso, UTC, true);
-}
+export const otherZone = (iso: string, zone: string, local: string | undefined): string =>
+  zone !== UTC ? formatDateTime(iso, UTC) : local ? formatDateTime(iso, local) : iso;
 
 const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 

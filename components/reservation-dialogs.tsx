@@ -13,7 +13,7 @@ import { useRefreshPage } from './live/use-refresh-page';
 import { reservationHref } from './links';
 import { isoToWallTime } from './local-time';
 import { DateTimeField, toSend } from './date-time-field';
-import { Period, useTimeZone } from './time-zone';
+import { Time, useTimeZone } from './time-zone';
 
 /**
  * The reservation actions of the console (docs/product.md §6): reserve, release, edit, cancel.
@@ -285,8 +285,8 @@ export function CancelReservationDialog({ reservation: r, onClose }: { reservati
               .
             </p>
             <p>
-              Running VMs on them keep running. The reservation stays on record as cancelled (<Period startsAt={r.startsAt} endsAt={r.endsAt} />
-              ).
+              Running VMs on them keep running. The reservation stays on record as cancelled (<Time iso={r.startsAt} /> →{' '}
+              {r.endsAt ? <Time iso={r.endsAt} /> : 'open-ended'}).
             </p>
           </div>
           <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>

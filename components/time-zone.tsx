@@ -61,12 +61,3 @@ export function LocalZoneField() {
     />
   );
 }
-
-/** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4), each end a `Time`. */
-export function Period({ startsAt, endsAt }: { startsAt: string; endsAt: string | undefined }) {
-  return (
-    <>
-      <Time iso={startsAt} /> → {endsAt ? <Time iso={endsAt} /> : 'open-ended'}
-    </>
-  );
-}

@@ -24,5 +24,6 @@ export function knownZone(name: string | undefined | null): string | undefined {
 export async function readTimeZones(): Promise<TimeZones> {
   const jar = await cookies();
   const local = knownZone(jar.get(LOCAL_ZONE_COOKIE)?.value);
-  return { zone: knownZone(jar.get(ZONE_COOKIE)?.value) ?? 'UTC', ...(local && { local }) };
+  // A browser in UTC has no other zone to show on hover.
+  return { zone: knownZone(jar.get(ZONE_COOKIE)?.value) ?? 'UTC', ...(local && local !== 'UTC' && { local }) };
 }

@@ -9,7 +9,7 @@ import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters } from '../ui/url-filters';
 import { StatusBadge } from './status-badge';
 import { offers } from '../offers';
-import { Period } from '../time-zone';
+import { Time } from '../time-zone';
 
 const columns = [
   column<Reservation>('id', 'Reservation', (r) => (
@@ -25,7 +25,16 @@ const columns = [
   column<Reservation>('status', 'Status', (r) => <StatusBadge status={r.status} />),
   column<Reservation>('units', 'Units', (r) => `${r.reservedUnitIds.length} · ${r.reservedUnitIds.join(', ')}`, 'font-mono text-xs'),
   column<Reservation>('released', 'Released', (r) => (r.releasedUnitIds.length ? r.releasedUnitIds.join(', ') : '—'), 'font-mono text-xs'),
-  column<Reservation>('period', 'Period', (r) => <Period startsAt={r.startsAt} endsAt={r.endsAt} />, 'text-xs text-ink-3'),
+  column<Reservation>(
+    'period',
+    'Period',
+    (r) => (
+      <>
+        <Time iso={r.startsAt} /> → {r.endsAt ? <Time iso={r.endsAt} /> : 'open-ended'}
+      </>
+    ),
+    'text-xs text-ink-3',
+  ),
   column<Reservation>('contract', 'Contract', (r) => r.contractRef ?? '—', 'text-xs'),
 ];
 

@@ -112,9 +112,9 @@ export function UrlFilters({
               />
             )}
             {f.end && value && !problems.length && !Number.isNaN(Date.parse(value)) && (
-              // What the range means, to the second: the minute shown counts whole.
+              // What the range means: the minute shown counts whole (a link's odd instant is said as it is).
               <span data-testid={`${f.name}-means`} className="mt-1 block text-xs text-ink-4">
-                before {formatDateTime(value, zone, Date.parse(value) % 60_000 !== 0)}
+                before {Date.parse(value) % 60_000 ? value : formatDateTime(value, zone)}
               </span>
             )}
             {problems.length > 0 && <FilterProblem id={`${id}-problem`} text={problems.join(' ')} />}
