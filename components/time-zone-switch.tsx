@@ -12,7 +12,11 @@ const pressed = 'bg-surface-3 font-medium text-ink';
 export function TimeZoneSwitch({ zone, action }: { zone: string; action: (formData: FormData) => Promise<void> }) {
   const utc = zone === UTC;
   return (
-    <form action={action} aria-label="Show times in" className="flex overflow-hidden rounded-md border border-line-strong text-xs text-ink-3">
+    <form
+      action={action}
+      aria-label="Show times in"
+      className="flex shrink-0 overflow-hidden whitespace-nowrap rounded-md border border-line-strong text-xs text-ink-3"
+    >
       <LocalZoneField />
       <button type="submit" name="show" value="utc" aria-pressed={utc} className={`px-2 py-1 hover:bg-surface-2 ${utc ? pressed : ''}`}>
         UTC
