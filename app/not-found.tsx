@@ -1,5 +1,3 @@
-import Link from 'next/link';
-
 export const metadata = { title: 'Not found · GPU Reservations' };
 
 /**
@@ -12,9 +10,11 @@ export default function NotFound() {
       <div className="max-w-sm space-y-3 text-center">
         <h1 className="text-xl font-semibold">Not found</h1>
         <p className="text-sm text-ink-3">There is no page here, or nothing you may see.</p>
-        <Link href="/" className="text-sm font-medium text-accent-ink hover:underline">
+        {/* A plain link: next/link here would put its client code in the root's chunks, loaded by
+            every page a second time beside the console layout's copy (≈ 3 kB, docs/first-load-js.md). */}
+        <a href="/" className="text-sm font-medium text-accent-ink hover:underline">
           Back to the fleet
-        </Link>
+        </a>
       </div>
     </main>
   );

@@ -20,3 +20,9 @@ describe('a scheduled reclaim’s deadline in words (issue 22)', () => {
     expect(reclaimIn(at(-5), now)).toBe('reclaim due now');
   });
 });
+
+describe('a deadline in the chosen zone (issue 23)', () => {
+  it('says the time beyond a day in that zone, labelled', () => {
+    expect(reclaimIn(at(2 * 1440 + 125), now, 'Europe/Berlin')).toBe('reclaim at 11 Dec 2026, 10:00 CET');
+  });
+});

@@ -1,4 +1,4 @@
-import { formatDateTime } from './format';
+import { formatDateTime, UTC } from './format';
 
 // Apart from components/format.ts, which every page loads: only the pages that show a scheduled
 // reclaim's deadline load these (docs/first-load-js.md).
@@ -15,11 +15,11 @@ export function formatCountdown(iso: string, now: number = Date.now()): string {
 
 /**
  * A scheduled reclaim's deadline in words (issue 22): "reclaim in 2 h 5 min" within a day, else
- * "reclaim at 9 Dec 2026, 09:00 UTC"; "reclaim due now" once its time has passed, since the run
+ * "reclaim at 9 Dec 2026, 09:00 UTC" (in `zone`); "reclaim due now" once its time has passed, since the run
  * may land a moment after it and until then nothing pretends it did.
  */
-export function reclaimIn(iso: string, now: number = Date.now()): string {
+export function reclaimIn(iso: string, now: number = Date.now(), zone: string = UTC): string {
   const left = Date.parse(iso) - now;
   if (left <= 0) return 'reclaim due now';
-  return left < 86_400_000 ? `reclaim in ${formatCountdown(iso, now)}` : `reclaim at ${formatDateTime(iso)}`;
+  return left < 86_400_000 ? `reclaim in ${formatCountdown(iso, now)}` : `reclaim at ${formatDateTime(iso, zone)}`;
 }

@@ -1,10 +1,44 @@
-const dateTime = new Intl.DateTimeFormat('en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'UTC' });
-const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
+/**
+ * Time on screen (issue 23, docs/product.md §6 "Time on screen"): every absolute time the console
+ * shows is formatted here, in the zone the person chose (UTC unless the `tz` cookie names
+ * another), and labelled with it: "3 Dec 2026, 09:00 UTC", "3 Dec 2026, 10:00 CET". The label is
+ * the zone's short name where English (en-GB) has a name of letters for it (UTC, GMT, BST, CET,
+ * CEST, EET…); elsewhere Intl only knows an offset ("GMT-5"), which names no zone, so the IANA
+ * name stands instead ("3 Dec 2026, 04:00 America/New_York").
+ */
 
-/** "30 Nov 2026, 14:05 UTC" */
-export function formatDateTime(iso: string): string {
-  return `${dateTime.format(new Date(iso))} UTC`;
+export const UTC = 'UTC';
+
+const formats: Record<string, Intl.DateTimeFormat> = {};
+
+/**
+ * "30 Nov 2026, 14:05 UTC", or in another zone "30 Nov 2026, 15:05 CET": an instant, to the
+ * minute, labelled with its zone (its short name changes with summer time: CET, CEST).
+ */
+export function formatDateTime(iso: string, zone: string = UTC): string {
+  // One formatter per zone, made once: building them is the slow part of Intl.
+  const f = (formats[zone] ??= new Intl.DateTimeFormat('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    year: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    timeZoneName: 'short',
+    timeZone: zone,
+  }));
+  // An offset ("GMT-5", "GMT+5:30") names no zone: the IANA name does.
+  return f.format(new Date(iso)).replace(/GMT[+-].*/, zone);
 }
+
+/**
+ * The other zone of a time, for its `title` (shown on hover, no script needed): UTC when the page
+ * shows another zone; the browser's own zone (`local`, as the time-zone switch last read it; the
+ * layout drops it when it is UTC) when the page shows UTC; else the exact instant, ISO 8601.
+ */
+export const otherZone = (iso: string, zone: string, local: string | undefined): string =>
+  zone !== UTC ? formatDateTime(iso, UTC) : local ? formatDateTime(iso, local) : iso;
+
+const relative = new Intl.RelativeTimeFormat('en', { numeric: 'auto' });
 
 /** "3 hours ago", "in 2 days" relative to `now`. */
 export function formatRelative(iso: string, now: number = Date.now()): string {
@@ -16,20 +50,7 @@ export function formatRelative(iso: string, now: number = Date.now()): string {
   return relative.format(Math.round(seconds / 86400), 'day');
 }
 
-/**
- * "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6), counting only what the
- * reclaim changes: the units it takes off the spot market, the VMs it ends. "Terminate 1 spot
- * VM" when no named unit is on the market (a spot VM that started before the reservation).
- */
-export function reclaimLabel(vmCount: number, unitCount: number): string {
-  const vms = `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'}`;
-  const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
-  if (unitCount === 0) return vms;
-  if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
-  return `${vms} and ${units}`;
-}
-
-/** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4). */
-export function formatPeriod(startsAt: string, endsAt: string | undefined): string {
-  return `${formatDateTime(startsAt)} → ${endsAt ? formatDateTime(endsAt) : 'open-ended'}`;
+/** "1 Jun 2026, 12:00 UTC → open-ended": a half-open period (docs/product.md §4), in `zone`. */
+export function formatPeriod(startsAt: string, endsAt: string | undefined, zone: string = UTC): string {
+  return `${formatDateTime(startsAt, zone)} → ${endsAt ? formatDateTime(endsAt, zone) : 'open-ended'}`;
 }

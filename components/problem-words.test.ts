@@ -42,9 +42,13 @@ describe('problem helpers', () => {
     expect(errorMessage(asTrpcError(period))).toBe('Ends at must be after the start.');
     expect(fieldErrors(asTrpcError(period), 'endsAt')).toEqual(['Must be after the start.']);
     const since = [{ path: 'input.since', message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' }];
-    expect(fetchedMessage({ error: 'The request is invalid: input.since …', errors: since })).toBe(
-      'Since (UTC) must be a date and time (UTC), such as 2026-12-01 00:00.',
+    expect(fetchedMessage({ error: 'The request is invalid: input.since …', errors: since }, 'UTC')).toBe(
+      'Since (UTC) must be a date and time, such as 2026-12-01 00:00.',
     );
+    // A time field is named as its form labels it, with the zone the form reads it in (issue 23).
+    expect(fetchedMessage({ errors: since }, 'Europe/Berlin')).toBe('Since (Europe/Berlin) must be a date and time, such as 2026-12-01 00:00.');
+    expect(errorMessage(asTrpcError(period), 'Europe/Berlin')).toBe('Ends at (Europe/Berlin) must be after the start.');
+    expect(fieldLabel('input.reason', 'UTC')).toBe('Reason');
     const transport = {
       ...problem,
       errors: [{ path: 'input', message: 'The input holds the superjson type "number"; procedures here take plain JSON values only.' }],

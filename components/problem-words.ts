@@ -32,8 +32,8 @@ const labels: Record<string, string> = {
   reservationId: 'Reservation',
   vmId: 'VM',
   action: 'Action',
-  since: 'Since (UTC)',
-  until: 'Until (UTC)',
+  since: 'Since',
+  until: 'Until',
   status: 'Status',
   tier: 'Tier',
   expectedTopologyGen: 'Topology generation',
@@ -41,26 +41,32 @@ const labels: Record<string, string> = {
   scheduleId: 'Schedule',
 };
 
+/** The fields that hold a time: their labels name the zone the form reads them in ("Ends at (Europe/Berlin)", issue 23). */
+const timeFields = new Set(['startsAt', 'endsAt', 'since', 'until', 'at']);
+
 /** `memoryGiB` → "memory gi b" is worse than nothing; camel case → words, for names not in `labels`. */
 const words = (name: string) => name.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
-const labelOf = (name: string) => labels[name] ?? words(name).replace(/^./, (c) => c.toUpperCase());
+const labelOf = (name: string, zone: string | undefined) =>
+  (labels[name] ?? words(name).replace(/^./, (c) => c.toUpperCase())) + (zone && timeFields.has(name) ? ` (${zone})` : '');
 
 /**
  * A problem's field path as the form labels it: `input.units.2.memoryGiB` (or `body.…`,
- * `query.…`) → "Memory (GiB) of unit 3"; `input.unitIds.1` → "Units".
+ * `query.…`) → "Memory (GiB) of unit 3"; `input.unitIds.1` → "Units"; a time field with the
+ * `zone` its form reads it in, when given: `input.since` → "Since (UTC)".
  */
-export function fieldLabel(path: string): string {
+export function fieldLabel(path: string, zone?: string): string {
   const parts = path.split('.').slice(1);
   const names = parts.filter((p) => !/^\d+$/.test(p));
   const unitIndex = parts[0] === 'units' && /^\d+$/.test(parts[1] ?? '') ? Number(parts[1]) : null;
-  if (unitIndex !== null && names.length > 1) return `${labelOf(names.at(-1)!)} of unit ${unitIndex + 1}`;
-  return names.length ? labelOf(names[0]!) : 'A value';
+  if (unitIndex !== null && names.length > 1) return `${labelOf(names.at(-1)!, zone)} of unit ${unitIndex + 1}`;
+  return names.length ? labelOf(names[0]!, zone) : 'A value';
 }
 
 /** Schema words in a message, said as a person would read them. */
 const rewrites: readonly [RegExp, string | ((match: string, ...groups: string[]) => string)][] = [
   [/must be after startsAt/g, 'must be after the start'],
-  [/must be an ISO 8601 UTC timestamp such as [^\s]+/g, 'must be a date and time (UTC), such as 2026-12-01 00:00'],
+  // The label names the zone the form reads the field in; the wire's UTC is no business of the person's.
+  [/must be an ISO 8601 UTC timestamp such as [^\s]+/g, 'must be a date and time, such as 2026-12-01 00:00'],
   [/Invalid input: expected number, received (NaN|string)/g, 'must be a number'],
   [/Invalid input: expected int, received number/g, 'must be a whole number'],
   [/Too small: expected number to be >=(\d+)/g, 'must be at least $1'],
@@ -70,12 +76,12 @@ const rewrites: readonly [RegExp, string | ((match: string, ...groups: string[])
 ];
 
 /** A field's message as a sentence: schema words rewritten, a capital, a full stop. */
-function sentence(message: string): string {
+function sentence(message: string, zone?: string): string {
   let text = message;
   for (const [pattern, replacement] of rewrites)
     text = typeof replacement === 'string' ? text.replace(pattern, replacement) : text.replace(pattern, replacement);
   // A path quoted inside a message (`input.endsAt`, `body.reason`) becomes its label.
-  text = text.replace(/\b(?:input|body|query)\.[A-Za-z0-9_.]+/g, (path) => fieldLabel(path));
+  text = text.replace(/\b(?:input|body|query)\.[A-Za-z0-9_.]+/g, (path) => fieldLabel(path, zone));
   text = text.replace(/^./, (c) => c.toUpperCase());
   return /[.!?]$/.test(text) ? text : `${text}.`;
 }
@@ -84,24 +90,24 @@ function sentence(message: string): string {
  * A server's sentence for the screen: no transport or schema vocabulary — paths become labels,
  * an error code in parentheses (`(409 unit_missing)`) goes, superjson is never named.
  */
-function forPeople(detail: string): string {
+function forPeople(detail: string, zone?: string): string {
   if (/superjson/i.test(detail)) return 'Something in the form could not be sent as it is: check the values you typed.';
-  return sentence(detail.replace(/\s*\((?:\d{3} )?[a-z]+(?:_[a-z]+)+\)/g, ''));
+  return sentence(detail.replace(/\s*\((?:\d{3} )?[a-z]+(?:_[a-z]+)+\)/g, ''), zone);
 }
 
 /**
  * One problem's `errors[]` as sentences for people, each naming its field by its label
  * ("Ends at must be after the start."); a problem of the whole input (a path of one segment)
- * as a sentence of its own.
+ * as a sentence of its own. Time fields are labelled with `zone` when given (issue 23).
  */
-export function problemSentences(errors: readonly { path: string; message: string }[]): string[] {
+export function problemSentences(errors: readonly { path: string; message: string }[], zone?: string): string[] {
   return errors.map((e) =>
     e.path.endsWith('.cursor')
       ? // A cursor is only ever a link the console made; what is wrong inside it is no one's business.
         'The page link is invalid (it may be out of date): go back to the first page.'
       : e.path.includes('.')
-        ? `${fieldLabel(e.path)} ${sentence(e.message).replace(/^./, (c) => c.toLowerCase())}`
-        : forPeople(e.message),
+        ? `${fieldLabel(e.path, zone)} ${sentence(e.message, zone).replace(/^./, (c) => c.toLowerCase())}`
+        : forPeople(e.message, zone),
   );
 }
 
@@ -118,9 +124,9 @@ const scheduleStatusWords: Record<string, string> = {
  * Problems whose extra fields say more to a person than their `detail` (issue 22's scheduled
  * reclaims): said from those fields, what to do next included; null falls back to the detail.
  */
-const codeWords: { [C in ProblemOf['code']]?: (p: ProblemOf) => string | null } = {
+const codeWords: { [C in ProblemOf['code']]?: (p: ProblemOf, zone?: string) => string | null } = {
   // Its detail names the field as the schema spells it, with an ISO timestamp: its `errors[]` by label instead.
-  invalid_schedule_time: (p) => (p.errors?.length ? problemSentences(p.errors).join(' ') : null),
+  invalid_schedule_time: (p, zone) => (p.errors?.length ? problemSentences(p.errors, zone).join(' ') : null),
   already_scheduled: (p) =>
     p.unitIds?.length
       ? `${idList(p.unitIds)} ${p.unitIds.length === 1 ? 'is' : 'are'} already in a pending scheduled reclaim: reschedule or cancel that one on the reservation’s page, or leave ${p.unitIds.length === 1 ? 'it' : 'them'} out.`
@@ -138,15 +144,16 @@ const codeWords: { [C in ProblemOf['code']]?: (p: ProblemOf) => string | null } 
 
 /**
  * A sentence for the user: an invalid request's field problems by label, another problem's
- * `detail` in words (docs/product.md §6 "errors in words"), or the error's message.
+ * `detail` in words (docs/product.md §6 "errors in words"), or the error's message; time fields
+ * labelled with the `zone` the form reads them in, when given.
  */
-export function errorMessage(error: unknown): string {
-  if (typeof error === 'string') return forPeople(error);
+export function errorMessage(error: unknown, zone?: string): string {
+  if (typeof error === 'string') return forPeople(error, zone);
   const problem = problemOf(error);
-  if (problem?.code === 'invalid_request' && problem.errors?.length) return problemSentences(problem.errors).join(' ');
-  const said = problem && codeWords[problem.code]?.(problem);
+  if (problem?.code === 'invalid_request' && problem.errors?.length) return problemSentences(problem.errors, zone).join(' ');
+  const said = problem && codeWords[problem.code]?.(problem, zone);
   if (said) return said;
-  if (problem) return forPeople(problem.detail);
+  if (problem) return forPeople(problem.detail, zone);
   if (error instanceof Error && error.name === 'TRPCClientError') return 'The server could not be reached. Check your connection and try again.';
   return error instanceof Error ? forPeople(error.message) : 'Something went wrong.';
 }
@@ -170,7 +177,7 @@ export function messagesFor(errors: readonly { path: string; message: string }[]
   return errors.filter((e) => e.path.split('.').slice(1).join('.') === field || e.path.split('.').slice(1, 2)[0] === field).map((e) => sentence(e.message));
 }
 
-/** What a page read failed with, as a sentence: its field problems by label, else its detail in words. */
-export function fetchedMessage(fetched: { error?: string; errors?: readonly { path: string; message: string }[] }): string {
-  return fetched.errors?.length ? problemSentences(fetched.errors).join(' ') : errorMessage(fetched.error ?? '');
+/** What a page read failed with, as a sentence: its field problems by label (time fields with `zone`, the page's), else its detail in words. */
+export function fetchedMessage(fetched: { error?: string; errors?: readonly { path: string; message: string }[] }, zone?: string): string {
+  return fetched.errors?.length ? problemSentences(fetched.errors, zone).join(' ') : errorMessage(fetched.error ?? '', zone);
 }

@@ -1,5 +1,7 @@
+'use client';
+
 import { formatCountdown } from './countdown';
-import { formatDateTime } from './format';
+import { Time } from './time-zone';
 
 /**
  * A running VM's deadline (issue 22: `reclaimAt`, the earliest pending scheduled reclaim of its
@@ -11,7 +13,7 @@ export function ReclaimDeadline({ at }: { at: string }) {
   return (
     // The countdown is of the clock of whoever renders it: the server's first HTML and the browser may differ by a minute.
     <span data-testid="vm-reclaim-at" className="block text-xs font-medium text-warn-ink" suppressHydrationWarning>
-      Reclaim at {formatDateTime(at)} ({left === 'due now' ? left : `in ${left}`})
+      Reclaim at <Time iso={at} /> ({left === 'due now' ? left : `in ${left}`})
     </span>
   );
 }

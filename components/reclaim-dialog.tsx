@@ -3,7 +3,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useCallback, useRef, useState } from 'react';
 import Link from 'next/link';
-import { formatDateTime, formatRelative, reclaimLabel } from './format';
+import { formatRelative } from './format';
 import { reservationHref } from './links';
 import { problemOf } from './problem';
 import { useRefreshPage } from './live/use-refresh-page';
@@ -14,6 +14,7 @@ import { ScheduleTimeField, scheduleTimeToSend } from './schedule-time';
 import type { AuditEvent, ReclaimResult, ReclaimSchedule, VmView } from './trpc-types';
 import { PreviewDialog } from './ui/preview-dialog';
 import { UnitIds } from './unit-ids';
+import { Time, useTimeZone } from './time-zone';
 
 type Preview = {
   terminate: string[];
@@ -50,6 +51,20 @@ const sameSet = (a: readonly string[], b: readonly string[]) => a.length === b.l
 const hasWork = (p: Preview) => p.released.length > 0 || p.terminate.length > 0;
 
 /**
+ * "Terminate 3 spot VMs and reclaim 4 units" (docs/product.md §6), counting only what the
+ * reclaim changes: the units it takes off the spot market, the VMs it ends. "Terminate 1 spot
+ * VM" when no named unit is on the market (a spot VM that started before the reservation).
+ * Here, not in components/format.ts, which every page loads: only this dialog says it.
+ */
+function reclaimLabel(vmCount: number, unitCount: number): string {
+  const vms = `Terminate ${vmCount} spot VM${vmCount === 1 ? '' : 's'}`;
+  const units = `reclaim ${unitCount} unit${unitCount === 1 ? '' : 's'}`;
+  if (unitCount === 0) return vms;
+  if (vmCount === 0) return units[0]!.toUpperCase() + units.slice(1);
+  return `${vms} and ${units}`;
+}
+
+/**
  * Reclaim with a preview (docs/product.md §6): the dry run lists every VM to terminate and to
  * skip, with its units and start time (from the node's VM list), and which named units leave
  * the spot market; a reason; confirm sends `expectedTerminate`, and a changed eviction set (409
@@ -76,6 +91,7 @@ export function ReclaimDialog(props: {
   const [reason, setReason] = useState('');
   const [mode, setMode] = useState<Mode>('now');
   const [at, setAt] = useState('');
+  const { zone } = useTimeZone();
   // The last refusal of a schedule, for the time field to say beside it (the dialog's alert repeats it).
   const [scheduleError, setScheduleError] = useState<unknown>(null);
   const { mutateAsync: reclaim } = useMutation(trpc.reservations.reclaim.mutationOptions());
@@ -102,7 +118,7 @@ export function ReclaimDialog(props: {
           nodeId,
           reservationId,
           unitIds,
-          at: scheduleTimeToSend(at, endsAt),
+          at: scheduleTimeToSend(at, zone, endsAt),
           ...(reason.trim() ? { reason: reason.trim() } : {}),
         });
         // Told are the tenants of the spot VMs on these units now: what a dry run finds (the one shown, if it cannot run).
@@ -113,7 +129,7 @@ export function ReclaimDialog(props: {
         throw e;
       }
     },
-    [createSchedule, preview, nodeId, reservationId, unitIds, at, endsAt, reason],
+    [createSchedule, preview, nodeId, reservationId, unitIds, at, zone, endsAt, reason],
   );
 
   const confirm = useCallback(
@@ -203,7 +219,7 @@ export function ReclaimDialog(props: {
       renderResult={(outcome) =>
         outcome.kind === 'scheduled' ? (
           <p data-testid="schedule-summary" className="rounded-md bg-ok-soft p-3 text-sm text-ok-ink">
-            Scheduled a reclaim of <span className="font-mono">{outcome.schedule.unitIds.join(', ')}</span> at {formatDateTime(outcome.schedule.at)}.{' '}
+            Scheduled a reclaim of <span className="font-mono">{outcome.schedule.unitIds.join(', ')}</span> at <Time iso={outcome.schedule.at} />.{' '}
             {toldWords(outcome.told)}{' '}
             <Link href={reservationHref(nodeId, reservationId)} className="font-medium underline">
               See the schedules of {reservationId}
@@ -267,7 +283,7 @@ function AlreadyReclaimed({ event }: { event: AuditEvent | null }) {
       {event ? (
         <>
           <span className="font-mono">{event.unitIds.join(', ')}</span> {event.unitIds.length === 1 ? 'was' : 'were'} reclaimed{' '}
-          {formatRelative(event.at).replace(/^now$/, 'just now')} (<span title={event.at}>{formatDateTime(event.at)}</span>) by{' '}
+          {formatRelative(event.at).replace(/^now$/, 'just now')} (<Time iso={event.at} />) by{' '}
           <OrgOrAnother orgId={event.actorOrgId} why="Your org may not see which org acted here." />
           {event.actorKey ? ` with the API key ${event.actorKey.name}` : ''} via {event.via}
           {event.details.terminated && Array.isArray(event.details.terminated) && event.details.terminated.length > 0
@@ -299,9 +315,13 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
               <li key={id} data-vm-id={id} className="flex items-center justify-between gap-3 px-3 py-2">
                 <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-danger' : 'text-ink-2'}`}>{id}</span>
                 <span className="text-ink-3">{vm ? <UnitIds ids={vm.unitIds} /> : '—'}</span>
-                <span className="text-xs text-ink-4" title={vm ? formatDateTime(vm.startedAt) : undefined}>
-                  {vm ? `started ${formatRelative(vm.startedAt)}` : ''}
-                </span>
+                {vm ? (
+                  <Time iso={vm.startedAt} className="text-xs text-ink-4">
+                    started {formatRelative(vm.startedAt)}
+                  </Time>
+                ) : (
+                  <span />
+                )}
               </li>
             );
           })}

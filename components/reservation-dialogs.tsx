@@ -11,7 +11,9 @@ import { Field, FormDialog, inputClass } from './ui/form-dialog';
 import { PreviewDialog } from './ui/preview-dialog';
 import { useRefreshPage } from './live/use-refresh-page';
 import { reservationHref } from './links';
-import { isoToLocalInput, localInputToIso } from './local-time';
+import { isoToWallTime } from './local-time';
+import { DateTimeField, toSend } from './date-time-field';
+import { Time, useTimeZone } from './time-zone';
 
 /**
  * The reservation actions of the console (docs/product.md §6): reserve, release, edit, cancel.
@@ -23,16 +25,14 @@ import { isoToLocalInput, localInputToIso } from './local-time';
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 /** A reason is optional everywhere: absent, not empty, when none is given. */
 const optionalReason = (text: string) => (text.trim() ? { reason: text.trim() } : {});
-/** `<input type="datetime-local">` speaks local time; the API takes ISO 8601 UTC (an invalid value is sent as it is, for the server to name). */
-const toIso = (local: string) => localInputToIso(local) ?? local;
 
 /** What an edit changed, in words, for its outcome ("audience now org_a, org_b; ends open-ended"). */
-function describeEdit(before: Reservation, after: Reservation): string {
+function describeEdit(before: Reservation, after: Reservation, zone: string): string {
   const list = (ids: readonly string[]) => (ids.length ? ids.join(', ') : 'none');
   const changes = [
     list(before.allowedOrgIds) !== list(after.allowedOrgIds) && `audience now ${list(after.allowedOrgIds)}`,
     list(before.managingOrgIds) !== list(after.managingOrgIds) && `managing orgs now ${list(after.managingOrgIds)}`,
-    before.endsAt !== after.endsAt && `ends ${after.endsAt ? formatDateTime(after.endsAt) : 'open-ended'}`,
+    before.endsAt !== after.endsAt && `ends ${after.endsAt ? formatDateTime(after.endsAt, zone) : 'open-ended'}`,
     (before.contractRef ?? '') !== (after.contractRef ?? '') && `contract reference ${after.contractRef ?? 'removed'}`,
     after.reservedUnitIds.length < before.reservedUnitIds.length &&
       `no longer holds ${before.reservedUnitIds.filter((u) => !after.reservedUnitIds.includes(u)).join(', ')}`,
@@ -76,9 +76,7 @@ function TermsFields(props: { terms: Terms; set: (patch: Partial<Terms>) => void
           <input type="checkbox" checked={terms.openEnded} onChange={(e) => set({ openEnded: e.target.checked })} /> Open-ended
         </label>
         {!terms.openEnded && (
-          <Field label="Ends at" errors={fieldErrors(error, 'endsAt')}>
-            <input type="datetime-local" required value={terms.endsAt} onChange={(e) => set({ endsAt: e.target.value })} className={inputClass} />
-          </Field>
+          <DateTimeField label="Ends at" value={terms.endsAt} onChange={(endsAt) => set({ endsAt })} errors={fieldErrors(error, 'endsAt')} />
         )}
       </div>
       <Field label="Contract reference" hint="(optional)" errors={fieldErrors(error, 'contractRef')}>
@@ -98,6 +96,7 @@ export function ReserveDialog({ nodeId, unitIds, onClose, onDone }: { nodeId: st
   const [terms, set] = useTerms({ allowed: [], managing: [], openEnded: true, endsAt: '', contractRef: '', reason: '' });
   const [start, setStart] = useState<'now' | 'later'>('now');
   const [startsAt, setStartsAt] = useState('');
+  const { zone } = useTimeZone();
 
   return (
     <FormDialog
@@ -108,7 +107,7 @@ export function ReserveDialog({ nodeId, unitIds, onClose, onDone }: { nodeId: st
       onClose={onClose}
       onDone={onDone}
       outcome={(created) => ({
-        message: `Reserved ${plural(created.reservedUnitIds.length, 'unit')} of ${nodeId} (${created.reservedUnitIds.join(', ')}) as ${created.id}, ${created.status === 'pending' ? `from ${formatDateTime(created.startsAt)}` : 'from now'}.`,
+        message: `Reserved ${plural(created.reservedUnitIds.length, 'unit')} of ${nodeId} (${created.reservedUnitIds.join(', ')}) as ${created.id}, ${created.status === 'pending' ? `from ${formatDateTime(created.startsAt, zone)}` : 'from now'}.`,
         link: { href: reservationHref(nodeId, created.id), label: `Open ${created.id}` },
       })}
       onSubmit={() =>
@@ -117,8 +116,8 @@ export function ReserveDialog({ nodeId, unitIds, onClose, onDone }: { nodeId: st
           reservedUnitIds: unitIds,
           allowedOrgIds: terms.allowed,
           ...(terms.managing.length ? { managingOrgIds: terms.managing } : {}),
-          ...(start === 'later' && startsAt ? { startsAt: toIso(startsAt) } : {}),
-          ...(!terms.openEnded && terms.endsAt ? { endsAt: toIso(terms.endsAt) } : {}),
+          ...(start === 'later' && startsAt ? { startsAt: toSend(startsAt, zone) } : {}),
+          ...(!terms.openEnded && terms.endsAt ? { endsAt: toSend(terms.endsAt, zone) } : {}),
           ...(terms.contractRef.trim() ? { contractRef: terms.contractRef.trim() } : {}),
           ...optionalReason(terms.reason),
         })
@@ -134,11 +133,7 @@ export function ReserveDialog({ nodeId, unitIds, onClose, onDone }: { nodeId: st
             <label className="flex items-center gap-1">
               <input type="radio" name="start" checked={start === 'later'} onChange={() => setStart('later')} /> later
             </label>
-            {start === 'later' && (
-              <Field label="Starts at" errors={fieldErrors(error, 'startsAt')}>
-                <input type="datetime-local" required value={startsAt} onChange={(e) => setStartsAt(e.target.value)} className={inputClass} />
-              </Field>
-            )}
+            {start === 'later' && <DateTimeField label="Starts at" value={startsAt} onChange={setStartsAt} errors={fieldErrors(error, 'startsAt')} />}
           </div>
         </TermsFields>
       )}
@@ -197,11 +192,12 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
   const update = useMutation(trpc.reservations.update.mutationOptions());
   // The names of the orgs it names, for its chips (ids the caller already sees).
   const offers = useQuery(trpc.reservations.offers.queryOptions({ nodeId: r.nodeId, reservationId: r.id }));
+  const { zone } = useTimeZone();
   const [terms, set] = useTerms({
     allowed: r.allowedOrgIds,
     managing: r.managingOrgIds,
     openEnded: !r.endsAt,
-    endsAt: r.endsAt ? isoToLocalInput(r.endsAt) : '',
+    endsAt: r.endsAt ? isoToWallTime(r.endsAt, zone) : '',
     contractRef: r.contractRef ?? '',
     reason: '',
   });
@@ -214,7 +210,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
       submitDisabled={terms.allowed.length === 0 || keep.length === 0}
       onClose={onClose}
       outcome={(after) => ({
-        message: `Saved ${r.id}: ${describeEdit(r, after)}.`,
+        message: `Saved ${r.id}: ${describeEdit(r, after, zone)}.`,
         link: { href: reservationHref(r.nodeId, r.id), label: `Open ${r.id}` },
       })}
       onSubmit={() =>
@@ -223,7 +219,7 @@ export function EditReservationDialog({ reservation: r, onClose }: { reservation
           reservationId: r.id,
           allowedOrgIds: terms.allowed,
           managingOrgIds: terms.managing,
-          endsAt: terms.openEnded ? null : terms.endsAt ? toIso(terms.endsAt) : undefined,
+          endsAt: terms.openEnded ? null : terms.endsAt ? toSend(terms.endsAt, zone) : undefined,
           contractRef: terms.contractRef.trim() ? terms.contractRef.trim() : null,
           ...(keep.length !== r.reservedUnitIds.length ? { reservedUnitIds: keep } : {}),
           ...optionalReason(terms.reason),
@@ -289,8 +285,8 @@ export function CancelReservationDialog({ reservation: r, onClose }: { reservati
               .
             </p>
             <p>
-              Running VMs on them keep running. The reservation stays on record as cancelled ({formatDateTime(r.startsAt)} →{' '}
-              {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}).
+              Running VMs on them keep running. The reservation stays on record as cancelled (<Time iso={r.startsAt} /> →{' '}
+              {r.endsAt ? <Time iso={r.endsAt} /> : 'open-ended'}).
             </p>
           </div>
           <Field label="Reason" hint="(recorded in the audit trail)" errors={fieldErrors(error, 'reason')}>

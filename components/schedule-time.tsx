@@ -1,14 +1,14 @@
 'use client';
 
+import { DateTimeField } from './date-time-field';
 import { formatDateTime } from './format';
-import { browserTimeZone, localInputToIso } from './local-time';
+import { wallTimeToIso } from './local-time';
 import { fieldErrors } from './problem-words';
-import { Field, inputClass } from './ui/form-dialog';
 
 /**
  * The time of a scheduled reclaim (issue 22), as the reclaim dialog's "Schedule…" and the
- * reservation page's Reschedule… both ask for it: a datetime-local in the browser's zone, the
- * zone said beside it, and what the form can tell before sending (docs/product.md §6: a form
+ * reservation page's Reschedule… both ask for it: a date-time field in the page's zone, labelled
+ * with it (issue 23), and what the form can tell before sending (docs/product.md §6: a form
  * checks what it can). The server has the last word: `at` in the future, at most 30 days ahead,
  * before the reservation's end (422 invalid_schedule_time), said beside the field.
  */
@@ -22,18 +22,20 @@ export class ScheduleTimeProblem extends Error {
 }
 
 /**
- * `local` (a datetime-local value) as the ISO instant to send, or a ScheduleTimeProblem thrown
- * for what is wrong with it.
+ * `wall` (a datetime-local value, read in `zone`) as the ISO instant to send, or a
+ * ScheduleTimeProblem thrown for what is wrong with it (its times said in `zone`).
  * @param endsAt the reservation's end, when it has one and the page knows it.
  */
-export function scheduleTimeToSend(local: string, endsAt: string | undefined, now: number = Date.now()): string {
-  const iso = local ? localInputToIso(local) : null;
+export function scheduleTimeToSend(wall: string, zone: string, endsAt: string | undefined, now: number = Date.now()): string {
+  const iso = wall ? wallTimeToIso(wall, zone) : null;
   if (!iso) throw new ScheduleTimeProblem('Reclaim at is required: pick a date and a time.');
   const at = Date.parse(iso);
   if (at <= now) throw new ScheduleTimeProblem('Reclaim at must be in the future.');
   if (at > now + MAX_AHEAD_MS)
-    throw new ScheduleTimeProblem(`Reclaim at must be at most 30 days ahead (${formatDateTime(new Date(now + MAX_AHEAD_MS).toISOString())} at the latest).`);
-  if (endsAt && at >= Date.parse(endsAt)) throw new ScheduleTimeProblem(`Reclaim at must be before the reservation ends (${formatDateTime(endsAt)}).`);
+    throw new ScheduleTimeProblem(
+      `Reclaim at must be at most 30 days ahead (${formatDateTime(new Date(now + MAX_AHEAD_MS).toISOString(), zone)} at the latest).`,
+    );
+  if (endsAt && at >= Date.parse(endsAt)) throw new ScheduleTimeProblem(`Reclaim at must be before the reservation ends (${formatDateTime(endsAt, zone)}).`);
   return iso;
 }
 
@@ -43,21 +45,7 @@ export function scheduleTimeErrors(error: unknown): string[] {
   return error instanceof ScheduleTimeProblem ? [error.message] : fieldErrors(error, 'at');
 }
 
-/** The field: "Reclaim at", the picker with the browser's zone beside it, and the time in UTC when that zone is another. */
-export function ScheduleTimeField({ value, onChange, error }: { value: string; onChange: (local: string) => void; error: unknown }) {
-  const zone = browserTimeZone();
-  const iso = value ? localInputToIso(value) : null;
-  return (
-    <Field label="Reclaim at" hint="(in your time zone)" errors={scheduleTimeErrors(error)}>
-      <span className="flex flex-wrap items-center gap-2">
-        <span className="w-full max-w-64">
-          <input type="datetime-local" required value={value} onChange={(e) => onChange(e.target.value)} className={inputClass} />
-        </span>
-        <span data-testid="schedule-zone" className="rounded bg-surface-3 px-2 py-1 text-xs font-normal text-ink-2">
-          {zone}
-        </span>
-      </span>
-      {iso && zone !== 'UTC' && <span className="mt-1 block text-xs font-normal text-ink-4">That is {formatDateTime(iso)}.</span>}
-    </Field>
-  );
+/** The field: "Reclaim at (UTC)", in the page's zone, and the time in UTC under it when that zone is another. */
+export function ScheduleTimeField({ value, onChange, error }: { value: string; onChange: (wall: string) => void; error: unknown }) {
+  return <DateTimeField label="Reclaim at" value={value} onChange={onChange} errors={scheduleTimeErrors(error)} testId="schedule-at" />;
 }

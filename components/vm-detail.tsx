@@ -2,13 +2,13 @@
 
 import Link from 'next/link';
 import { Suspense, useState, type ReactNode } from 'react';
-import { formatDateTime } from './format';
 import { lazyWithTrpc } from './live/lazy-with-trpc';
 import type { Fetched, RouterOutputs } from './trpc-types';
 import { offers } from './offers';
 import { OrgIds } from './org-names';
 import { vmStatusLabel } from './vm-status';
 import { ReclaimDeadline } from './reclaim-deadline';
+import { Time } from './time-zone';
 
 // Loads with its data layer when opened (components/live/lazy-with-trpc.tsx), never with the page.
 const TerminateVmDialog = lazyWithTrpc(() => import('./vm-dialogs').then((m) => m.TerminateVmDialog));
@@ -82,7 +82,9 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
             <span className="font-mono">{v.reservationId}</span>
           </Field>
         )}
-        <Field label="Started">{formatDateTime(v.startedAt)}</Field>
+        <Field label="Started">
+          <Time iso={v.startedAt} />
+        </Field>
         {v.reclaimAt && (
           <Field label="Reclaim at">
             <ReclaimDeadline at={v.reclaimAt} />
@@ -93,7 +95,11 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
             </span>
           </Field>
         )}
-        {v.terminatedAt && <Field label="Terminated">{formatDateTime(v.terminatedAt)}</Field>}
+        {v.terminatedAt && (
+          <Field label="Terminated">
+            <Time iso={v.terminatedAt} />
+          </Field>
+        )}
         {v.terminationReason && <Field label="Why it ended">{reasons[v.terminationReason]}</Field>}
         {v.terminationReason === 'reclaimed' && <Field label="Reason given">{reclaimReason ? `“${reclaimReason}”` : 'No reason given'}</Field>}
       </dl>

@@ -1,11 +1,11 @@
 'use client';
 
 import { useMutation } from '@tanstack/react-query';
-import { formatDateTime } from './format';
 import { vmHref } from './links';
 import { useTRPC } from './trpc-provider';
 import type { VmView } from './trpc-types';
 import { FormDialog } from './ui/form-dialog';
+import { Time } from './time-zone';
 
 /**
  * Terminate a VM (its own org, or the operator: docs/product.md §2), after a confirmation that
@@ -28,7 +28,7 @@ export function TerminateVmDialog({ vm, onClose }: { vm: VmView; onClose: () => 
     >
       {() => (
         <p className="text-sm">
-          The {vm.tier} VM on <span className="font-mono">{vm.unitIds.join(', ')}</span>, running since {formatDateTime(vm.startedAt)}, ends now and frees its
+          The {vm.tier} VM on <span className="font-mono">{vm.unitIds.join(', ')}</span>, running since <Time iso={vm.startedAt} />, ends now and frees its
           units. This cannot be undone.
         </p>
       )}

@@ -13,6 +13,10 @@ import Link from 'next/link';
 import { redirect } from 'next/navigation';
 import type { ReactNode } from 'react';
 import { AccountNav } from './account-nav';
+import { readTimeZones } from './time-zone';
+import { setTimeZoneAction } from './time-zone-action';
+import { TimeZoneProvider } from '@/components/time-zone';
+import { TimeZoneSwitch } from '@/components/time-zone-switch';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await getConsoleSession();
@@ -21,6 +25,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
     redirect(asked === '/' ? '/sign-in' : `/sign-in?next=${encodeURIComponent(asked)}`);
   }
   const acting = session.orgs.find((o) => o.id === session.principal.orgId)!;
+  // Every time on the page is in the zone the `tz` cookie names, UTC by default (issue 23).
+  const zones = await readTimeZones();
   return (
     <ActingOrgProvider orgId={session.principal.orgId} orgName={acting.name}>
       {/* The header's unread count stays current on every page (the bell is server-rendered). */}
@@ -63,6 +69,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               )}
             </span>
             {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} action={switchOrgAction} />}
+            <TimeZoneSwitch zone={zones.zone} action={setTimeZoneAction} />
             <span className="text-ink-3">{session.user.email}</span>
             <form action={signOutAction}>
               <button type="submit" className="rounded-md border border-line-strong px-3 py-1 hover:bg-surface-2">
@@ -81,7 +88,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-6 py-6">{children}</main>
+      <main className="mx-auto max-w-7xl px-6 py-6">
+        <TimeZoneProvider zones={zones}>{children}</TimeZoneProvider>
+      </main>
       {/* What a finished action changed (components/live/outcome.ts), on every page. */}
       <OutcomeHost />
     </ActingOrgProvider>

@@ -10,9 +10,10 @@ export { prefetch, trpc } from '@/server/trpc/server';
  * cursors or codes. Said here, on the server, once for every page: each region that shows a
  * page's read — the stale banner, a page's own error, a list's — shows these words, and no
  * page carries the label tables in its first-load JS to say them itself. `errors[]` stays as
- * the API gave it, for the filters to put each beside its field.
+ * the API gave it, for the filters to put each beside its field. A page with time filters passes
+ * the `zone` it reads them in (the `tz` cookie's), which their labels name.
  */
-export function prefetched<T>(q: Parameters<typeof prefetchedAsServed<T>>[0]): Prefetched<T> {
+export function prefetched<T>(q: Parameters<typeof prefetchedAsServed<T>>[0], zone?: string): Prefetched<T> {
   const read = prefetchedAsServed(q);
-  return read.error === undefined ? read : { ...read, error: fetchedMessage(read) };
+  return read.error === undefined ? read : { ...read, error: fetchedMessage(read, zone) };
 }

@@ -2,7 +2,6 @@
 
 import { usePathname, useRouter } from 'next/navigation';
 import { Suspense, useState } from 'react';
-import { formatDateTime, formatRelative } from '../format';
 import { lazyWithTrpc } from '../live/lazy-with-trpc';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
@@ -13,18 +12,14 @@ import { UrlPager } from '../ui/url-pager';
 import { CreateApiKeyForm } from './create-api-key-form';
 import { NewKeyDialog } from './new-key-dialog';
 import { offers } from '../offers';
+import { Time } from '../time-zone';
 
 // Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
 const RevokeKeyDialog = lazyWithTrpc(() => import('./revoke-key-dialog').then((m) => m.RevokeKeyDialog));
 
 /** A time as "3 minutes ago", the exact time on hover. */
 function When({ iso }: { iso: string }) {
-  return (
-    // Relative to the clock of whoever renders it: the server's first HTML and the browser may differ.
-    <span title={formatDateTime(iso)} suppressHydrationWarning>
-      {formatRelative(iso)}
-    </span>
-  );
+  return <Time iso={iso} relative />;
 }
 
 /**
@@ -67,9 +62,9 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
       className: 'py-2 text-right',
       cell: (k) =>
         k.revokedAt ? (
-          <span className="rounded bg-surface-3 px-2 py-0.5 text-xs text-ink-3" title={formatDateTime(k.revokedAt)}>
+          <Time iso={k.revokedAt} className="rounded bg-surface-3 px-2 py-0.5 text-xs text-ink-3">
             revoked
-          </span>
+          </Time>
         ) : (
           <button
             type="button"

@@ -2,10 +2,10 @@
 
 import Link from 'next/link';
 import { OrgOrAnother } from '../another-org';
-import { formatDateTime } from '../format';
 import { nodeHref, reservationHref, vmHref } from '../links';
 import type { AuditEvent } from '../trpc-types';
 import { column } from '../ui/paged-table';
+import { Time } from '../time-zone';
 
 const ACTOR_HIDDEN = 'Your org may not see which org acted here: a tenant’s identity is private.';
 
@@ -83,7 +83,7 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
 
 /** The audit trail's columns, newest first as the API answers (docs/product.md §9 h). */
 export const auditColumns = [
-  column<AuditEvent>('at', 'When', (e) => formatDateTime(e.at), 'whitespace-nowrap text-ink-3'),
+  column<AuditEvent>('at', 'When', (e) => <Time iso={e.at} />, 'whitespace-nowrap text-ink-3'),
   column<AuditEvent>('action', 'Action', (e) => <span data-testid="event-action">{e.action}</span>, 'font-mono text-xs'),
   column<AuditEvent>(
     'actor',

@@ -11,7 +11,7 @@ import { offers } from '../offers';
 /**
  * The audit trail page (docs/product.md §6): the events the acting org may see (§2, always a
  * filtered list), newest first, filtered by the URL's node, reservation, action and time range
- * (`since` inclusive, `until` exclusive), cursor-paged; each event expands to its details.
+ * (`since` inclusive; `until` exclusive in the API, the console taking in the whole minute typed), cursor-paged; each event expands to its details.
  * Rendered from the page the server read for the URL (filters and `cursor`).
  * @param actions the audit actions the API knows, for the action filter.
  */
@@ -30,8 +30,8 @@ export function AuditTrail({
     { name: 'nodeId', label: 'Node', kind: 'text', placeholder: 'e.g. acme-h100-01' },
     { name: 'reservationId', label: 'Reservation', kind: 'text', placeholder: 'e.g. res-nimbus-01' },
     { name: 'action', label: 'Action', kind: 'select', options: actions.map((a) => ({ value: a, label: a })) },
-    { name: 'since', label: 'Since (UTC)', kind: 'datetime' },
-    { name: 'until', label: 'Until (UTC)', kind: 'datetime' },
+    { name: 'since', label: 'Since', kind: 'datetime' },
+    { name: 'until', label: 'Until', kind: 'datetime', end: true },
   ];
   return (
     <div className="space-y-4">

@@ -1,13 +1,13 @@
 'use client';
 
 import Link from 'next/link';
-import { formatDateTime } from '../format';
 import { reservationHref } from '../links';
 import { OrgIds } from '../org-names';
 import { StatusBadge } from '../reservation/status-badge';
 import type { Reservation, ReservationItem } from '../trpc-types';
 import { offers } from '../offers';
 import { UnitIds } from '../unit-ids';
+import { Time } from '../time-zone';
 
 /** What a reservation's buttons open (the node view shows the dialog). */
 export type ReservationDialog = { kind: 'edit' | 'cancel' | 'reaffirm'; reservation: Reservation };
@@ -73,7 +73,7 @@ export function ReservationsPanel({
                   </dd>
                   <dt className="text-ink-4">Period</dt>
                   <dd>
-                    {formatDateTime(r.startsAt)} → {r.endsAt ? formatDateTime(r.endsAt) : 'open-ended'}
+                    <Time iso={r.startsAt} /> → {r.endsAt ? <Time iso={r.endsAt} /> : 'open-ended'}
                   </dd>
                   {r.contractRef && (
                     <>

@@ -1,7 +1,6 @@
 'use client';
 
 import { reclaimIn } from '../countdown';
-import { formatDateTime } from '../format';
 import type { ReservationAction, UnitView } from '../trpc-types';
 import { emptySelection, orderedSelection, pruneSelection, selectRange, selectWhere, toggleUnit, type Selection } from '../unit-grid/selection';
 import { UnitLegend } from '../unit-grid/legend';
@@ -10,6 +9,7 @@ import { unitStyles } from '../unit-grid/unit-styles';
 import { actionsForSelection } from './selection-actions';
 import { lazy, Suspense } from 'react';
 import { offers } from '../offers';
+import { Time, useTimeZone } from '../time-zone';
 
 // Loaded when first shown (a unit hovered, a holder's action bar), never with the page: the
 // node page's first-load JS is at its 150 kB budget (docs/first-load-js.md).
@@ -36,6 +36,7 @@ export function UnitPanel(props: {
   onAction: (action: UnitAction) => void;
 }) {
   const { nodeId, units, counts, actionsByReservation, canReserve, onSelectionChange, onAction } = props;
+  const { zone } = useTimeZone();
   const order = units.map((u) => u.id);
   const selection = pruneSelection(props.selection, order);
   const selectedIds = orderedSelection(selection, order);
@@ -76,10 +77,7 @@ export function UnitPanel(props: {
         <ul data-testid="scheduled-units" className="mt-3 space-y-1 text-sm text-warn-ink">
           {[...scheduled].map(([at, ids]) => (
             <li key={at} data-reclaim-at={at}>
-              <ClockIcon /> <span className="font-mono">{ids.join(', ')}</span>:{' '}
-              <span title={formatDateTime(at)} suppressHydrationWarning>
-                {reclaimIn(at)}
-              </span>
+              <ClockIcon /> <span className="font-mono">{ids.join(', ')}</span>: <Time iso={at}>{reclaimIn(at, Date.now(), zone)}</Time>
             </li>
           ))}
         </ul>

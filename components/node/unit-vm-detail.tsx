@@ -1,11 +1,11 @@
 'use client';
 
 import { useEffect, useState } from 'react';
-import { formatDateTime } from '../format';
 import type { ConsoleClient } from '../live/trpc-client';
 import { useServerCall } from '../live/use-server-call';
 import { offers } from '../offers';
 import type { UnitView } from '../trpc-types';
+import { Time } from '../time-zone';
 
 type UnitDetail = Awaited<ReturnType<ConsoleClient['nodes']['unit']['query']>>;
 
@@ -42,7 +42,8 @@ export function UnitVmDetail({ nodeId, unit }: { nodeId: string; unit: UnitView 
   if (!vm) return null;
   return (
     <span data-testid="unit-vm-detail" {...offers('node.unit-details')}>
-      {` · ${vm.id}: ${vm.tier}, since ${formatDateTime(vm.startedAt)}`}
+      {` · ${vm.id}: ${vm.tier}, since `}
+      <Time iso={vm.startedAt} />
     </span>
   );
 }

@@ -1,11 +1,11 @@
 'use client';
 
-import { formatDateTime, formatRelative } from '../format';
 import type { NodeVm } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
 import { ReclaimDeadline } from '../reclaim-deadline';
+import { Time } from '../time-zone';
 
 const baseColumns: readonly Column<NodeVm>[] = [
   { key: 'id', header: 'VM', cell: (vm) => vm.id, className: 'py-2 pr-4 font-mono' },
@@ -39,12 +39,7 @@ const baseColumns: readonly Column<NodeVm>[] = [
     header: 'Since',
     headerClassName: 'py-2 font-medium',
     className: 'py-2 text-ink-3',
-    // Relative to the clock of whoever renders it: the server's first HTML and the browser may differ by a second.
-    cell: (vm) => (
-      <span title={formatDateTime(vm.startedAt)} suppressHydrationWarning>
-        {formatRelative(vm.startedAt)}
-      </span>
-    ),
+    cell: (vm) => <Time iso={vm.startedAt} relative />,
   },
 ];
 

@@ -3,7 +3,6 @@
 import Link from 'next/link';
 import { useState, type ReactNode } from 'react';
 import { formatCountdown } from '../countdown';
-import { formatDateTime, formatRelative } from '../format';
 import { nodeHref, reservationHref, vmHref } from '../links';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
@@ -16,6 +15,7 @@ import { DataTable, type Column } from '../ui/data-table';
 import type { PageResult } from '../ui/paged-table';
 import { UrlPager } from '../ui/url-pager';
 import { offers } from '../offers';
+import { Time } from '../time-zone';
 
 /** Marks one notification read (its own org's: docs/product.md §2). */
 const markNotificationRead = (client: ConsoleClient, input: { notificationId: string }) => client.audit.markNotificationRead.mutate(input);
@@ -47,15 +47,24 @@ const reasonGiven = (reason: string | undefined) =>
  * the reservation or the schedule (the notice names none).
  */
 function ReclaimNotice({ details: d }: { details: Of<'vm.reclaim_scheduled'>['details'] }) {
-  const when = formatDateTime(d.reclaimAt);
+  const when = <Time iso={d.reclaimAt} />;
   const left = formatCountdown(d.reclaimAt);
-  const coming = `its spot capacity will be reclaimed at ${when}${left === 'due now' ? '' : ` (in ${left})`}, terminating the VM: save your work before then.`;
-  const words: Record<typeof d.change, string> = {
-    scheduled: coming.replace(/^./, (c) => c.toUpperCase()),
-    rescheduled: `Rescheduled${d.previousAt ? ` from ${formatDateTime(d.previousAt)}` : ''}: ${coming}`,
-    cancelled: `The reclaim of its spot capacity planned for ${when} is cancelled: the VM keeps running.`,
-    dropped: `Its units are no longer in the reclaim planned for ${when}: the VM keeps running.`,
-    lapsed: `The reclaim of its spot capacity planned for ${when} will not happen: the VM keeps running.`,
+  const coming = (its: string) => (
+    <>
+      {its} spot capacity will be reclaimed at {when}
+      {left === 'due now' ? '' : ` (in ${left})`}, terminating the VM: save your work before then.
+    </>
+  );
+  const words: Record<typeof d.change, ReactNode> = {
+    scheduled: coming('Its'),
+    rescheduled: (
+      <>
+        Rescheduled{d.previousAt && <> from {<Time iso={d.previousAt} />}</>}: {coming('its')}
+      </>
+    ),
+    cancelled: <>The reclaim of its spot capacity planned for {when} is cancelled: the VM keeps running.</>,
+    dropped: <>Its units are no longer in the reclaim planned for {when}: the VM keeps running.</>,
+    lapsed: <>The reclaim of its spot capacity planned for {when} will not happen: the VM keeps running.</>,
   };
   return (
     // The countdown is of the clock of whoever renders it: the server's first HTML and the browser may differ by a minute.
@@ -135,7 +144,9 @@ const kinds: {
         <div>
           Sign-in locked after {n.details.failures} failed attempts in {n.details.windowMinutes} minutes
         </div>
-        <div className="text-ink-3">Until {formatDateTime(n.details.lockedUntil)}</div>
+        <div className="text-ink-3">
+          Until <Time iso={n.details.lockedUntil} />
+        </div>
       </>
     ),
   },
@@ -154,11 +165,7 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
       key: 'when',
       header: 'When',
       className: 'py-2 pr-4 text-ink-3',
-      cell: (n) => (
-        <span title={formatDateTime(n.at)} suppressHydrationWarning>
-          {formatRelative(n.at)}
-        </span>
-      ),
+      cell: (n) => <Time iso={n.at} relative />,
     },
     { key: 'what', header: 'What', cell: (n) => cellsOf(n).what },
     { key: 'where', header: 'Where', cell: (n) => cellsOf(n).where },
@@ -169,9 +176,9 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
       className: 'py-2 text-right',
       cell: (n) =>
         n.readAt ? (
-          <span className="text-xs text-ink-4" title={formatDateTime(n.readAt)}>
+          <Time iso={n.readAt} className="text-xs text-ink-4">
             read
-          </span>
+          </Time>
         ) : (
           <button
             type="button"

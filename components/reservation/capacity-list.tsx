@@ -1,7 +1,6 @@
 'use client';
 
 import Link from 'next/link';
-import { formatPeriod } from '../format';
 import { nodeHref, reservationHref } from '../links';
 import { CAPACITY_DEFAULT_ROLE } from '../queries';
 import type { Reservation } from '../trpc-types';
@@ -10,6 +9,7 @@ import { column, PagedTable, type PageResult } from '../ui/paged-table';
 import { UrlFilters } from '../ui/url-filters';
 import { StatusBadge } from './status-badge';
 import { offers } from '../offers';
+import { Time } from '../time-zone';
 
 const columns = [
   column<Reservation>('id', 'Reservation', (r) => (
@@ -25,7 +25,16 @@ const columns = [
   column<Reservation>('status', 'Status', (r) => <StatusBadge status={r.status} />),
   column<Reservation>('units', 'Units', (r) => `${r.reservedUnitIds.length} · ${r.reservedUnitIds.join(', ')}`, 'font-mono text-xs'),
   column<Reservation>('released', 'Released', (r) => (r.releasedUnitIds.length ? r.releasedUnitIds.join(', ') : '—'), 'font-mono text-xs'),
-  column<Reservation>('period', 'Period', (r) => formatPeriod(r.startsAt, r.endsAt), 'text-xs text-ink-3'),
+  column<Reservation>(
+    'period',
+    'Period',
+    (r) => (
+      <>
+        <Time iso={r.startsAt} /> → {r.endsAt ? <Time iso={r.endsAt} /> : 'open-ended'}
+      </>
+    ),
+    'text-xs text-ink-3',
+  ),
   column<Reservation>('contract', 'Contract', (r) => r.contractRef ?? '—', 'text-xs'),
 ];
 

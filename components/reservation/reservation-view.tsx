@@ -4,7 +4,6 @@ import Link from 'next/link';
 import type { ReactNode } from 'react';
 import { OrgOrAnother } from '../another-org';
 import { auditColumns } from '../audit/audit-columns';
-import { formatDateTime } from '../format';
 import { StaleBanner } from '../live/stale-banner';
 import { useLastGood } from '../live/use-last-good';
 import { nodeHref } from '../links';
@@ -16,6 +15,7 @@ import { OrgIds } from '../org-names';
 import { ReservationActions } from './reservation-actions';
 import { StatusBadge } from './status-badge';
 import { offers } from '../offers';
+import { Time } from '../time-zone';
 
 const ids = (list: string[]) => (list.length ? list.join(', ') : '—');
 
@@ -34,13 +34,13 @@ function fieldsOf(r: Reservation, names: Record<string, string> | undefined): [l
     ['Released units', ids(r.releasedUnitIds), 'released-units'],
     ['Audience (allowedOrgIds)', <OrgIds key="a" ids={r.allowedOrgIds} names={names} />, 'allowed-orgs'],
     ['Managing orgs', <OrgIds key="m" ids={r.managingOrgIds} names={names} />, 'managing-orgs'],
-    ['Starts', formatDateTime(r.startsAt), 'starts-at'],
-    ['Ends', r.endsAt ? formatDateTime(r.endsAt) : 'open-ended, until cancelled', 'ends-at'],
+    ['Starts', <Time key="s" iso={r.startsAt} />, 'starts-at'],
+    ['Ends', r.endsAt ? <Time key="e" iso={r.endsAt} /> : 'open-ended, until cancelled', 'ends-at'],
     ['Contract', r.contractRef ?? '—', 'contract-ref'],
     ['Reason', r.reason ?? '—', 'reason'],
     ['Topology generation', r.topologyGen, 'topology-gen'],
-    ['Created', formatDateTime(r.createdAt), 'created-at'],
-    ['Updated', formatDateTime(r.updatedAt), 'updated-at'],
+    ['Created', <Time key="c" iso={r.createdAt} />, 'created-at'],
+    ['Updated', <Time key="u" iso={r.updatedAt} />, 'updated-at'],
   ];
 }
 
@@ -60,7 +60,7 @@ function HistoryLine({ entry }: { entry: HistoryEntry }) {
   const e = entry.event;
   return (
     <li className="flex flex-wrap items-baseline gap-x-3 gap-y-1 py-2 text-sm" data-history-kind={entry.kind}>
-      <span className="w-48 shrink-0 text-ink-3">{formatDateTime(entry.at)}</span>
+      <Time iso={entry.at} className="w-48 shrink-0 text-ink-3" />
       <span className="font-medium">{kindLabels[entry.kind]}</span>
       {entry.topologyGen !== undefined && <span className="text-xs text-ink-4">generation {entry.topologyGen}</span>}
       {e && e.unitIds.length > 0 && entry.kind !== 'created' && entry.kind !== 'cancelled' && (

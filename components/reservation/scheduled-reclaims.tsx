@@ -1,6 +1,5 @@
 import Link from 'next/link';
 import { formatCountdown } from '../countdown';
-import { formatDateTime } from '../format';
 import { vmHref } from '../links';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
@@ -8,6 +7,7 @@ import type { Fetched, ReclaimSchedule, RouterOutputs } from '../trpc-types';
 import type { Column } from '../ui/data-table';
 import { UnitIds } from '../unit-ids';
 import { ScheduleActions } from './schedule-actions';
+import { Time } from '../time-zone';
 
 /**
  * The reservation page's "Scheduled reclaims" (issue 22): each schedule of the reservation,
@@ -104,7 +104,7 @@ function columns(canManage: boolean, endsAt: string | undefined): Column<Listed>
       key: 'at',
       header: 'Reclaim at',
       className: 'whitespace-nowrap font-medium',
-      cell: (s) => <span title={s.at}>{formatDateTime(s.at)}</span>,
+      cell: (s) => <Time iso={s.at} />,
     },
     { key: 'units', header: 'Units', className: 'font-mono text-xs', cell: (s) => <UnitIds ids={s.unitIds} /> },
     {
@@ -124,7 +124,7 @@ function columns(canManage: boolean, endsAt: string | undefined): Column<Listed>
       cell: (s) => (
         <>
           <Scheduler s={s} />
-          <span className="block text-ink-4">{formatDateTime(s.createdAt)}</span>
+          <Time iso={s.createdAt} className="block text-ink-4" />
           {s.reason && <span className="block text-ink-3">“{s.reason}”</span>}
         </>
       ),

@@ -1,7 +1,6 @@
 'use client';
 
 import { useState } from 'react';
-import { formatDateTime } from '../format';
 import type { ConsoleClient } from '../live/trpc-client';
 import { useLastGood } from '../live/use-last-good';
 import { useRefreshPage } from '../live/use-refresh-page';
@@ -11,6 +10,7 @@ import { errorMessage } from '../problem-words';
 import type { Fetched, LockedSignIn } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import { offers } from '../offers';
+import { Time } from '../time-zone';
 
 const unlock = (client: ConsoleClient, input: { userId: string }) => client.signIns.unlock.mutate(input);
 
@@ -39,7 +39,7 @@ export function LockedSignInsView(props: { locked: Fetched<{ items: LockedSignIn
     },
     { key: 'scope', header: 'Locked for', className: 'py-2 pr-4 text-ink-3', cell: (r) => scopeText[r.scope] },
     { key: 'failures', header: 'Failures', className: 'py-2 pr-4 tabular-nums', cell: (r) => r.failures },
-    { key: 'until', header: 'Until', className: 'py-2 pr-4 text-ink-3', cell: (r) => formatDateTime(r.lockedUntil) },
+    { key: 'until', header: 'Until', className: 'py-2 pr-4 text-ink-3', cell: (r) => <Time iso={r.lockedUntil} /> },
     {
       key: 'action',
       header: <span className="sr-only">Action</span>,

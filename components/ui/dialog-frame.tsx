@@ -3,6 +3,7 @@
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { useActingOrgSwitch } from '../acting-org';
 import { errorMessage } from '../problem-words';
+import { useTimeZone } from '../time-zone';
 
 /**
  * The frame every console dialog shares: a labelled modal `dialog` (opened on mount), its
@@ -29,6 +30,7 @@ export function DialogFrame(props: {
   const dialog = props.dialogRef ?? own;
   const titleId = useId();
   const { orgName, switchedTo } = useActingOrgSwitch();
+  const { zone } = useTimeZone();
   useEffect(() => {
     if (!dialog.current?.open) dialog.current?.showModal();
   }, [dialog]);
@@ -57,7 +59,7 @@ export function DialogFrame(props: {
         {children}
         {error !== null && error !== undefined && (
           <p role="alert" data-dialog-error className="rounded-md border border-danger-line bg-danger-soft p-3 text-sm text-danger-ink">
-            {errorMessage(error)}
+            {errorMessage(error, zone)}
           </p>
         )}
       </div>

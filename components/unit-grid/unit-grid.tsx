@@ -1,11 +1,12 @@
 'use client';
 
 import { formatCountdown, reclaimIn } from '../countdown';
-import { formatDateTime } from '../format';
+import { formatDateTime, UTC } from '../format';
 import type { UnitView } from '../trpc-types';
 import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
 import { moveFocus, selectBox, type Selection } from './selection';
 import { stripes, unitStyles } from './unit-styles';
+import { useTimeZone } from '../time-zone';
 
 const COLUMNS = 8;
 
@@ -20,13 +21,13 @@ export function ClockIcon() {
 }
 
 /** One line describing a unit for people and screen readers, its scheduled reclaim included (issue 22). */
-export function describeUnit(u: UnitView): string {
+export function describeUnit(u: UnitView, zone: string = UTC): string {
   return [
     u.id,
     unitStyles[u.state].label.toLowerCase(),
     u.reservationId && `reservation ${u.reservationId}`,
     u.vmId && `VM ${u.vmId}`,
-    u.reclaimAt && `${reclaimIn(u.reclaimAt)} (${formatDateTime(u.reclaimAt)})`,
+    u.reclaimAt && `${reclaimIn(u.reclaimAt, Date.now(), zone)} (${formatDateTime(u.reclaimAt, zone)})`,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -48,6 +49,7 @@ export function UnitGrid(props: {
   detail?: (unit: UnitView) => ReactNode;
 }) {
   const { units, selection, onToggle, onSelect } = props;
+  const { zone } = useTimeZone();
   const [active, setActive] = useState<UnitView | null>(null);
   const cells = useRef<(HTMLButtonElement | null)[]>([]);
   const drag = useRef<{ from: number; base: Selection; moved: boolean } | null>(null);
@@ -108,8 +110,8 @@ export function UnitGrid(props: {
               data-unit-id={u.id}
               data-state={u.state}
               aria-pressed={selectable ? selected : undefined}
-              aria-label={describeUnit(u)}
-              title={describeUnit(u)}
+              aria-label={describeUnit(u, zone)}
+              title={describeUnit(u, zone)}
               // The countdown is of the clock of whoever renders it: the server's first HTML and the browser may differ by a minute.
               suppressHydrationWarning
               onClick={(e) => onClick(e, u.id)}
@@ -159,7 +161,7 @@ export function UnitGrid(props: {
       <p className="mt-2 h-5 truncate text-xs text-ink-3" aria-live="polite" data-testid="unit-details">
         {active ? (
           <>
-            {describeUnit(active)}
+            {describeUnit(active, zone)}
             {props.detail?.(active)}
           </>
         ) : selectable ? (

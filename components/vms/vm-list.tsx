@@ -2,7 +2,6 @@
 
 import Link from 'next/link';
 import { OrgOrAnother } from '../another-org';
-import { formatDateTime } from '../format';
 import { nodeHref, reservationHref, vmHref } from '../links';
 import { filtersKey, type VmFilters } from '../queries';
 import type { RouterOutputs } from '../trpc-types';
@@ -12,6 +11,7 @@ import { UrlFilters, type FilterField } from '../ui/url-filters';
 import { offers } from '../offers';
 import { vmStatusLabel } from '../vm-status';
 import { ReclaimDeadline } from '../reclaim-deadline';
+import { Time } from '../time-zone';
 
 /** A VM of the list, with its org's name where the caller sees its org. */
 type VmView = RouterOutputs['vms']['list']['items'][number];
@@ -46,8 +46,8 @@ const columns = [
       '—'
     ),
   ),
-  column<VmView>('started', 'Started', (vm) => formatDateTime(vm.startedAt), 'whitespace-nowrap text-ink-3'),
-  column<VmView>('ended', 'Ended', (vm) => (vm.terminatedAt ? formatDateTime(vm.terminatedAt) : '—'), 'whitespace-nowrap text-ink-3'),
+  column<VmView>('started', 'Started', (vm) => <Time iso={vm.startedAt} />, 'whitespace-nowrap text-ink-3'),
+  column<VmView>('ended', 'Ended', (vm) => (vm.terminatedAt ? <Time iso={vm.terminatedAt} /> : '—'), 'whitespace-nowrap text-ink-3'),
 ];
 
 /**

@@ -53,7 +53,7 @@ test('Edit: an end before the start is said beside "Ends at" in words', async ({
   const problem = dialog.locator('[data-field-error]').first();
   await expect(problem).toHaveText('Must be after the start.');
   await expect(problem).toBeInViewport();
-  await expect(dialog.getByRole('alert')).toContainText('Ends at must be after the start.');
+  await expect(dialog.getByRole('alert')).toContainText('Ends at (UTC) must be after the start.');
 });
 
 test('Audit: a "since" the API refuses is said under the Since filter, in words', async ({ page }) => {
@@ -62,8 +62,8 @@ test('Audit: a "since" the API refuses is said under the Since filter, in words'
   await expect(page.locator('main').getByRole('alert')).toBeVisible();
   await expectNoInternalWords(page.locator('main'));
   const filters = page.getByRole('form', { name: 'Filters' });
-  await expect(filters.locator('[data-field-error]')).toHaveText('Must be a date and time (UTC), such as 2026-12-01 00:00.');
-  await expect(page.locator('main').getByRole('alert')).toHaveText('Since (UTC) must be a date and time (UTC), such as 2026-12-01 00:00.');
+  await expect(filters.locator('[data-field-error]')).toHaveText('Must be a date and time, such as 2026-12-01 00:00.');
+  await expect(page.locator('main').getByRole('alert')).toHaveText('Since (UTC) must be a date and time, such as 2026-12-01 00:00.');
 });
 
 test('a page’s own problem and its stale banner are said in words: a VM link no VM can have, a page link gone out of view', async ({ page, request }) => {

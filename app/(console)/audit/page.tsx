@@ -2,6 +2,7 @@ import { AuditTrail } from '@/components/audit/audit-trail';
 import { auditFilterNames, auditQueryInput, filtersKey, readFilters, type SearchParams } from '@/components/queries';
 import { ListAuditInput } from '@/server/audit/schemas';
 import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
+import { readTimeZones } from '../time-zone';
 
 export const metadata = { title: 'Audit trail · GPU Reservations' };
 
@@ -12,12 +13,14 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   const { cursor } = readFilters(params, ['cursor']);
   const events = trpc.audit.list.queryOptions(auditQueryInput(filters, cursor));
   await prefetch(events);
+  // A refused since or until is named as its filter is labelled, with the zone it is read in (issue 23).
+  const { zone } = await readTimeZones();
   return (
     <AuditTrail
       key={filtersKey(filters)}
       filters={filters}
       actions={ListAuditInput.shape.action.unwrap().options}
-      events={prefetched(events)}
+      events={prefetched(events, zone)}
       cursor={cursor}
     />
   );
