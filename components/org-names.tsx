@@ -6,18 +6,17 @@ import { Fragment } from 'react';
  */
 export function OrgIds({ ids, names = {} }: { ids: readonly string[]; names?: Record<string, string> }) {
   if (ids.length === 0) return <>—</>;
-  // The comma outside the unbreakable name-and-id: a list wraps between orgs.
+  // The comma outside the unbreakable id: a list wraps between orgs.
   return ids.map((id, i) => (
     <Fragment key={id}>
-      <span className="whitespace-nowrap">
-        {names[id] ? (
-          <>
-            <span className="font-sans">{names[id]}</span> <span className="font-mono text-xs text-ink-4">{id}</span>
-          </>
-        ) : (
-          <span className="font-mono">{id}</span>
-        )}
-      </span>
+      {/* A name wraps between its words; an id never inside itself. */}
+      {names[id] ? (
+        <span>
+          <span className="font-sans">{names[id]}</span> <span className="whitespace-nowrap font-mono text-xs text-ink-4">{id}</span>
+        </span>
+      ) : (
+        <span className="whitespace-nowrap font-mono">{id}</span>
+      )}
       {i < ids.length - 1 ? ', ' : ''}
     </Fragment>
   ));

@@ -1,7 +1,7 @@
 'use client';
 
 import Link from 'next/link';
-import { Suspense, useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { formatRelative } from '../format';
 import { StaleBanner } from '../live/stale-banner';
 import { PageRefreshContext, useAutoRefresh } from '../live/auto-refresh';
@@ -10,9 +10,8 @@ import { useLastGood } from '../live/use-last-good';
 import { CancelReservationDialog, EditReservationDialog, ReaffirmDialog, ReclaimDialog, ReleaseDialog } from '../lazy-dialogs';
 import type { Fetched, NodeData, NodeVm, ReservationAction, RouterOutputs } from '../trpc-types';
 import { emptySelection, type Selection } from '../unit-grid/selection';
-import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
+import type { ReservationDialog } from './reservations-panel';
 import { UnitPanel, type UnitAction } from './unit-panel';
-import { VmTable } from './vm-table';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
 import { Id } from '../unit-ids';
@@ -24,6 +23,12 @@ const REFRESH_MS = 5_000;
 const ReserveDialog = lazyWithTrpc(() => import('../reservation-dialogs').then((m) => m.ReserveDialog));
 const TopologyDialog = lazyWithTrpc(() => import('../topology-dialogs').then((m) => m.TopologyDialog));
 const TerminateVmDialog = lazyWithTrpc(() => import('../vm-dialogs').then((m) => m.TerminateVmDialog));
+// The reservations panel and the VM table are in the server's first HTML (the server renders
+// them), but their code hydrates them from a chunk of its own, after the grid's: the node page's
+// first-load JS is at its 150 kB budget (docs/first-load-js.md, issue 23). A click on one of
+// their buttons before then is replayed by React once that part has hydrated.
+const ReservationsPanel = lazy(() => import('./reservations-panel').then((m) => ({ default: m.ReservationsPanel })));
+const VmTable = lazy(() => import('./vm-table').then((m) => ({ default: m.VmTable })));
 
 type OpenDialog = UnitAction | ReservationDialog | { kind: 'topology' } | { kind: 'terminate'; vm: NodeVm };
 /**
@@ -116,10 +121,14 @@ export function NodeView(props: {
           onSelectionChange={setSelection}
           onAction={setOpen}
         />
-        <ReservationsPanel items={reservations.data?.items} error={reservations.data ? null : (reservations.error ?? null)} onOpen={setOpen} />
+        <Suspense fallback={null}>
+          <ReservationsPanel items={reservations.data?.items} error={reservations.data ? null : (reservations.error ?? null)} onOpen={setOpen} />
+        </Suspense>
       </div>
 
-      <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />
+      <Suspense fallback={null}>
+        <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />
+      </Suspense>
 
       {/* A dialog's change refreshes through the page's own refresh: "Refreshing…" until it lands. */}
       <PageRefreshContext.Provider value={refresh}>

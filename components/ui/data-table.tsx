@@ -22,9 +22,10 @@ export function DataTable<T>(props: {
   rowClassName?: string;
 }) {
   const { columns, rows, rowKey, rowAttr, rowData, empty, testId, className, headClassName, rowClassName } = props;
-  // A table wider than its card scrolls inside it, never the page (issue 23).
+  // A table wider than its card scrolls inside it, never the page (issue 23); `relative` keeps
+  // its screen-reader-only (absolute) header text inside the scroll too.
   return (
-    <div className="max-w-full overflow-x-auto">
+    <div className="relative max-w-full overflow-x-auto">
       <table className={className ?? 'w-full text-left text-sm'} data-testid={testId}>
         <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-ink-4'}>
           <tr>
