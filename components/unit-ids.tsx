@@ -3,15 +3,20 @@ import { Fragment } from 'react';
 /**
  * An id that may wrap only after a separator (`-`, `/`, `_`, `.`, `:`), never inside a word
  * ("acme-h100-" / "05", not "acme-h1" / "00-05"): a `<wbr>` after each separator, and no
- * `break-all` around it (issue 23).
+ * `break-all` around it (issue 23). Only a part longer than a whole line (a generated
+ * `res_<32 hex>`) breaks inside, as the last resort `break-words` is, rather than widen the page.
  */
 export function Id({ id }: { id: string }) {
-  return id.split(/(?<=[-/_.:])/).map((part, i) => (
-    <Fragment key={i}>
-      {i > 0 && <wbr />}
-      {part}
-    </Fragment>
-  ));
+  return (
+    <span className="break-words">
+      {id.split(/(?<=[-/_.:])/).map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </span>
+  );
 }
 
 /** Unit ids that wrap between ids, never inside one ("gpu-" / "5"). */

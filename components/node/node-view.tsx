@@ -90,8 +90,8 @@ export function NodeView(props: {
           <p className="mt-1 text-sm text-ink-3">
             <span className="font-mono" data-testid="node-id">
               <Id id={n.id} />
-            </span> · owner <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} /> · {n.units.length} units · topology generation{' '}
-            {n.topologyGen}
+            </span>{' '}
+            · owner <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} /> · {n.units.length} units · topology generation {n.topologyGen}
           </p>
         </div>
         {nodeActions.includes('changeTopology') && (

@@ -149,7 +149,8 @@ export function ReservationView(props: {
           <h1 className="flex min-w-0 flex-wrap items-center gap-3 text-2xl font-semibold" {...offers('reservation.page')}>
             <span className="min-w-0 font-mono">
               <Id id={r.id} />
-            </span> <StatusBadge status={r.status} />
+            </span>{' '}
+            <StatusBadge status={r.status} />
           </h1>
           <ReservationActions reservation={r} actions={offered.data?.actions ?? []} node={node.data} vms={vms.data ?? []} />
         </div>

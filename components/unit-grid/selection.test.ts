@@ -1,6 +1,17 @@
 import { unitStates } from '@/server/nodes/unit-states';
 import { describe, expect, it } from 'vitest';
-import { emptySelection, endExtension, extendSelection, moveFocus, orderedSelection, pruneSelection, selectBox, selectRange, selectWhere, toggleUnit } from './selection';
+import {
+  emptySelection,
+  endExtension,
+  extendSelection,
+  moveFocus,
+  orderedSelection,
+  pruneSelection,
+  selectBox,
+  selectRange,
+  selectWhere,
+  toggleUnit,
+} from './selection';
 import { unitStyles } from './unit-styles';
 
 const order = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5', 'gpu-6', 'gpu-7'];

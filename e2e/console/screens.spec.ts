@@ -72,7 +72,9 @@ test('every page fits every width from 360 px to 2560 px: no sideways scroll of 
     await page.setViewportSize({ width, height: 800 });
     await page.goto(`/nodes/${nodeId}`);
     const card = page.locator(`[data-reservation-id="${reservationId}"]`);
-    const overflow = await card.evaluate((li) => [...li.querySelectorAll('*')].some((e) => e.getBoundingClientRect().right > li.getBoundingClientRect().right + 0.5));
+    const overflow = await card.evaluate((li) =>
+      [...li.querySelectorAll('*')].some((e) => e.getBoundingClientRect().right > li.getBoundingClientRect().right + 0.5),
+    );
     expect.soft(overflow, `the 8-unit reservation card overflows at ${width} px`).toBe(false);
   }
 });

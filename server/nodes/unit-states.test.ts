@@ -61,7 +61,10 @@ describe('unit states (docs/product.md §3)', () => {
       const units = (await getNode({ ctx: ctxFor(tdb.db, org, T0), input: { nodeId: 'n1' } })).units;
       // gpu-6 is free now; r-next holds it from hours(5). No other unit has a reservation ahead.
       expect(units[6], org).toMatchObject({ id: 'gpu-6', state: 'free', reservedFrom: hours(5).toISOString() });
-      expect(units.filter((u) => u.reservedFrom).map((u) => u.id), org).toEqual(['gpu-6']);
+      expect(
+        units.filter((u) => u.reservedFrom).map((u) => u.id),
+        org,
+      ).toEqual(['gpu-6']);
       const named = org === ORG.platform || org === ORG.owner || org === ORG.audience;
       expect(units[6]!.reservationId, org).toBe(named ? 'r-next' : undefined);
     }
