@@ -34,11 +34,11 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       {/* An open page survives the server going away: "Reconnecting…", and back by itself. */}
       <ConnectionStatus />
       <header className="border-b border-line bg-surface">
-        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-6 py-3">
+        <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
           <Link href="/" className="font-semibold">
             GPU Reservations
           </Link>
-          <nav className="flex gap-4 text-sm text-ink-3">
+          <nav className="flex flex-wrap gap-x-4 gap-y-1 text-sm text-ink-3">
             <Link href="/" className="hover:text-ink">
               Fleet
             </Link>
@@ -61,7 +61,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </nav>
           {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
           <AccountNav />
-          <div className="ml-auto flex items-center gap-4 text-sm">
+          <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
             <span data-testid="acting-org" className="rounded-md bg-surface-3 px-2 py-1">
               Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-ink-4">{acting.id}</span>
               {isOperator(session.principal) && (
@@ -70,7 +70,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             </span>
             {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} action={switchOrgAction} />}
             <TimeZoneSwitch zone={zones.zone} action={setTimeZoneAction} />
-            <span className="text-ink-3">{session.user.email}</span>
+            <span className="text-ink-3 [overflow-wrap:anywhere]">{session.user.email}</span>
             <form action={signOutAction}>
               <button type="submit" className="rounded-md border border-line-strong px-3 py-1 hover:bg-surface-2">
                 Sign out
@@ -88,7 +88,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-6 py-6">
+      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
         <TimeZoneProvider zones={zones}>{children}</TimeZoneProvider>
       </main>
       {/* What a finished action changed (components/live/outcome.ts), on every page. */}

@@ -6,6 +6,7 @@ import { nodeHref, reservationHref, vmHref } from '../links';
 import type { AuditEvent } from '../trpc-types';
 import { column } from '../ui/paged-table';
 import { Time } from '../time-zone';
+import { Id } from '../unit-ids';
 
 const ACTOR_HIDDEN = 'Your org may not see which org acted here: a tenant’s identity is private.';
 
@@ -21,7 +22,7 @@ const vmKeys = new Set(['vmId', 'terminated', 'skipped']);
 
 function DetailValue({ name, value }: { name: string; value: unknown }) {
   const vmIds = vmKeys.has(name) ? (typeof value === 'string' ? [value] : Array.isArray(value) ? value.map(String) : []) : [];
-  if (vmIds.length === 0) return <>{detailText(value)}</>;
+  if (vmIds.length === 0) return <Id id={detailText(value)} />;
   return vmIds.map((id, i) => (
     <span key={id}>
       {i > 0 && ', '}
@@ -51,9 +52,11 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
   return (
     <details className="group text-xs">
       <summary className="cursor-pointer select-none text-accent-ink hover:underline">Details</summary>
-      <dl className="mt-2 grid grid-cols-[6.5rem_1fr] gap-x-2 gap-y-1 text-ink-2" data-testid="event-details">
+      <dl className="mt-2 grid grid-cols-[auto_minmax(0,1fr)] gap-x-3 gap-y-1 text-ink-2" data-testid="event-details">
         <dt className="text-ink-4">Event</dt>
-        <dd className="font-mono">{event.id}</dd>
+        <dd className="font-mono">
+          <Id id={event.id} />
+        </dd>
         <dt className="text-ink-4">Actor</dt>
         <dd>
           <OrgOrAnother orgId={event.actorOrgId} names={event.orgNames} why={ACTOR_HIDDEN} /> <span className="text-ink-4">via {event.via}</span>
@@ -71,7 +74,7 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
         {Object.entries(event.details).map(([key, value]) => (
           <div key={key} className="contents" data-detail={key}>
             <dt className="text-ink-4">{key}</dt>
-            <dd className="break-all font-mono">
+            <dd className="font-mono">
               <DetailValue name={key} value={value} />
             </dd>
           </div>
@@ -119,5 +122,5 @@ export const auditColumns = [
     ),
   ),
   column<AuditEvent>('units', 'Units', (e) => (e.unitIds.length ? e.unitIds.join(', ') : '—'), 'font-mono text-xs'),
-  column<AuditEvent>('details', '', (e) => <AuditEventDetails event={e} />, 'min-w-64'),
+  column<AuditEvent>('details', '', (e) => <AuditEventDetails event={e} />, 'min-w-72'),
 ];

@@ -15,6 +15,7 @@ import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
+import { Id } from '../unit-ids';
 
 const REFRESH_MS = 5_000;
 // Dialogs load on demand, and with them the data layer they call the server through
@@ -71,19 +72,21 @@ export function NodeView(props: {
   return (
     <div className="space-y-6">
       <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
+        <div className="min-w-0">
           <p className="text-sm text-ink-4">
             <Link href="/" className="hover:underline">
               Fleet
             </Link>{' '}
             / node
           </p>
-          <h1 className="text-2xl font-semibold" {...offers('node.page')}>
+          <h1 className="text-2xl font-semibold break-words" {...offers('node.page')}>
             {n.name}
           </h1>
           <p className="mt-1 text-sm text-ink-3">
-            <span className="font-mono">{n.id}</span> · owner <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} /> · {n.units.length} units · topology generation{' '}
-            {n.topologyGen}
+            <span className="font-mono" data-testid="node-id">
+              <Id id={n.id} />
+            </span>{' '}
+            · owner <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} /> · {n.units.length} units · topology generation {n.topologyGen}
           </p>
         </div>
         {nodeActions.includes('changeTopology') && (
@@ -102,7 +105,7 @@ export function NodeView(props: {
       </div>
       {staleError && <StaleBanner error={staleError} what="the node" />}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <UnitPanel
           nodeId={nodeId}
           units={n.units}

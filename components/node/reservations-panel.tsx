@@ -6,7 +6,7 @@ import { OrgIds } from '../org-names';
 import { StatusBadge } from '../reservation/status-badge';
 import type { Reservation, ReservationItem } from '../trpc-types';
 import { offers } from '../offers';
-import { UnitIds } from '../unit-ids';
+import { Id, UnitIds } from '../unit-ids';
 import { Time } from '../time-zone';
 
 /** What a reservation's buttons open (the node view shows the dialog). */
@@ -49,12 +49,12 @@ export function ReservationsPanel({
             .map(({ reservation: r, actions, orgNames }) => (
               <li key={r.id} data-reservation-id={r.id} className="rounded-lg border border-line p-3 text-sm">
                 <div className="flex items-center justify-between gap-2">
-                  <Link href={reservationHref(r.nodeId, r.id)} className="font-mono font-medium text-accent-ink hover:underline">
-                    {r.id}
+                  <Link href={reservationHref(r.nodeId, r.id)} className="min-w-0 font-mono font-medium text-accent-ink hover:underline">
+                    <Id id={r.id} />
                   </Link>
                   <StatusBadge status={r.status} />
                 </div>
-                <dl className="mt-2 grid grid-cols-[7rem_1fr] gap-x-2 gap-y-1 text-xs text-ink-2">
+                <dl className="mt-2 grid grid-cols-[minmax(0,7rem)_minmax(0,1fr)] gap-x-2 gap-y-1 text-xs text-ink-2">
                   <dt className="text-ink-4">Units</dt>
                   <dd className="font-mono">
                     <UnitIds ids={r.reservedUnitIds} />

@@ -50,8 +50,8 @@ export function UnitPanel(props: {
   for (const u of units) if (u.reclaimAt) scheduled.set(u.reclaimAt, [...(scheduled.get(u.reclaimAt) ?? []), u.id]);
 
   return (
-    <section className="rounded-xl border border-line bg-surface p-5 shadow-sm" aria-labelledby="units-title">
-      <div className="mb-4 flex items-center justify-between">
+    <section className="rounded-xl border border-line bg-surface p-4 shadow-sm sm:p-5" aria-labelledby="units-title">
+      <div className="mb-4 flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1">
         <h2 id="units-title" className="font-semibold">
           Units
         </h2>
@@ -83,7 +83,10 @@ export function UnitPanel(props: {
         </ul>
       )}
       {selectable && (
-        <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-line-soft pt-4">
+        // The buttons come first and are always there (disabled when the selection allows
+        // nothing), so no hover, tap or selection moves them: the hint has its own line below,
+        // two lines high, and the plan form its own below that (issue 23).
+        <div className="mt-4 flex flex-wrap items-center gap-2 border-t border-line-soft pt-4" data-testid="action-bar">
           {canReclaim && (
             <button
               type="button"
@@ -101,9 +104,6 @@ export function UnitPanel(props: {
           >
             Clear
           </button>
-          <span className="flex-1 text-sm text-ink-3" data-testid="selection-hint">
-            {possible.hint}
-          </span>
           {canReserve && (
             <button
               type="button"
@@ -137,6 +137,9 @@ export function UnitPanel(props: {
               Reclaim…
             </button>
           )}
+          <p className="min-h-10 w-full text-sm text-ink-3" data-testid="selection-hint">
+            {possible.hint}
+          </p>
           {canReclaim && (
             <Suspense fallback={null}>
               <ReclaimPlanForm
@@ -151,7 +154,7 @@ export function UnitPanel(props: {
         </div>
       )}
       <div className="mt-4 border-t border-line-soft pt-3">
-        <UnitLegend />
+        <UnitLegend pending />
       </div>
     </section>
   );

@@ -12,12 +12,13 @@ import { PagedTable, type PageResult } from '../ui/paged-table';
 import { UnitLegend } from '../unit-grid/legend';
 import { MiniGrid } from '../unit-grid/mini-grid';
 import { OrgIds } from '../org-names';
+import { Id, UnitIds } from '../unit-ids';
 import { ReservationActions } from './reservation-actions';
 import { StatusBadge } from './status-badge';
 import { offers } from '../offers';
 import { Time } from '../time-zone';
 
-const ids = (list: string[]) => (list.length ? list.join(', ') : '—');
+const ids = (list: string[]) => (list.length ? <UnitIds ids={list} /> : '—');
 
 /** Every field of the Reservation object (docs/product.md §5.1a), in the contract's words where it has them. */
 function fieldsOf(r: Reservation, names: Record<string, string> | undefined): [label: string, value: ReactNode, testId: string][] {
@@ -25,7 +26,7 @@ function fieldsOf(r: Reservation, names: Record<string, string> | undefined): [l
     [
       'Node',
       <Link key="n" href={nodeHref(r.nodeId)} className="text-accent-ink hover:underline">
-        {r.nodeId}
+        <Id id={r.nodeId} />
       </Link>,
       'node',
     ],
@@ -145,17 +146,20 @@ export function ReservationView(props: {
           / reservation
         </p>
         <div className="flex flex-wrap items-center justify-between gap-3">
-          <h1 className="flex items-center gap-3 text-2xl font-semibold" {...offers('reservation.page')}>
-            <span className="font-mono break-all">{r.id}</span> <StatusBadge status={r.status} />
+          <h1 className="flex min-w-0 flex-wrap items-center gap-3 text-2xl font-semibold" {...offers('reservation.page')}>
+            <span className="min-w-0 font-mono">
+              <Id id={r.id} />
+            </span>{' '}
+            <StatusBadge status={r.status} />
           </h1>
           <ReservationActions reservation={r} actions={offered.data?.actions ?? []} node={node.data} vms={vms.data ?? []} />
         </div>
       </div>
       {staleError && <StaleBanner error={staleError} what="the reservation" />}
 
-      <div className="grid gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-[minmax(0,1fr)] gap-6 lg:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <Section title="Details" id="details-title">
-          <dl className="grid grid-cols-[12rem_1fr] gap-x-3 gap-y-1.5 text-sm" data-testid="reservation-fields">
+          <dl className="grid grid-cols-[minmax(0,12rem)_minmax(0,1fr)] gap-x-3 gap-y-1.5 text-sm" data-testid="reservation-fields">
             {fieldsOf(r, offered.data?.orgNames).map(([label, value, testId]) => (
               <div key={testId} className="contents">
                 <dt className="text-ink-4">{label}</dt>

@@ -145,37 +145,40 @@ function columns(canManage: boolean, endsAt: string | undefined): Column<Listed>
  * status and buttons are not scrolled out of sight (the page's other tables scroll).
  */
 function ScheduleTable({ columns: cols, items }: { columns: Column<Listed>[]; items: Listed[] }) {
+  // `relative`: the narrow layout's screen-reader-only header stays inside, not beside the page.
   return (
-    <table className="w-full text-left text-sm" data-testid="schedule-table">
-      <thead className="text-xs uppercase tracking-wide text-ink-4 max-md:sr-only">
-        <tr>
-          {cols.map((c) => (
-            <th key={c.key} className="py-2 pr-4 font-medium">
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-line-soft">
-        {items.map((s) => (
-          <tr key={s.id} data-schedule-id={s.id} data-schedule-status={s.status} className="max-md:block max-md:py-2">
+    <div className="relative max-w-full overflow-x-auto">
+      <table className="w-full text-left text-sm" data-testid="schedule-table">
+        <thead className="text-xs uppercase tracking-wide text-ink-4 max-md:sr-only">
+          <tr>
             {cols.map((c) => (
-              <td key={c.key} className={`py-2 pr-4 align-top max-md:block max-md:py-0.5 max-md:pr-0 ${c.className ?? ''}`}>
-                {typeof c.header === 'string' && <span className="font-sans text-xs font-normal text-ink-4 md:hidden">{c.header}: </span>}
-                {c.cell(s)}
-              </td>
+              <th key={c.key} className="py-2 pr-4 font-medium">
+                {c.header}
+              </th>
             ))}
           </tr>
-        ))}
-        {items.length === 0 && (
-          <tr>
-            <td colSpan={cols.length} className="px-4 py-6 text-center text-ink-4">
-              No reclaim of this reservation has been scheduled.
-            </td>
-          </tr>
-        )}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-line-soft">
+          {items.map((s) => (
+            <tr key={s.id} data-schedule-id={s.id} data-schedule-status={s.status} className="max-md:block max-md:py-2">
+              {cols.map((c) => (
+                <td key={c.key} className={`py-2 pr-4 align-top max-md:block max-md:py-0.5 max-md:pr-0 ${c.className ?? ''}`}>
+                  {typeof c.header === 'string' && <span className="font-sans text-xs font-normal text-ink-4 md:hidden">{c.header}: </span>}
+                  {c.cell(s)}
+                </td>
+              ))}
+            </tr>
+          ))}
+          {items.length === 0 && (
+            <tr>
+              <td colSpan={cols.length} className="px-4 py-6 text-center text-ink-4">
+                No reclaim of this reservation has been scheduled.
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }
 

@@ -22,35 +22,39 @@ export function DataTable<T>(props: {
   rowClassName?: string;
 }) {
   const { columns, rows, rowKey, rowAttr, rowData, empty, testId, className, headClassName, rowClassName } = props;
+  // A table wider than its card scrolls inside it, never the page (issue 23); `relative` keeps
+  // its screen-reader-only (absolute) header text inside the scroll too.
   return (
-    <table className={className ?? 'w-full text-left text-sm'} data-testid={testId}>
-      <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-ink-4'}>
-        <tr>
-          {columns.map((c) => (
-            <th key={c.key} className={c.headerClassName ?? 'py-2 pr-4 font-medium'}>
-              {c.header}
-            </th>
-          ))}
-        </tr>
-      </thead>
-      <tbody className="divide-y divide-line-soft">
-        {rows.map((row) => (
-          <tr key={rowKey(row)} className={rowClassName} {...(rowAttr ? { [`data-${rowAttr}`]: rowKey(row) } : {})} {...rowData?.(row)}>
+    <div className="relative max-w-full overflow-x-auto">
+      <table className={className ?? 'w-full text-left text-sm'} data-testid={testId}>
+        <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-ink-4'}>
+          <tr>
             {columns.map((c) => (
-              <td key={c.key} className={c.className ?? 'py-2 pr-4'}>
-                {c.cell(row)}
-              </td>
+              <th key={c.key} className={c.headerClassName ?? 'py-2 pr-4 font-medium'}>
+                {c.header}
+              </th>
             ))}
           </tr>
-        ))}
-        {rows.length === 0 && (
-          <tr>
-            <td colSpan={columns.length} className="px-4 py-6 text-center text-ink-4">
-              {empty}
-            </td>
-          </tr>
-        )}
-      </tbody>
-    </table>
+        </thead>
+        <tbody className="divide-y divide-line-soft">
+          {rows.map((row) => (
+            <tr key={rowKey(row)} className={rowClassName} {...(rowAttr ? { [`data-${rowAttr}`]: rowKey(row) } : {})} {...rowData?.(row)}>
+              {columns.map((c) => (
+                <td key={c.key} className={c.className ?? 'py-2 pr-4'}>
+                  {c.cell(row)}
+                </td>
+              ))}
+            </tr>
+          ))}
+          {rows.length === 0 && (
+            <tr>
+              <td colSpan={columns.length} className="px-4 py-6 text-center text-ink-4">
+                {empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
   );
 }

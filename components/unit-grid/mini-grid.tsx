@@ -1,3 +1,4 @@
+import { formatDateTime } from '../format';
 import type { UnitView } from '../trpc-types';
 import { stripes, unitStyles } from './unit-styles';
 
@@ -23,7 +24,7 @@ export function MiniGrid({ units, highlight }: { units: UnitView[]; highlight?: 
             data-mini-unit={u.id}
             data-state={u.state}
             {...(highlight ? { 'data-highlighted': String(marked(u)) } : {})}
-            title={`${u.id}: ${s.label}${marked(u) ? ' (this reservation)' : ''}`}
+            title={`${u.id}: ${s.label}${marked(u) ? ' (this reservation)' : ''}${u.reservedFrom ? `, reserved from ${formatDateTime(u.reservedFrom)}` : ''}`}
             className={`inline-flex h-5 w-6 items-center justify-center rounded-sm border font-mono text-[9px] font-bold tracking-tighter ${s.cell} ${ring}`}
             style={s.pattern === 'stripes' ? stripes : undefined}
           >

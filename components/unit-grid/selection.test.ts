@@ -1,6 +1,17 @@
 import { unitStates } from '@/server/nodes/unit-states';
 import { describe, expect, it } from 'vitest';
-import { emptySelection, moveFocus, orderedSelection, pruneSelection, selectBox, selectRange, selectWhere, toggleUnit } from './selection';
+import {
+  emptySelection,
+  endExtension,
+  extendSelection,
+  moveFocus,
+  orderedSelection,
+  pruneSelection,
+  selectBox,
+  selectRange,
+  selectWhere,
+  toggleUnit,
+} from './selection';
 import { unitStyles } from './unit-styles';
 
 const order = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5', 'gpu-6', 'gpu-7'];
@@ -43,6 +54,37 @@ describe('grid selection', () => {
     expect(orderedSelection(selectBox(base, order, 4, 1, 6), order)).toEqual(['gpu-1', 'gpu-2', 'gpu-5', 'gpu-6', 'gpu-7']);
     expect(orderedSelection(selectBox(emptySelection, order, 4, 6, 1), order)).toEqual(['gpu-1', 'gpu-2', 'gpu-5', 'gpu-6']);
     expect(orderedSelection(selectBox(emptySelection, order, 8, 2, 2), order)).toEqual(['gpu-2']);
+  });
+
+  it('Shift+Arrow extends the range from the focused unit, and shrinks it going back', () => {
+    const one = extendSelection(emptySelection, order, 'gpu-2', 'gpu-3');
+    expect(orderedSelection(one, order)).toEqual(['gpu-2', 'gpu-3']);
+    const two = extendSelection(one, order, 'gpu-3', 'gpu-4');
+    expect(orderedSelection(two, order)).toEqual(['gpu-2', 'gpu-3', 'gpu-4']);
+    // Back past the anchor: the range turns round it, the units beyond are let go.
+    const back = extendSelection(extendSelection(extendSelection(two, order, 'gpu-4', 'gpu-3'), order, 'gpu-3', 'gpu-2'), order, 'gpu-2', 'gpu-1');
+    expect(orderedSelection(back, order)).toEqual(['gpu-1', 'gpu-2']);
+    expect(back.anchor).toBe('gpu-2');
+  });
+
+  it('Shift+Arrow adds to what was selected, and a new run begins where focus is', () => {
+    const clicked = toggleUnit(emptySelection, 'gpu-0');
+    const run = extendSelection(clicked, order, 'gpu-4', 'gpu-5');
+    expect(orderedSelection(run, order)).toEqual(['gpu-0', 'gpu-4', 'gpu-5']);
+    // ArrowDown from gpu-5 (8 columns would leave the grid; 4 columns: gpu-1 → gpu-5).
+    const down = extendSelection(toggleUnit(emptySelection, 'gpu-1'), order, 'gpu-1', order[moveFocus(1, 'ArrowDown', 8, 4)]!);
+    expect(orderedSelection(down, order)).toEqual(['gpu-1', 'gpu-2', 'gpu-3', 'gpu-4', 'gpu-5']);
+    // A plain arrow ends the run: the next Shift+Arrow starts from the focused unit, keeping all.
+    const next = extendSelection(endExtension(run), order, 'gpu-7', 'gpu-6');
+    expect(orderedSelection(next, order)).toEqual(['gpu-0', 'gpu-4', 'gpu-5', 'gpu-6', 'gpu-7']);
+    expect(endExtension(emptySelection)).toBe(emptySelection);
+  });
+
+  it('a click ends a Shift+Arrow run', () => {
+    const run = extendSelection(emptySelection, order, 'gpu-0', 'gpu-1');
+    const clicked = toggleUnit(run, 'gpu-5');
+    expect(clicked.base).toBeUndefined();
+    expect(orderedSelection(extendSelection(clicked, order, 'gpu-5', 'gpu-6'), order)).toEqual(['gpu-0', 'gpu-1', 'gpu-5', 'gpu-6']);
   });
 
   it('arrow keys move focus within the grid', () => {

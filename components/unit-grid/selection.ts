@@ -1,8 +1,10 @@
 /**
  * Grid selection as pure functions over unit ids in the node's order, so that the rules
- * (click toggles, shift-click selects a range, select all released) are testable alone.
+ * (click toggles, shift-click selects a range, Shift+Arrow extends it, select all released) are
+ * testable alone. `base` is there while Shift+Arrow extends: the selection the run began from,
+ * so that moving back towards the anchor shrinks the range as a spreadsheet does.
  */
-export type Selection = { selected: ReadonlySet<string>; anchor: string | null };
+export type Selection = { selected: ReadonlySet<string>; anchor: string | null; base?: ReadonlySet<string> };
 
 export const emptySelection: Selection = { selected: new Set(), anchor: null };
 
@@ -24,6 +26,29 @@ export function selectRange(sel: Selection, order: readonly string[], unitId: st
   const selected = new Set(sel.selected);
   for (const id of order.slice(lo, hi + 1)) selected.add(id);
   return { selected, anchor: unitId };
+}
+
+/** The units from `a` to `b` inclusive, in node order (either direction); none when one is missing. */
+function span(order: readonly string[], a: string, b: string): readonly string[] {
+  const [i, j] = [order.indexOf(a), order.indexOf(b)];
+  if (i < 0 || j < 0) return [];
+  return order.slice(Math.min(i, j), Math.max(i, j) + 1);
+}
+
+/**
+ * Shift+Arrow from the focused unit `from` to `to`: the range from the anchor to `to` on top
+ * of what was selected when the run began. A run begins at the focused unit (a spreadsheet's
+ * active cell) and lasts while Shift+Arrow goes on; moving back shrinks it.
+ */
+export function extendSelection(sel: Selection, order: readonly string[], from: string, to: string): Selection {
+  const base = sel.base ?? sel.selected;
+  const anchor = sel.base && sel.anchor !== null ? sel.anchor : from;
+  return { selected: new Set([...base, ...span(order, anchor, to)]), anchor, base };
+}
+
+/** A move without Shift ends a Shift+Arrow run: the selection stays, the next run begins afresh. */
+export function endExtension(sel: Selection): Selection {
+  return sel.base ? { selected: sel.selected, anchor: sel.anchor } : sel;
 }
 
 /** Replaces the selection with the units that match `predicate` (e.g. every released unit). */

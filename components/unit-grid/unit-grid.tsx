@@ -3,12 +3,15 @@
 import { formatCountdown, reclaimIn } from '../countdown';
 import { formatDateTime, UTC } from '../format';
 import type { UnitView } from '../trpc-types';
-import { useEffect, useRef, useState, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
-import { moveFocus, selectBox, type Selection } from './selection';
+import { useEffect, useRef, useState, type CSSProperties, type KeyboardEvent, type MouseEvent, type PointerEvent, type ReactNode } from 'react';
+import { emptySelection, endExtension, extendSelection, moveFocus, selectBox, type Selection } from './selection';
+import { PendingMark } from './legend';
 import { stripes, unitStyles } from './unit-styles';
 import { useTimeZone } from '../time-zone';
 
 const COLUMNS = 8;
+/** Columns below the `sm` breakpoint: four cells of a phone's width keep their ids readable. */
+const NARROW_COLUMNS = 4;
 
 /** A clock: the non-colour cue of a unit a reclaim is scheduled on (an SVG, since not every system font has ⏱). */
 export function ClockIcon() {
@@ -20,14 +23,24 @@ export function ClockIcon() {
   );
 }
 
-/** One line describing a unit for people and screen readers, its scheduled reclaim included (issue 22). */
+/** What the unit is: "H100-SXM5, 80 GiB, NVLink nvl-0" (issue 23), the parts the node gave. */
+export function describeHardware(u: UnitView): string {
+  return [u.model, u.memoryGiB !== undefined && `${u.memoryGiB} GiB`, u.nvlinkDomain && `NVLink ${u.nvlinkDomain}`].filter(Boolean).join(', ');
+}
+
+/**
+ * One line describing a unit for people and screen readers: what it is, its state, its
+ * scheduled reclaim (issue 22) and the reservation ahead that takes it (issue 23).
+ */
 export function describeUnit(u: UnitView, zone: string = UTC): string {
   return [
     u.id,
     unitStyles[u.state].label.toLowerCase(),
+    describeHardware(u),
     u.reservationId && `reservation ${u.reservationId}`,
     u.vmId && `VM ${u.vmId}`,
     u.reclaimAt && `${reclaimIn(u.reclaimAt, Date.now(), zone)} (${formatDateTime(u.reclaimAt, zone)})`,
+    u.reservedFrom && `reserved from ${formatDateTime(u.reservedFrom, zone)}`,
   ]
     .filter(Boolean)
     .join(' · ');
@@ -35,8 +48,9 @@ export function describeUnit(u: UnitView, zone: string = UTC): string {
 
 /**
  * The node's units coloured by state (docs/product.md §3), with a letter cue per state. Click toggles,
- * shift-click selects a range, drag selects a box, arrow keys move focus and space toggles
- * (docs/product.md §6).
+ * shift-click selects a range, drag selects a box, arrow keys move focus, Shift+Arrow extends
+ * the selection, Escape clears it and space toggles (docs/product.md §6). Eight columns, four on
+ * a phone's width (the CSS decides; the keys and the drag ask the grid how many it shows).
  * Selection state lives with the caller; the grid reports clicks.
  */
 export function UnitGrid(props: {
@@ -52,12 +66,15 @@ export function UnitGrid(props: {
   const { zone } = useTimeZone();
   const [active, setActive] = useState<UnitView | null>(null);
   const cells = useRef<(HTMLButtonElement | null)[]>([]);
+  const grid = useRef<HTMLDivElement | null>(null);
   const drag = useRef<{ from: number; base: Selection; moved: boolean } | null>(null);
   // Roving tabindex: the grid is one Tab stop; arrow keys move within it.
   const [tabStop, setTabStop] = useState(0);
   const selectable = Boolean(onToggle);
   const columns = Math.min(COLUMNS, Math.max(units.length, 1));
   const order = units.map((u) => u.id);
+  // The columns the CSS shows now (four or eight, by the width): what ArrowDown and a drag's box follow.
+  const shownColumns = () => (grid.current ? getComputedStyle(grid.current).gridTemplateColumns.split(' ').length : columns);
 
   useEffect(() => {
     const end = () => {
@@ -77,16 +94,23 @@ export function UnitGrid(props: {
     const d = drag.current;
     if (!d || !onSelect) return;
     if (index !== d.from) d.moved = true;
-    if (d.moved) onSelect(selectBox(d.base, order, columns, d.from, index));
+    if (d.moved) onSelect(selectBox(d.base, order, shownColumns(), d.from, index));
   }
 
   function onKeyDown(e: KeyboardEvent, index: number) {
-    const next = moveFocus(index, e.key, units.length, COLUMNS);
-    if (next !== index) {
+    if (e.key === 'Escape' && selection && selection.selected.size > 0 && onSelect) {
       e.preventDefault();
-      setTabStop(next);
-      cells.current[next]?.focus();
+      onSelect(emptySelection);
+      return;
     }
+    const next = moveFocus(index, e.key, units.length, shownColumns());
+    if (next === index) return;
+    e.preventDefault();
+    setTabStop(next);
+    cells.current[next]?.focus();
+    if (!selectable || !selection || !onSelect) return;
+    if (e.shiftKey) onSelect(extendSelection(selection, order, order[index]!, order[next]!));
+    else if (selection.base) onSelect(endExtension(selection));
   }
 
   function onClick(e: MouseEvent, unitId: string) {
@@ -96,7 +120,13 @@ export function UnitGrid(props: {
 
   return (
     <div>
-      <div role="group" aria-label="GPU units" className="grid touch-none gap-2" style={{ gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))` }}>
+      <div
+        ref={grid}
+        role="group"
+        aria-label="GPU units"
+        className="grid touch-none grid-cols-[repeat(var(--narrow-columns),minmax(0,1fr))] gap-2 sm:grid-cols-[repeat(var(--columns),minmax(0,1fr))]"
+        style={{ '--columns': columns, '--narrow-columns': Math.min(NARROW_COLUMNS, columns) } as CSSProperties}
+      >
         {units.map((u, i) => {
           const style = unitStyles[u.state];
           const selected = selection?.selected.has(u.id) ?? false;
@@ -139,6 +169,7 @@ export function UnitGrid(props: {
               <span className="text-lg font-bold leading-none">{style.glyph}</span>
               <span className="mt-1">{u.id}</span>
               {selected && <span className="absolute right-1 top-1 rounded bg-accent px-1 text-[10px] font-semibold text-on-accent">✓</span>}
+              {u.reservedFrom && <PendingMark />}
               {u.reclaimAt && (
                 // The clock is the cue beside the colour; the cell's label says it in words.
                 <span
@@ -158,14 +189,15 @@ export function UnitGrid(props: {
           );
         })}
       </div>
-      <p className="mt-2 h-5 truncate text-xs text-ink-3" aria-live="polite" data-testid="unit-details">
+      {/* Three lines high whatever it says (two from sm up): the controls under it never move. */}
+      <p className="mt-2 line-clamp-3 h-12 text-xs text-ink-3 sm:line-clamp-2 sm:h-8" aria-live="polite" data-testid="unit-details">
         {active ? (
           <>
             {describeUnit(active, zone)}
             {props.detail?.(active)}
           </>
         ) : selectable ? (
-          'Click to select units; shift-click selects a range; drag selects a box; arrow keys and space work too.'
+          'Click to select units; shift-click selects a range; drag selects a box; arrow keys, Shift+Arrow, space and Escape work too.'
         ) : (
           ''
         )}

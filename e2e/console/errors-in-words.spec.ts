@@ -20,7 +20,7 @@ test('Register node: a memory that is not a number is said beside that unit, in 
   await dialog.getByLabel('Name').fill('E2E words');
   const owner = dialog.getByRole('group', { name: /Owner org/ });
   await owner.getByLabel(/Search orgs/).fill('Acme');
-  await owner.getByRole('button', { name: /^Add Acme/ }).click();
+  await owner.getByRole('option', { name: /^Add Acme/ }).click();
   await dialog.getByLabel('Unit 3 memory in GiB').fill('abc');
   await dialog.getByRole('button', { name: 'Register node' }).click();
   await expect(dialog.getByRole('alert')).toBeVisible();

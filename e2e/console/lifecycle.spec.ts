@@ -10,7 +10,7 @@ async function pickOrg(page: Page, dialogLabel: RegExp, search: string, name: st
   const dialog = page.getByRole('dialog');
   const group = dialog.getByRole('group', { name: dialogLabel });
   await group.getByLabel(/Search orgs/).fill(search);
-  await group.getByRole('button', { name: `Add ${name}` }).click();
+  await group.getByRole('option', { name: `Add ${name}` }).click();
 }
 
 test('owner reserves for a customer with a managing org; the managing org releases, a spot VM lands, it reclaims with the preview', async ({

@@ -120,7 +120,7 @@ test('Reserve, Edit and Cancel end by saying what changed, with a link; the sele
   const dialog = page.getByRole('dialog');
   const audience = dialog.getByRole('group', { name: /Audience/ });
   await audience.getByLabel(/Search orgs/).fill('Nimbus');
-  await audience.getByRole('button', { name: 'Add Nimbus AI' }).click();
+  await audience.getByRole('option', { name: 'Add Nimbus AI' }).click();
   await dialog.getByRole('button', { name: 'Reserve 2 units' }).click();
   await expect(dialog).toBeHidden();
   const card = page.locator('[data-reservation-id]');
@@ -168,7 +168,7 @@ test('Terminate and Register node end by saying what changed; the new node is a 
   await dialog.getByLabel('Name').fill('E2E registered');
   const owner = dialog.getByRole('group', { name: /Owner org/ });
   await owner.getByLabel(/Search orgs/).fill('Acme');
-  await owner.getByRole('button', { name: /^Add Acme/ }).click();
+  await owner.getByRole('option', { name: /^Add Acme/ }).click();
   await dialog.getByRole('button', { name: 'Register node' }).click();
   await expect(dialog).toBeHidden();
   await expect(outcome(page)).toContainText(`Registered E2E registered (${id}) with 8 units, owned by org_acme.`);

@@ -56,6 +56,24 @@ describe('unit states (docs/product.md §3)', () => {
     expect(audience[0]).toMatchObject({ reservationId: 'r1' });
   });
 
+  it('says to everyone when a reservation ahead takes a unit, naming it only to those who may see it (issue 23)', async () => {
+    for (const org of [ORG.platform, ORG.owner, ORG.audience, ORG.managing, ORG.tenantA, ORG.tenantB]) {
+      const units = (await getNode({ ctx: ctxFor(tdb.db, org, T0), input: { nodeId: 'n1' } })).units;
+      // gpu-6 is free now; r-next holds it from hours(5). No other unit has a reservation ahead.
+      expect(units[6], org).toMatchObject({ id: 'gpu-6', state: 'free', reservedFrom: hours(5).toISOString() });
+      expect(
+        units.filter((u) => u.reservedFrom).map((u) => u.id),
+        org,
+      ).toEqual(['gpu-6']);
+      const named = org === ORG.platform || org === ORG.owner || org === ORG.audience;
+      expect(units[6]!.reservationId, org).toBe(named ? 'r-next' : undefined);
+    }
+    // Once it starts, the unit is held (the state says so) and nothing lies ahead.
+    const later = await getNode({ ctx: ctxFor(tdb.db, ORG.tenantA, hours(6)), input: { nodeId: 'n1' } });
+    expect(later.units[6]).toMatchObject({ state: 'reserved' });
+    expect(later.units[6]).not.toHaveProperty('reservedFrom');
+  });
+
   it('is 404 for an unknown node', async () => {
     await expect(getNode({ ctx: ctxFor(tdb.db, ORG.owner), input: { nodeId: 'nope' } })).rejects.toBeInstanceOf(DomainError);
   });

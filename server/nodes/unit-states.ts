@@ -19,6 +19,11 @@ export type UnitView = {
   vmId?: string;
   /** The earliest pending scheduled reclaim of the unit (docs/product.md §5.6), to everyone who may place spot there. */
   reclaimAt?: string;
+  /**
+   * When the next reservation that holds the unit starts, if one lies ahead (docs/product.md §3):
+   * to everyone, like the state it will bring; the reservation's id only where `reservationId` shows it.
+   */
+  reservedFrom?: string;
 };
 
 export type NodeUnitRow = {
@@ -53,7 +58,9 @@ export type RunningVmRow = { nodeId: string; unitId: string; vmId: string; orgId
  *
  * Reservation ids show to principals who may see the reservation (docs/product.md §2); a free unit
  * whose only holds lie in the future names the next one. VM ids show to the operator, the
- * node owner, managing orgs of the unit's current reservation, and the VM's own org.
+ * node owner, managing orgs of the unit's current reservation, and the VM's own org. The start of
+ * the next hold ahead (`reservedFrom`) shows to everyone: it says when the unit stops being
+ * free, as the state says it is held now, and names no holder.
  */
 export function computeUnitViews(
   principal: Principal,
@@ -85,7 +92,8 @@ export function computeUnitViews(
     else if (hold) state = vm ? 'reserved-occupied' : 'reserved';
     else state = vm ? 'occupied' : 'free';
 
-    const named = hold ?? (state === 'free' ? upcoming.get(u.unitId) : undefined);
+    const next = upcoming.get(u.unitId);
+    const named = hold ?? (state === 'free' ? next : undefined);
     const vmVisible = vm && maySeeRunningVm(principal, node, vm, hold?.managingOrgIds.includes(principal.orgId) ?? false);
     return {
       id: u.unitId,
@@ -96,6 +104,7 @@ export function computeUnitViews(
       ...(named && maySee(named) ? { reservationId: named.reservationId } : {}),
       ...(vm && vmVisible ? { vmId: vm.vmId } : {}),
       ...(u.reclaimAt ? { reclaimAt: u.reclaimAt.toISOString() } : {}),
+      ...(next ? { reservedFrom: next.startsAt.toISOString() } : {}),
     };
   });
 }

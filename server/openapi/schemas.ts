@@ -122,6 +122,10 @@ export const Unit = z
       description:
         'When a pending scheduled reclaim takes the unit back (the earliest, if several); shown to every caller, so a spot buyer knows before placing (docs/product.md §5.6).',
     }),
+    reservedFrom: Timestamp.optional().meta({
+      description:
+        'When the next reservation that holds the unit starts, if one lies ahead (the earliest); shown to every caller, like the state, without naming the reservation (docs/product.md §3).',
+    }),
   })
   .meta({ id: 'Unit' });
 
