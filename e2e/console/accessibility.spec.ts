@@ -44,9 +44,9 @@ for (const theme of ['light', 'dark'] as const) {
       await context.addCookies([{ name: 'theme', value: theme, url: baseURL! }]);
     });
 
-    test(`every page and dialog, in the ${theme} theme, has no axe violations`, async ({ page, request }) => {
+    test(`every page, in the ${theme} theme, has no axe violations`, async ({ page, request }) => {
       test.setTimeout(180_000);
-      const { nodeId, reservationId, vmId } = await buildFixture(request);
+      const { vmId } = await buildFixture(request);
 
       await page.goto('/sign-in');
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
@@ -63,14 +63,20 @@ for (const theme of ['light', 'dark'] as const) {
         await expectNoAxeViolations(page, path);
       }
       await page.goto('/audit');
-      await page.getByTestId('audit-table').locator('tbody tr[data-event-id]').first().getByRole('button').first().click();
+      await page.getByTestId('audit-table').locator('tbody tr[data-event-id] summary').first().click();
       await expectNoAxeViolations(page, 'audit with an event expanded');
+    });
+
+    test(`every node page dialog, in the ${theme} theme, has no axe violations`, async ({ page, request }) => {
+      test.setTimeout(180_000);
+      const { nodeId, reservationId, vmId } = await buildFixture(request);
+      await signIn(page, 'olivia@platform.example');
 
       // The seeded node with every unit state, and its needs-review reservation's Re-affirm….
       await page.goto('/nodes/acme-h100-01');
       await expectNoAxeViolations(page, 'node acme-h100-01');
       await checkDialog(page, 'Re-affirm…', () =>
-        page.locator('[data-reservation-id="res-nimbus-01-review"]').getByRole('button', { name: 'Re-affirm…' }).click(),
+        page.locator('[data-reservation-id="res-nimbus-01-review"]').getByRole('button', { name: /^Re-affirm/ }).click(),
       );
 
       await page.goto(`/nodes/${nodeId}`);
@@ -89,17 +95,22 @@ for (const theme of ['light', 'dark'] as const) {
         await page.getByRole('dialog').getByLabel('Schedule…').check();
       });
       const row = page.locator(`[data-reservation-id="${reservationId}"]`);
-      await checkDialog(page, 'Edit…', () => row.getByRole('button', { name: 'Edit…' }).click());
-      await checkDialog(page, 'Cancel reservation…', () => row.getByRole('button', { name: 'Cancel reservation…' }).click(), 'Keep it');
+      await checkDialog(page, 'Edit…', () => row.getByRole('button', { name: /^Edit/ }).click());
+      await checkDialog(page, 'Cancel reservation…', () => row.getByRole('button', { name: /^Cancel reservation/ }).click());
       await checkDialog(page, 'Terminate…', () =>
-        page.getByTestId('vm-table').locator(`[data-vm-id="${vmId}"]`).getByRole('button', { name: 'Terminate…' }).click(),
+        page.getByTestId('vm-table').locator(`[data-vm-id="${vmId}"]`).getByRole('button', { name: /^Terminate/ }).click(),
       );
+    });
 
+    test(`the reservation page and API keys, with their dialogs, in the ${theme} theme, have no axe violations`, async ({ page, request }) => {
+      test.setTimeout(180_000);
+      const { nodeId, reservationId } = await buildFixture(request);
+      await signIn(page, 'olivia@platform.example');
       await page.goto(`/nodes/${nodeId}/reservations/${reservationId}`);
       await expectNoAxeViolations(page, 'reservation page');
       const schedule = page.getByTestId('schedule-table').locator('[data-schedule-id]');
       await checkDialog(page, 'Reschedule…', () => schedule.getByRole('button', { name: /^Reschedule/ }).click());
-      await checkDialog(page, 'Cancel schedule…', () => schedule.getByRole('button', { name: /^Cancel/ }).click(), 'Keep it');
+      await checkDialog(page, 'Cancel schedule…', () => schedule.getByRole('button', { name: /^Cancel/ }).click());
 
       // API keys: the secret shown once, and the revoke confirmation.
       await page.goto('/api-keys');
