@@ -8,7 +8,7 @@ import { OrgIds } from './org-names';
 export function OrgOrAnother({ orgId, names, why }: { orgId: string | undefined; names?: Record<string, string>; why: string }) {
   if (orgId) return <OrgIds ids={[orgId]} names={names} />;
   return (
-    <span className="text-xs italic text-ink-5" title={why}>
+    <span className="text-xs italic text-ink-4" title={why}>
       another org
     </span>
   );

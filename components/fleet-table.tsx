@@ -57,7 +57,7 @@ const columns: readonly Column<FleetNode>[] = [
       </span>
     ),
     className: 'px-2 py-2 text-center tabular-nums',
-    cell: (n) => <span className={n.counts[s] ? '' : 'text-ink-5'}>{n.counts[s]}</span>,
+    cell: (n) => <span className={n.counts[s] ? '' : 'text-ink-4'}>{n.counts[s]}</span>,
   })),
 ];
 

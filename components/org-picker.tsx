@@ -76,7 +76,7 @@ export function OrgPicker(props: { label: string; value: string[]; onChange: (id
             className="inline-flex items-center gap-1 rounded-full bg-accent-soft px-2 py-0.5 text-xs text-accent-ink-strong"
           >
             {(names[orgId] ?? known[orgId]) && <span>{names[orgId] ?? known[orgId]}</span>}
-            <span className="font-mono text-accent-ink/70">{orgId}</span>
+            <span className="font-mono text-accent-ink">{orgId}</span>
             <button
               type="button"
               aria-label={`Remove ${names[orgId] ?? known[orgId] ?? orgId}`}

@@ -75,7 +75,9 @@ function UnitsEditor({ units, onChange, error }: { units: UnitDraft[]; onChange:
             <th className="py-1 pr-2 font-medium">Model</th>
             <th className="py-1 pr-2 font-medium">Memory (GiB)</th>
             <th className="py-1 pr-2 font-medium">NVLink domain</th>
-            <th />
+            <th>
+              <span className="sr-only">Remove</span>
+            </th>
           </tr>
         </thead>
         <tbody>

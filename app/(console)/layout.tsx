@@ -17,6 +17,9 @@ import { readTimeZones } from './time-zone';
 import { setTimeZoneAction } from './time-zone-action';
 import { TimeZoneProvider } from '@/components/time-zone';
 import { TimeZoneSwitch } from '@/components/time-zone-switch';
+import { ThemeSwitch } from '@/components/theme-switch';
+import { readTheme } from '@/app/theme';
+import { setThemeAction } from '@/app/theme-action';
 
 export default async function ConsoleLayout({ children }: { children: ReactNode }) {
   const session = await getConsoleSession();
@@ -33,6 +36,13 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
       <AutoRefresh ms={30_000} />
       {/* An open page survives the server going away: "Reconnecting…", and back by itself. */}
       <ConnectionStatus />
+      {/* The first stop of Tab on every page: past the header, straight to what the page is for. */}
+      <a
+        href="#main"
+        className="sr-only rounded-md bg-accent px-3 py-2 text-sm font-semibold text-on-accent focus:not-sr-only focus:fixed focus:top-2 focus:left-2 focus:z-50"
+      >
+        Skip to content
+      </a>
       <header className="border-b border-line bg-surface">
         <div className="mx-auto flex max-w-7xl flex-wrap items-center gap-x-6 gap-y-2 px-4 py-3 sm:px-6">
           <Link href="/" className="font-semibold">
@@ -70,6 +80,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             </span>
             {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} action={switchOrgAction} />}
             <TimeZoneSwitch zone={zones.zone} action={setTimeZoneAction} />
+            <ThemeSwitch theme={await readTheme()} action={setThemeAction} />
             <span className="text-ink-3 [overflow-wrap:anywhere]">{session.user.email}</span>
             <form action={signOutAction}>
               <button type="submit" className="rounded-md border border-line-strong px-3 py-1 hover:bg-surface-2">
@@ -88,7 +99,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
           </div>
         </div>
       </header>
-      <main className="mx-auto max-w-7xl px-4 py-6 sm:px-6">
+      <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none sm:px-6">
         <TimeZoneProvider zones={zones}>{children}</TimeZoneProvider>
       </main>
       {/* What a finished action changed (components/live/outcome.ts), on every page. */}

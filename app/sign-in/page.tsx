@@ -1,4 +1,7 @@
 import { signInAction } from '@/app/actions';
+import { readTheme } from '@/app/theme';
+import { setThemeAction } from '@/app/theme-action';
+import { ThemeSwitch } from '@/components/theme-switch';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { redirect } from 'next/navigation';
@@ -21,7 +24,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
   const { error, code, next } = await searchParams;
   if (await getConsoleSession()) redirect(await getSafeReturnPath(next));
   return (
-    <main className="flex min-h-screen items-center justify-center p-6">
+    <main className="flex min-h-screen flex-col items-center justify-center gap-4 p-6">
       <form action={signInAction} className="w-full max-w-sm space-y-4 rounded-xl border border-line bg-surface p-8 shadow-sm">
         <div>
           <h1 className="text-xl font-semibold">GPU Reservations</h1>
@@ -57,6 +60,7 @@ export default async function SignInPage({ searchParams }: { searchParams: Promi
           Sign in
         </button>
       </form>
+      <ThemeSwitch theme={await readTheme()} action={setThemeAction} />
     </main>
   );
 }

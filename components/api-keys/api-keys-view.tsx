@@ -29,7 +29,7 @@ function When({ iso }: { iso: string }) {
 function CreatedBy({ by }: { by: ApiKeyView['createdBy'] }) {
   if (!by)
     return (
-      <span className="text-ink-5" title="Created before the console recorded who creates keys.">
+      <span className="text-ink-4" title="Created before the console recorded who creates keys.">
         not recorded
       </span>
     );
@@ -54,7 +54,7 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
       key: 'used',
       header: 'Last used',
       className: 'py-2 pr-4 text-ink-3',
-      cell: (k) => (k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span className="text-ink-5">never</span>),
+      cell: (k) => (k.lastUsedAt ? <When iso={k.lastUsedAt} /> : <span className="text-ink-4">never</span>),
     },
     {
       key: 'action',

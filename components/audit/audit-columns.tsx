@@ -70,7 +70,7 @@ export function AuditEventDetails({ event }: { event: AuditEvent }) {
           </>
         )}
         <dt className="text-ink-4">Reason</dt>
-        <dd>{event.reason ?? <span className="text-ink-5">none given</span>}</dd>
+        <dd>{event.reason ?? <span className="text-ink-4">none given</span>}</dd>
         {Object.entries(event.details).map(([key, value]) => (
           <div key={key} className="contents" data-detail={key}>
             <dt className="text-ink-4">{key}</dt>
@@ -122,5 +122,5 @@ export const auditColumns = [
     ),
   ),
   column<AuditEvent>('units', 'Units', (e) => (e.unitIds.length ? e.unitIds.join(', ') : '—'), 'font-mono text-xs'),
-  column<AuditEvent>('details', '', (e) => <AuditEventDetails event={e} />, 'min-w-72'),
+  column<AuditEvent>('details', 'Details', (e) => <AuditEventDetails event={e} />, 'min-w-72'),
 ];

@@ -29,7 +29,7 @@ const baseColumns: readonly Column<NodeVm>[] = [
       vm.orgId ? (
         <OrgIds ids={[vm.orgId]} names={vm.orgNames} />
       ) : (
-        <span className="text-xs italic text-ink-5" title="Another tenant’s identity is private">
+        <span className="text-xs italic text-ink-4" title="Another tenant’s identity is private">
           another org
         </span>
       ),

@@ -39,7 +39,7 @@ const vmWhere = (n: { details: { nodeId: string; unitIds: string[] } }) => (
   </>
 );
 const reasonGiven = (reason: string | undefined) =>
-  reason ? <div className="text-ink-3">Reason given: “{reason}”</div> : <div className="text-ink-5">No reason given</div>;
+  reason ? <div className="text-ink-3">Reason given: “{reason}”</div> : <div className="text-ink-4">No reason given</div>;
 
 /**
  * A scheduled reclaim's notice to a spot tenant (issue 22), by what changed: when the VM's units

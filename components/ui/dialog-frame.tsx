@@ -1,5 +1,6 @@
 'use client';
 
+import { keepFocusIn } from './keep-focus-in';
 import { useEffect, useId, useRef, type ReactNode, type RefObject } from 'react';
 import { useActingOrgSwitch } from '../acting-org';
 import { errorMessage } from '../problem-words';
@@ -88,6 +89,7 @@ export function DialogFrame(props: {
     <dialog
       ref={dialog}
       onClose={onClose}
+      onKeyDown={keepFocusIn}
       aria-labelledby={titleId}
       className="m-auto w-[min(44rem,calc(100vw-2rem))] rounded-xl border border-line p-0 shadow-2xl backdrop:bg-backdrop"
     >

@@ -1,5 +1,6 @@
 'use client';
 
+import { keepFocusIn } from './keep-focus-in';
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
 /**
@@ -26,6 +27,7 @@ export function Modal(props: {
     <dialog
       ref={ref}
       onClose={onClose}
+      onKeyDown={keepFocusIn}
       aria-labelledby={labelId}
       data-testid={testId}
       className="m-auto w-[min(36rem,calc(100vw-2rem))] rounded-xl border border-line p-0 shadow-2xl backdrop:bg-backdrop"
