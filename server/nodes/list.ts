@@ -22,13 +22,16 @@ export type NodeListPage = { items: ListedNode[]; nextCursor?: string; total: nu
 
 const sortColumns = { id: nodes.id, name: nodes.name, owner: nodes.ownerOrgId, createdAt: nodes.createdAt } as const;
 
+// A raw fragment's parameter: postgres.js binds strings, not Dates.
+const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
+
 // LIKE's own wildcards in the fragment are literal characters here (as in orgs.search).
 const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
 /** SQL: a non-cancelled, unexpired reservation on the listed node, meeting `cond`. */
 function reservationOnNode(now: Date, cond: SQL | undefined): SQL {
   return sql`exists (select 1 from ${reservations} r where r.node_id = ${nodes.id} and r.cancelled_at is null
-    and (r.ends_at is null or r.ends_at > ${now}) and ${cond ?? sql`true`})`;
+    and (r.ends_at is null or r.ends_at > ${at(now)}) and ${cond ?? sql`true`})`;
 }
 
 const orgIn = (column: 'allowed_org_ids' | 'managing_org_ids', orgId: string) => sql`r.${sql.raw(column)} @> array[${orgId}]::text[]`;
@@ -56,8 +59,8 @@ function needsReviewFilter(ctx: Ctx): SQL {
  */
 function hasReleasedFilter(now: Date): SQL {
   return sql`exists (select 1 from reservation_units ru join ${reservations} r on r.node_id = ru.node_id and r.id = ru.reservation_id
-    where ru.node_id = ${nodes.id} and ru.released and not ru.cancelled and ru.starts_at <= ${now}
-    and (ru.ends_at is null or ru.ends_at > ${now}) and r.topology_gen >= ${nodes.topologyGen})`;
+    where ru.node_id = ${nodes.id} and ru.released and not ru.cancelled and ru.starts_at <= ${at(now)}
+    and (ru.ends_at is null or ru.ends_at > ${at(now)}) and r.topology_gen >= ${nodes.topologyGen})`;
 }
 
 /** The conditions of the list's filters (all but the cursor). */
@@ -119,7 +122,7 @@ async function relationsOf(ctx: Ctx, page: readonly { id: string; ownerOrgId: st
             and(
               inArray(reservations.nodeId, ids),
               sql`${reservations.cancelledAt} is null`,
-              sql`(${reservations.endsAt} is null or ${reservations.endsAt} > ${ctx.now})`,
+              sql`(${reservations.endsAt} is null or ${reservations.endsAt} > ${at(ctx.now)})`,
               or(sql`${reservations.managingOrgIds} @> array[${ctx.orgId}]::text[]`, sql`${reservations.allowedOrgIds} @> array[${ctx.orgId}]::text[]`),
             ),
           )
