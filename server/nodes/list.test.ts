@@ -17,7 +17,13 @@ describe('listNodes: sort, search, filters, totals', () => {
   const db = () => scene().db;
   const ids = async (input: ListNodesInput, org: string = ORG.tenantA, via: 'api' | 'console' = 'api') =>
     (await listNodes({ ctx: ctxFor(db(), org, undefined, via), input })).items.map((n) => n.id);
-  const refusal = (input: ListNodesInput) => listNodes({ ctx: ctxFor(db(), ORG.tenantA), input }).catch((e: unknown) => e as DomainError);
+  const refusal = (input: ListNodesInput) =>
+    listNodes({ ctx: ctxFor(db(), ORG.tenantA), input }).then(
+      () => {
+        throw new Error('expected a refusal');
+      },
+      (e: unknown) => e as DomainError,
+    );
 
   async function addFleet() {
     await insertOrg(db(), { id: 'org_acme', name: 'Acme Compute' });
@@ -25,9 +31,26 @@ describe('listNodes: sort, search, filters, totals', () => {
     await insertNode(db(), { id: 'n3', name: 'Alpha rack', ownerOrgId: ORG.owner, createdAt: hours(-5) });
     await insertNode(db(), { id: 'n4', name: 'alpha spare', ownerOrgId: 'org_acme', createdAt: hours(-1), topologyGen: 2 });
     // n4: a reservation written against generation 1 (needs-review), its audience org_tenant_b.
-    await insertReservation(db(), { id: 'r4', nodeId: 'n4', unitIds: ['gpu-0'], allowedOrgIds: [ORG.tenantB], startsAt: hours(-2), endsAt: hours(2), topologyGen: 1, releasedUnitIds: ['gpu-0'] });
+    await insertReservation(db(), {
+      id: 'r4',
+      nodeId: 'n4',
+      unitIds: ['gpu-0'],
+      allowedOrgIds: [ORG.tenantB],
+      startsAt: hours(-2),
+      endsAt: hours(2),
+      topologyGen: 1,
+      releasedUnitIds: ['gpu-0'],
+    });
     // n2: a cancelled reservation managed by org_managing counts for nothing.
-    await insertReservation(db(), { id: 'r2', nodeId: 'n2', unitIds: ['gpu-0'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], startsAt: hours(-2), cancelledAt: hours(-1) });
+    await insertReservation(db(), {
+      id: 'r2',
+      nodeId: 'n2',
+      unitIds: ['gpu-0'],
+      allowedOrgIds: [ORG.audience],
+      managingOrgIds: [ORG.managing],
+      startsAt: hours(-2),
+      cancelledAt: hours(-1),
+    });
   }
 
   it('sorts by id, name, owner and creation, both ways, paging by keyset with cursors of that sort', async () => {
@@ -125,8 +148,13 @@ describe('listNodes: sort, search, filters, totals', () => {
     await addFleet();
     expect(await listNodes({ ctx: ctxFor(db(), ORG.tenantA), input: { q: 'alpha', limit: 1 } })).toMatchObject({ total: 2, totalCapped: false });
     await insertOrg(db(), { id: 'org_big', name: 'Big' });
-    await db().execute(sql`insert into nodes (id, name, owner_org_id) select 'bulk-' || g, 'bulk ' || g, 'org_big' from generate_series(1, ${NODE_COUNT_CAP}) g`);
-    expect(await listNodes({ ctx: ctxFor(db(), ORG.tenantA), input: { owner: 'org_big', limit: 1 } })).toMatchObject({ total: NODE_COUNT_CAP, totalCapped: false });
+    await db().execute(
+      sql`insert into nodes (id, name, owner_org_id) select 'bulk-' || g, 'bulk ' || g, 'org_big' from generate_series(1, ${NODE_COUNT_CAP}) g`,
+    );
+    expect(await listNodes({ ctx: ctxFor(db(), ORG.tenantA), input: { owner: 'org_big', limit: 1 } })).toMatchObject({
+      total: NODE_COUNT_CAP,
+      totalCapped: false,
+    });
     expect(await listNodes({ ctx: ctxFor(db(), ORG.tenantA), input: { limit: 1 } })).toMatchObject({ total: NODE_COUNT_CAP, totalCapped: true });
   });
 });

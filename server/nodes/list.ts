@@ -48,7 +48,9 @@ function relationFilter(ctx: Ctx, relation: NodeRelation): SQL {
  * may not see must not be learnt of through the filter.
  */
 function needsReviewFilter(ctx: Ctx): SQL {
-  const visible = isOperator(ctx) ? undefined : sql`(${nodes.ownerOrgId} = ${ctx.orgId} or ${orgIn('allowed_org_ids', ctx.orgId)} or ${orgIn('managing_org_ids', ctx.orgId)})`;
+  const visible = isOperator(ctx)
+    ? undefined
+    : sql`(${nodes.ownerOrgId} = ${ctx.orgId} or ${orgIn('allowed_org_ids', ctx.orgId)} or ${orgIn('managing_org_ids', ctx.orgId)})`;
   return reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, visible));
 }
 
@@ -72,7 +74,16 @@ function filtersOf(ctx: Ctx, input: ListNodesInput): SQL | undefined {
     input.ownerOrgId ? eq(nodes.ownerOrgId, input.ownerOrgId) : undefined,
     // An owner's name shows with its node to every signed-in principal (§9.1 q), so matching it tells nothing new.
     owner
-      ? or(eq(nodes.ownerOrgId, owner), inArray(nodes.ownerOrgId, ctx.db.select({ id: orgs.id }).from(orgs).where(sql`${orgs.name} ilike ${containing(owner)}`)))
+      ? or(
+          eq(nodes.ownerOrgId, owner),
+          inArray(
+            nodes.ownerOrgId,
+            ctx.db
+              .select({ id: orgs.id })
+              .from(orgs)
+              .where(sql`${orgs.name} ilike ${containing(owner)}`),
+          ),
+        )
       : undefined,
     // Served by the trigram indexes of migration 0013.
     q ? or(sql`${nodes.name} ilike ${containing(q)}`, sql`${nodes.id} ilike ${containing(q)}`) : undefined,
@@ -131,7 +142,11 @@ async function relationsOf(ctx: Ctx, page: readonly { id: string; ownerOrgId: st
   return new Map(
     page.map((n) => {
       const r = byNode.get(n.id);
-      const relations: NodeRelation[] = [...(n.ownerOrgId === ctx.orgId ? ['owns' as const] : []), ...(r?.manages ? ['manages' as const] : []), ...(r?.uses ? ['uses' as const] : [])];
+      const relations: NodeRelation[] = [
+        ...(n.ownerOrgId === ctx.orgId ? ['owns' as const] : []),
+        ...(r?.manages ? ['manages' as const] : []),
+        ...(r?.uses ? ['uses' as const] : []),
+      ];
       return [n.id, relations];
     }),
   );
@@ -165,9 +180,14 @@ export async function listNodes({ ctx, input }: { ctx: Ctx; input: ListNodesInpu
       .orderBy(...(sort === 'id' ? [by(nodes.id)] : [by(sortColumns[sort]), by(nodes.id)]))
       .limit(limit + 1),
     // One row past the cap says "more", without reading every match.
-    ctx.db
-      .select({ n: sql<number>`count(*)::int` })
-      .from(ctx.db.select({ one: sql`1` }).from(nodes).where(filters).limit(NODE_COUNT_CAP + 1).as('matches')),
+    ctx.db.select({ n: sql<number>`count(*)::int` }).from(
+      ctx.db
+        .select({ one: sql`1` })
+        .from(nodes)
+        .where(filters)
+        .limit(NODE_COUNT_CAP + 1)
+        .as('matches'),
+    ),
   ]);
   const count = counted?.n ?? 0;
   const keyOf = (n: { id: string }) => (sort === 'id' && order === 'asc' ? n.id : compositeKey(sortTag(sort, order), n.id));

@@ -20,7 +20,12 @@ export async function listNodeOwners({ ctx, input }: { ctx: Ctx; input: ListNode
   const rows = await ctx.db
     .select({ id: orgs.id, name: orgs.name })
     .from(orgs)
-    .where(and(sql`exists (select 1 from ${nodes} where ${nodes.ownerOrgId} = ${orgs.id})`, pattern ? or(ilike(orgs.name, pattern), ilike(orgs.id, pattern)) : undefined))
+    .where(
+      and(
+        sql`exists (select 1 from ${nodes} where ${nodes.ownerOrgId} = ${orgs.id})`,
+        pattern ? or(ilike(orgs.name, pattern), ilike(orgs.id, pattern)) : undefined,
+      ),
+    )
     .orderBy(asc(orgs.name), sql`${orgs.id} collate "C"`)
     .limit(MAX_OWNERS);
   return { items: rows };

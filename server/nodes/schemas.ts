@@ -67,16 +67,20 @@ export const ListNodesInput = z
     limit: LimitNumber.optional(),
     cursor: z.string().optional(),
     ownerOrgId: Id.optional(),
-    owner: freeText(100)
-      .optional()
-      .meta({ description: "The owner as a person types it: an org's id exactly, or part of its name (case-insensitive)." }),
+    owner: freeText(100).optional().meta({ description: "The owner as a person types it: an org's id exactly, or part of its name (case-insensitive)." }),
     q: freeText(100).optional().meta({ description: "Part of the node's id or name, case-insensitive." }),
-    sort: z.enum(nodeSortKeys).optional().meta({ description: 'The stored column to sort by (`owner`: the owner org id); default `id`. A cursor pages only the sort it came from.' }),
+    sort: z
+      .enum(nodeSortKeys)
+      .optional()
+      .meta({ description: 'The stored column to sort by (`owner`: the owner org id); default `id`. A cursor pages only the sort it came from.' }),
     order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `asc`.' }),
     relation: z
       .enum(nodeRelations)
       .optional()
-      .meta({ description: 'Nodes the acting org owns, manages a reservation on (`managingOrgIds`), or may use (a reservation\'s audience), counting reservations not cancelled nor expired.' }),
+      .meta({
+        description:
+          "Nodes the acting org owns, manages a reservation on (`managingOrgIds`), or may use (a reservation's audience), counting reservations not cancelled nor expired.",
+      }),
     hasReleased: Flag('`true`: nodes with a unit in state released or spot-occupied now; `false`: the others.'),
     needsReview: Flag('`true`: nodes with a needs-review reservation the caller may see; `false`: the others.'),
   })

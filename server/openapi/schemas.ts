@@ -379,7 +379,10 @@ export const ReclaimSchedule = z
 
 export const NodePage = pageOf(Node, 'NodePage')
   .extend({
-    total: z.int().min(0).meta({ description: 'How many nodes match the query, counted up to 1000 (docs/performance.md: an exact count of a broad query reads every match).' }),
+    total: z
+      .int()
+      .min(0)
+      .meta({ description: 'How many nodes match the query, counted up to 1000 (docs/performance.md: an exact count of a broad query reads every match).' }),
     totalCapped: z.boolean().meta({ description: 'More than `total` nodes match (at least 1001).' }),
   })
   .meta({ id: 'NodePage' });
