@@ -14,6 +14,8 @@ export type FilterField = {
   /** `select`: offer "any" (no filter); off when the parameter always has a value. */
   allowAny?: boolean;
   placeholder?: string;
+  /** `text`: values to offer as the person types (a `<datalist>`: no script), each with its label. */
+  suggestions?: readonly { value: string; label: string }[];
 };
 
 /** `2026-06-01T12:00` (a datetime-local input, read as UTC) → `2026-06-01T12:00:00.000Z`; anything else as typed, for the server to refuse by name. */
@@ -90,10 +92,18 @@ export function UrlFilters({
                 type={f.kind === 'datetime' ? 'datetime-local' : 'text'}
                 defaultValue={f.kind === 'datetime' ? isoToLocalInput(values[f.name]) : (values[f.name] ?? '')}
                 placeholder={f.placeholder}
+                list={f.suggestions?.length ? `${id}-suggestions` : undefined}
                 aria-invalid={problems.length > 0 || undefined}
                 aria-describedby={problems.length ? `${id}-problem` : undefined}
                 className={`${inputClass} ${f.kind === 'text' ? 'w-44' : ''}`}
               />
+            )}
+            {f.suggestions && f.suggestions.length > 0 && (
+              <datalist id={`${id}-suggestions`}>
+                {f.suggestions.map((o) => (
+                  <option key={o.value} value={o.value} label={o.label} />
+                ))}
+              </datalist>
             )}
             {problems.length > 0 && <FilterProblem id={`${id}-problem`} text={problems.join(' ')} />}
           </div>

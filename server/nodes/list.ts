@@ -1,9 +1,9 @@
 import { nodes, orgs, reservations } from '@/db/schema';
 import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
-import { isOperator, type Ctx } from '../context';
+import type { Ctx } from '../context';
 import { withOrgNames, type Named } from '../orgs/internal';
 import { compositeKey, decodeCompositeCursor, decodeCursor, malformedCursor, toPage } from '../pagination';
-import { orgIdsNamedWithNode } from '../policy';
+import { actingOrgStanding, aliasedReservationNames, aliasedReservationVisibleTo, nodeOwnedBy, orgIdsNamedWithNode } from '../policy';
 import type { ListNodesInput, NodeRelation, NodeSortKey } from './schemas';
 import { type NodeView, toNodeViews } from './view';
 
@@ -34,12 +34,10 @@ function reservationOnNode(now: Date, cond: SQL | undefined): SQL {
     and (r.ends_at is null or r.ends_at > ${at(now)}) and ${cond ?? sql`true`})`;
 }
 
-const orgIn = (column: 'allowed_org_ids' | 'managing_org_ids', orgId: string) => sql`r.${sql.raw(column)} @> array[${orgId}]::text[]`;
-
 /** SQL: the listed node stands to the acting org as `relation`. */
 function relationFilter(ctx: Ctx, relation: NodeRelation): SQL {
-  if (relation === 'owns') return eq(nodes.ownerOrgId, ctx.orgId);
-  return reservationOnNode(ctx.now, orgIn(relation === 'manages' ? 'managing_org_ids' : 'allowed_org_ids', ctx.orgId));
+  if (relation === 'owns') return nodeOwnedBy(ctx);
+  return reservationOnNode(ctx.now, aliasedReservationNames(ctx, relation === 'manages' ? 'managing' : 'audience'));
 }
 
 /**
@@ -48,10 +46,7 @@ function relationFilter(ctx: Ctx, relation: NodeRelation): SQL {
  * may not see must not be learnt of through the filter.
  */
 function needsReviewFilter(ctx: Ctx): SQL {
-  const visible = isOperator(ctx)
-    ? undefined
-    : sql`(${nodes.ownerOrgId} = ${ctx.orgId} or ${orgIn('allowed_org_ids', ctx.orgId)} or ${orgIn('managing_org_ids', ctx.orgId)})`;
-  return reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, visible));
+  return reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, aliasedReservationVisibleTo(ctx)));
 }
 
 /**
@@ -119,14 +114,15 @@ async function afterCursor(ctx: Ctx, cursor: string, sort: NodeSortKey, order: '
 async function relationsOf(ctx: Ctx, page: readonly { id: string; ownerOrgId: string }[]): Promise<Map<string, NodeRelation[]>> {
   const ids = page.map((n) => n.id);
   // Asked for the console's badges only, as the names are (REST answers the Node objects alone).
+  const standing = actingOrgStanding(ctx);
   const rows =
     ids.length === 0 || ctx.via !== 'console'
       ? []
       : await ctx.db
           .select({
             nodeId: reservations.nodeId,
-            manages: sql<boolean>`bool_or(${reservations.managingOrgIds} @> array[${ctx.orgId}]::text[])`,
-            uses: sql<boolean>`bool_or(${reservations.allowedOrgIds} @> array[${ctx.orgId}]::text[])`,
+            manages: standing.manages,
+            uses: standing.uses,
           })
           .from(reservations)
           .where(
@@ -134,7 +130,7 @@ async function relationsOf(ctx: Ctx, page: readonly { id: string; ownerOrgId: st
               inArray(reservations.nodeId, ids),
               sql`${reservations.cancelledAt} is null`,
               sql`(${reservations.endsAt} is null or ${reservations.endsAt} > ${at(ctx.now)})`,
-              or(sql`${reservations.managingOrgIds} @> array[${ctx.orgId}]::text[]`, sql`${reservations.allowedOrgIds} @> array[${ctx.orgId}]::text[]`),
+              standing.either,
             ),
           )
           .groupBy(reservations.nodeId);
