@@ -205,13 +205,15 @@ export function FleetTable(props: {
       {filters.owner && page && (
         // The owner named where a node listed names it (docs/product.md §9.1 q: never a lookup by id).
         <p className="text-sm text-ink-3" data-testid="owner-filter">
-          Owner “{filters.owner}”
-          {matched.map((n) => (
-            <span key={n.ownerOrgId}>
-              {' '}
-              · <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} />
-            </span>
-          ))}{' '}
+          Nodes owned by{' '}
+          {matched.length === 0
+            ? `“${filters.owner}”`
+            : matched.map((n, k) => (
+                <span key={n.ownerOrgId}>
+                  {k > 0 && ' or '}
+                  <OrgIds ids={[n.ownerOrgId]} names={n.orgNames} />
+                </span>
+              ))}{' '}
           ·{' '}
           <Link href={pathname} className="text-accent-ink hover:underline">
             show every owner

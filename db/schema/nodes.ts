@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 
@@ -22,6 +23,10 @@ export const nodes = pgTable(
     index('nodes_created_at_idx').on(t.createdAt, t.id),
     index('nodes_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
     index('nodes_id_trgm_idx').using('gin', t.id.op('gin_trgm_ops')),
+    // Only a node whose topology changed can have a needs-review reservation (one written against an older generation).
+    index('nodes_topology_changed_idx')
+      .on(t.id)
+      .where(sql`${t.topologyGen} > 1`),
   ],
 );
 

@@ -46,7 +46,9 @@ function relationFilter(ctx: Ctx, relation: NodeRelation): SQL {
  * may not see must not be learnt of through the filter.
  */
 function needsReviewFilter(ctx: Ctx): SQL {
-  return reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, aliasedReservationVisibleTo(ctx)));
+  // Implied (a reservation's generation is at least 1), and said so that nodes_topology_changed_idx narrows the scan.
+  const changed = sql`${nodes.topologyGen} > 1`;
+  return and(changed, reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, aliasedReservationVisibleTo(ctx))))!;
 }
 
 /**
