@@ -63,8 +63,6 @@ function hasReleasedFilter(now: Date): SQL {
     and ru.starts_at <= ${at(now)} and (ru.ends_at is null or ru.ends_at > ${at(now)})
     and (${nodes.topologyGen} = 1 or exists (select 1 from ${reservations} r where r.node_id = ru.node_id and r.id = ru.reservation_id and r.topology_gen >= ${nodes.topologyGen})))`;
 }
-    and (ru.ends_at is null or ru.ends_at > ${at(now)}) and r.topology_gen >= ${nodes.topologyGen})`;
-}
 
 /** The conditions of the list's filters (all but the cursor). */
 function filtersOf(ctx: Ctx, input: ListNodesInput): SQL | undefined {
