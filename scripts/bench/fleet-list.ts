@@ -82,6 +82,8 @@ const [small, large] = [Math.min(...sizes), Math.max(...sizes)];
 console.log(`| variant | ${small} nodes ms | ${large} nodes ms | ratio | statements |`);
 console.log('|---|---:|---:|---:|---:|');
 for (const [name, r] of Object.entries(results)) {
-  console.log(`| ${name} | ${r[small]!.ms.toFixed(2)} | ${r[large]!.ms.toFixed(2)} | ${(r[large]!.ms / r[small]!.ms).toFixed(2)} | ${r[small]!.statements.toFixed(1)} / ${r[large]!.statements.toFixed(1)} |`);
+  console.log(
+    `| ${name} | ${r[small]!.ms.toFixed(2)} | ${r[large]!.ms.toFixed(2)} | ${(r[large]!.ms / r[small]!.ms).toFixed(2)} | ${r[small]!.statements.toFixed(1)} / ${r[large]!.statements.toFixed(1)} |`,
+  );
 }
 console.log('\n' + plans.join('\n'));

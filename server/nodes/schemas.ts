@@ -74,13 +74,10 @@ export const ListNodesInput = z
       .optional()
       .meta({ description: 'The stored column to sort by (`owner`: the owner org id); default `id`. A cursor pages only the sort it came from.' }),
     order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `asc`.' }),
-    relation: z
-      .enum(nodeRelations)
-      .optional()
-      .meta({
-        description:
-          "Nodes the acting org owns, manages a reservation on (`managingOrgIds`), or may use (a reservation's audience), counting reservations not cancelled nor expired.",
-      }),
+    relation: z.enum(nodeRelations).optional().meta({
+      description:
+        "Nodes the acting org owns, manages a reservation on (`managingOrgIds`), or may use (a reservation's audience), counting reservations not cancelled nor expired.",
+    }),
     hasReleased: Flag('`true`: nodes with a unit in state released or spot-occupied now; `false`: the others.'),
     needsReview: Flag('`true`: nodes with a needs-review reservation the caller may see; `false`: the others.'),
   })
