@@ -2,6 +2,7 @@ import { nodes, orgs, reservations } from '@/db/schema';
 import { and, asc, desc, eq, gt, inArray, lt, or, sql, type SQL } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { withOrgNames, type Named } from '../orgs/internal';
+import { likeContaining } from '../orgs/search';
 import { compositeKey, decodeCompositeCursor, decodeCursor, malformedCursor, toPage } from '../pagination';
 import { actingOrgStanding, aliasedReservationNames, aliasedReservationVisibleTo, nodeOwnedBy, orgIdsNamedWithNode } from '../policy';
 import type { ListNodesInput, NodeRelation, NodeSortKey } from './schemas';
@@ -25,13 +26,12 @@ const sortColumns = { id: nodes.id, name: nodes.name, owner: nodes.ownerOrgId, c
 // A raw fragment's parameter: postgres.js binds strings, not Dates.
 const at = (now: Date) => sql`${now.toISOString()}::timestamptz`;
 
-// LIKE's own wildcards in the fragment are literal characters here (as in orgs.search).
-const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-
 /** SQL: a non-cancelled, unexpired reservation on the listed node, meeting `cond`. */
-function reservationOnNode(now: Date, cond: SQL | undefined): SQL {
+function reservationOnNode(now: Date, cond: SQL | undefined, perNode = false): SQL {
+  // `perNode`: OFFSET 0 keeps the subquery a per-node probe of the reservations' primary key
+  // rather than a semi-join over every live reservation (the planner's pick, 7 ms at 10,000 nodes).
   return sql`exists (select 1 from ${reservations} r where r.node_id = ${nodes.id} and r.cancelled_at is null
-    and (r.ends_at is null or r.ends_at > ${at(now)}) and ${cond ?? sql`true`})`;
+    and (r.ends_at is null or r.ends_at > ${at(now)}) and ${cond ?? sql`true`}${perNode ? sql` offset 0` : sql``})`;
 }
 
 /** SQL: the listed node stands to the acting org as `relation`. */
@@ -48,7 +48,7 @@ function relationFilter(ctx: Ctx, relation: NodeRelation): SQL {
 function needsReviewFilter(ctx: Ctx): SQL {
   // Implied (a reservation's generation is at least 1), and said so that nodes_topology_changed_idx narrows the scan.
   const changed = sql`${nodes.topologyGen} > 1`;
-  return and(changed, reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, aliasedReservationVisibleTo(ctx))))!;
+  return and(changed, reservationOnNode(ctx.now, and(sql`r.topology_gen < ${nodes.topologyGen}`, aliasedReservationVisibleTo(ctx)), true))!;
 }
 
 /**
@@ -80,12 +80,12 @@ function filtersOf(ctx: Ctx, input: ListNodesInput): SQL | undefined {
             ctx.db
               .select({ id: orgs.id })
               .from(orgs)
-              .where(sql`${orgs.name} ilike ${containing(owner)}`),
+              .where(sql`${orgs.name} ilike ${likeContaining(owner)}`),
           ),
         )
       : undefined,
     // Served by the trigram indexes of migration 0013.
-    q ? or(sql`${nodes.name} ilike ${containing(q)}`, sql`${nodes.id} ilike ${containing(q)}`) : undefined,
+    q ? or(sql`${nodes.name} ilike ${likeContaining(q)}`, sql`${nodes.id} ilike ${likeContaining(q)}`) : undefined,
     input.relation ? relationFilter(ctx, input.relation) : undefined,
     flag(input.hasReleased, () => hasReleasedFilter(ctx.now)),
     flag(input.needsReview, () => needsReviewFilter(ctx)),
