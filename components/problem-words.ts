@@ -38,6 +38,13 @@ const labels: Record<string, string> = {
   tier: 'Tier',
   expectedTopologyGen: 'Topology generation',
   at: 'Reclaim at',
+  q: 'Search',
+  owner: 'Owner',
+  sort: 'Sort by',
+  order: 'Order',
+  relation: 'My org',
+  hasReleased: 'Released units',
+  needsReview: 'Needs review',
   scheduleId: 'Schedule',
 };
 

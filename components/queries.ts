@@ -7,9 +7,15 @@ import type { RouterInputs } from './trpc-types';
 
 export const FLEET_PAGE_SIZE = 10;
 
+/** The fleet page's URL parameters besides `cursor`: the API's own names (docs/product.md §5 Lists). */
+export const fleetFilterNames = ['q', 'owner', 'relation', 'hasReleased', 'needsReview', 'sort', 'order'] as const;
+export type FleetFilters = Partial<Record<(typeof fleetFilterNames)[number], string>>;
+type FleetInput = RouterInputs['nodes']['list'];
+
 /** The fleet page's node list. */
-export function fleetQueryInput(cursor?: string, ownerOrgId?: string) {
-  return { limit: FLEET_PAGE_SIZE, ...(cursor ? { cursor } : {}), ...(ownerOrgId ? { ownerOrgId } : {}) };
+export function fleetQueryInput(filters: FleetFilters = {}, cursor?: string): FleetInput {
+  // As for the audit trail: the server checks what the URL says (a 400 naming the parameter).
+  return { limit: FLEET_PAGE_SIZE, ...(filters as Omit<FleetInput, 'limit' | 'cursor'>), ...(cursor ? { cursor } : {}) };
 }
 
 /** The node page's three queries. */

@@ -283,6 +283,8 @@ async function snapshot(db: Db): Promise<string> {
   return JSON.stringify(parts);
 }
 
+const nodeIdsOf = (body: unknown) => (body as { items: { id: string }[] }).items.map((n) => n.id);
+
 // ── What each kind may see in the base scene (§2), for the filtered lists ───────────────
 
 const n1States: Record<string, string> = {
@@ -455,6 +457,12 @@ const checks = {
       kind,
     );
   }) satisfies Check,
+  // The relation filters name the acting org's own standing only (n1: owner org_owner, r1 managed by org_managing, audience org_audience).
+  nodesOwned: ((body, kind) => expect(nodeIdsOf(body)).toEqual(kind === 'operator' ? ['n-own'] : kind === 'owner' ? ['n1'] : [])) satisfies Check,
+  nodesManaged: ((body, kind) => expect(nodeIdsOf(body)).toEqual(kind === 'managing' ? ['n1'] : [])) satisfies Check,
+  nodesUsed: ((body, kind) => expect(nodeIdsOf(body)).toEqual(kind === 'audience' ? ['n1'] : [])) satisfies Check,
+  // The fleet's owner offers: orgs that own a node, whose names every signed-in principal sees with the fleet (§9.1 q).
+  nodeOwners: ((body) => expect((body as { items: { id: string }[] }).items.map((o) => o.id).sort()).toEqual([ORG.owner, ORG.platform])) satisfies Check,
   reservation: ((body) => checkR1Fields(body as Reservation)) satisfies Check,
   // The policy's node actions (server/policy.ts nodeRules), as the console offers them.
   nodeActions: ((body, kind) =>
@@ -623,6 +631,10 @@ const routes: MatrixRow[] = [
   // tRPC ──────────────────────────────────────────────────────────────────────────────
   { transport: 'trpc', op: 'nodes.get', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
   { transport: 'trpc', op: 'nodes.list', input: {}, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeList },
+  { transport: 'trpc', op: 'nodes.list', label: 'owns', input: { relation: 'owns' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodesOwned },
+  { transport: 'trpc', op: 'nodes.list', label: 'manages', input: { relation: 'manages' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodesManaged },
+  { transport: 'trpc', op: 'nodes.list', label: 'uses', input: { relation: 'uses' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodesUsed },
+  { transport: 'trpc', op: 'nodes.owners', input: { q: 'org' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeOwners },
   { transport: 'trpc', op: 'nodes.actions', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeActions },
   { transport: 'trpc', op: 'nodes.fleetActions', input: undefined, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.fleetActions },
   { transport: 'trpc', op: 'orgs.search', input: { q: 'org_' }, action: 'search orgs (the org picker)', scene: 'base', mutates: false, check: checks.orgSearch, namesOrgs: true },

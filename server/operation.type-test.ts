@@ -16,6 +16,7 @@ import type { UnitDetailView } from './nodes/get-unit';
 import type { ChangeTopologyInput, GetNodeInput as GetNodeInputType, GetUnitInput, ListNodesInput, RegisterNodeInput } from './nodes/schemas';
 import { GetNodeInput } from './nodes/schemas';
 import type { listTopologyHistory } from './nodes/topology-history';
+import type { NodeListPage } from './nodes/list';
 import type { NodeView } from './nodes/view';
 import type { ListNotificationsInput, MarkNotificationReadInput } from './notifications/schemas';
 import type { NotificationView } from './notifications/view';
@@ -117,9 +118,10 @@ type Input<S extends z.ZodType> = z.input<S>;
 export type _RouterChecks = [
   Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
   Assert<Exact<keyof In['scheduledReclaims'], 'list' | 'create' | 'get' | 'reschedule' | 'cancel'>>,
-  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'topologyHistory'>>,
+  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'owners' | 'topologyHistory'>>,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
-  Assert<Exact<Out['nodes']['list'], Page<Named<NodeView>>>>,
+  Assert<Exact<Out['nodes']['owners'], { items: OrgSummary[] }>>,
+  Assert<Exact<Out['nodes']['list'], NodeListPage>>,
   Assert<Exact<In['nodes']['register'], Input<typeof RegisterNodeInput>>>,
   Assert<Exact<Out['nodes']['register'], NodeView>>,
   Assert<Exact<In['nodes']['get'], Input<typeof GetNodeInputType>>>,

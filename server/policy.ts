@@ -370,6 +370,33 @@ export function reservationVisibleTo(principal: Principal, node: { ownerOrgId: s
 }
 
 /**
+ * SQL over a reservation aliased `r` (the node list's filters, server/nodes/list.ts): the acting
+ * org manages it (`managingOrgIds`) or may use it (`allowedOrgIds`) — its own standing, so no
+ * reservation it may not see is learnt of (docs/product.md §2).
+ */
+export function aliasedReservationNames(principal: Principal, list: 'managing' | 'audience'): SQL {
+  return sql`r.${sql.raw(list === 'managing' ? 'managing_org_ids' : 'allowed_org_ids')} @> array[${principal.orgId}]::text[]`;
+}
+
+/** SQL over a reservation aliased `r` on the listed `nodes` row: the principal may see it (§2; `reservationVisibleTo` across nodes). */
+export function aliasedReservationVisibleTo(principal: Principal): SQL | undefined {
+  if (isOperator(principal)) return undefined;
+  return sql`(${nodes.ownerOrgId} = ${principal.orgId} or ${aliasedReservationNames(principal, 'audience')} or ${aliasedReservationNames(principal, 'managing')})`;
+}
+
+/** SQL: the listed node is the acting org's own. */
+export function nodeOwnedBy(principal: Principal): SQL {
+  return eq(nodes.ownerOrgId, principal.orgId);
+}
+
+/** SQL aggregates over `reservations`: whether the acting org manages / may use one of them (the fleet's relation badges). */
+export function actingOrgStanding(principal: Principal): { manages: SQL<boolean>; uses: SQL<boolean>; either: SQL } {
+  const managing = arrayContains(reservations.managingOrgIds, [principal.orgId]);
+  const audience = arrayContains(reservations.allowedOrgIds, [principal.orgId]);
+  return { manages: sql<boolean>`bool_or(${managing})`, uses: sql<boolean>`bool_or(${audience})`, either: or(managing, audience)! };
+}
+
+/**
  * Whether a reservation the acting org stands to as `rel` is listed for `role` (JS form of
  * `reservationListedFor`; the roles are server/reservations/roles.ts, docs/product.md §5).
  */

@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 
 /** One column of a DataTable: its header and how a row fills its cell. */
-export type Column<T> = { key: string; header: ReactNode; cell: (row: T) => ReactNode; className?: string; headerClassName?: string };
+export type Column<T> = {
+  key: string;
+  header: ReactNode;
+  cell: (row: T) => ReactNode;
+  className?: string;
+  headerClassName?: string;
+  /** A sortable column's `aria-sort`: how the list is sorted by it now. */
+  ariaSort?: 'ascending' | 'descending' | 'none';
+};
 
 /**
  * The table every list page shares: a header row, one row per item (`data-<rowAttr>` names it
@@ -30,7 +38,7 @@ export function DataTable<T>(props: {
         <thead className={headClassName ?? 'text-xs uppercase tracking-wide text-ink-4'}>
           <tr>
             {columns.map((c) => (
-              <th key={c.key} className={c.headerClassName ?? 'py-2 pr-4 font-medium'}>
+              <th key={c.key} className={c.headerClassName ?? 'py-2 pr-4 font-medium'} aria-sort={c.ariaSort}>
                 {c.header}
               </th>
             ))}

@@ -23,6 +23,8 @@ export type FilterField = {
    * `until`), so the next minute goes into the URL, and the field shows the minute before it.
    */
   end?: boolean;
+  /** `text`: values to offer as the person types (a `<datalist>`: no script), each with its label. */
+  suggestions?: readonly { value: string; label: string }[];
 };
 
 /**
@@ -106,6 +108,7 @@ export function UrlFilters({
                 type={f.kind === 'datetime' ? 'datetime-local' : 'text'}
                 defaultValue={f.kind === 'datetime' ? paramToWallTime(f, value, zone) : (value ?? '')}
                 placeholder={f.placeholder}
+                list={f.suggestions?.length ? `${id}-suggestions` : undefined}
                 aria-invalid={problems.length > 0 || undefined}
                 aria-describedby={problems.length ? `${id}-problem` : undefined}
                 className={`${inputClass} ${f.kind === 'text' ? 'w-44' : ''}`}
@@ -116,6 +119,13 @@ export function UrlFilters({
               <span data-testid={`${f.name}-means`} className="mt-1 block text-xs text-ink-4">
                 before {Date.parse(value) % 60_000 ? value : formatDateTime(value, zone)}
               </span>
+            )}
+            {f.suggestions && f.suggestions.length > 0 && (
+              <datalist id={`${id}-suggestions`}>
+                {f.suggestions.map((o) => (
+                  <option key={o.value} value={o.value} label={o.label} />
+                ))}
+              </datalist>
             )}
             {problems.length > 0 && <FilterProblem id={`${id}-problem`} text={problems.join(' ')} />}
           </div>

@@ -37,6 +37,18 @@ export function useCursorHref(): (cursor: string | undefined) => string {
   };
 }
 
+type PagerCount = { total: number; capped: boolean; pageSize: number; shown: number; noun: (total: number, capped: boolean) => string };
+
+/** Where this page stands in a counted list; a trail opened at a later page knows only the count. */
+function countLine(c: PagerCount, trail: { page: number; fromFirst: boolean }): string {
+  const of = c.noun(c.total, c.capped);
+  if (!trail.fromFirst || c.shown === 0) return c.shown === 0 ? `0 of ${of}` : `${c.shown} of ${of}`;
+  const first = trail.page * c.pageSize + 1;
+  const fmt = (n: number) => n.toLocaleString('en-US');
+  const pages = c.capped ? '' : ` of ${fmt(Math.max(1, Math.ceil(c.total / c.pageSize)))}`;
+  return `${fmt(first)}–${fmt(first + c.shown - 1)} of ${of} · page ${fmt(trail.page + 1)}${pages}`;
+}
+
 const linkClass = 'rounded-md border border-line-strong bg-surface px-3 py-1.5 hover:bg-surface-2';
 const offClass = 'rounded-md border border-line-strong bg-surface px-3 py-1.5 opacity-40';
 
@@ -62,13 +74,26 @@ function PageLink({ href, children }: { href: string | undefined; children: stri
  * JavaScript; the server page reads the page the URL's `cursor` names.
  * @param cursor the URL's cursor (this page's); scope what else selects the list (its filters).
  */
-export function UrlPager({ cursor, scope = '', nextCursor }: { cursor: string | undefined; scope?: string; nextCursor: string | undefined }) {
+export function UrlPager({
+  cursor,
+  scope = '',
+  nextCursor,
+  count,
+}: {
+  cursor: string | undefined;
+  scope?: string;
+  nextCursor: string | undefined;
+  /** A list that counts its matches (up to a cap): "11–20 of 2,345 nodes · page 2 of 235". */
+  count?: PagerCount;
+}) {
   const trail = useUrlCursorTrail(cursor, scope);
   const hrefFor = useCursorHref();
   return (
     <div className="flex items-center justify-between text-sm">
       {/* Opened at a later page from a link: its number is unknown, and "back" is the first page. */}
-      <span className="text-ink-3">{trail.fromFirst ? `Page ${trail.page + 1}` : ''}</span>
+      <span className="text-ink-3" data-testid="pager-position">
+        {count ? countLine(count, trail) : trail.fromFirst ? `Page ${trail.page + 1}` : ''}
+      </span>
       <div className="flex gap-2">
         {trail.page === 0 && !trail.fromFirst ? (
           <PageLink href={hrefFor(undefined)}>← First page</PageLink>

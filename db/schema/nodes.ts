@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { index, integer, jsonb, pgTable, primaryKey, text, timestamp, unique } from 'drizzle-orm/pg-core';
 import { orgs } from './orgs';
 
@@ -14,7 +15,19 @@ export const nodes = pgTable(
     createdAt: timestamp('created_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
     updatedAt: timestamp('updated_at', { withTimezone: true, precision: 3 }).notNull().defaultNow(),
   },
-  (t) => [index('nodes_owner_idx').on(t.ownerOrgId)],
+  // The fleet's sorts (by a stored column, then id: the keyset) and its search by id or name
+  // (trigram indexes: ILIKE '%q%' without reading every node; migration 0013 creates pg_trgm).
+  (t) => [
+    index('nodes_owner_idx').on(t.ownerOrgId, t.id),
+    index('nodes_name_idx').on(t.name, t.id),
+    index('nodes_created_at_idx').on(t.createdAt, t.id),
+    index('nodes_name_trgm_idx').using('gin', t.name.op('gin_trgm_ops')),
+    index('nodes_id_trgm_idx').using('gin', t.id.op('gin_trgm_ops')),
+    // Only a node whose topology changed can have a needs-review reservation (one written against an older generation).
+    index('nodes_topology_changed_idx')
+      .on(t.id)
+      .where(sql`${t.topologyGen} > 1`),
+  ],
 );
 
 /** The node's current units, in display order (`position`). */

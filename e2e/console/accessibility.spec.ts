@@ -76,7 +76,10 @@ for (const theme of ['light', 'dark'] as const) {
       await page.goto('/nodes/acme-h100-01');
       await expectNoAxeViolations(page, 'node acme-h100-01');
       await checkDialog(page, 'Re-affirm…', () =>
-        page.locator('[data-reservation-id="res-nimbus-01-review"]').getByRole('button', { name: /^Re-affirm/ }).click(),
+        page
+          .locator('[data-reservation-id="res-nimbus-01-review"]')
+          .getByRole('button', { name: /^Re-affirm/ })
+          .click(),
       );
 
       await page.goto(`/nodes/${nodeId}`);
@@ -98,7 +101,11 @@ for (const theme of ['light', 'dark'] as const) {
       await checkDialog(page, 'Edit…', () => row.getByRole('button', { name: /^Edit/ }).click());
       await checkDialog(page, 'Cancel reservation…', () => row.getByRole('button', { name: /^Cancel reservation/ }).click());
       await checkDialog(page, 'Terminate…', () =>
-        page.getByTestId('vm-table').locator(`[data-vm-id="${vmId}"]`).getByRole('button', { name: /^Terminate/ }).click(),
+        page
+          .getByTestId('vm-table')
+          .locator(`[data-vm-id="${vmId}"]`)
+          .getByRole('button', { name: /^Terminate/ })
+          .click(),
       );
     });
 

@@ -8,14 +8,15 @@ test('the fleet lists every node with per-state counts, pages and filters by own
   await expect(rows).toHaveCount(10);
   await expect(rows.first()).toContainText('acme-h100-01');
   await expect(rows.first()).toContainText('org_acme');
+  await expect(page.getByTestId('pager-position')).toContainText(/^1–10 of \d+ nodes · page 1 of 2$/);
   await page.getByRole('button', { name: 'Next →' }).click();
-  await expect(page.getByText('Page 2')).toBeVisible();
+  await expect(page.getByTestId('pager-position')).toContainText(/^11–\d+ of \d+ nodes · page 2 of 2$/);
   // 16 seeded nodes, plus any that other tests registered meanwhile.
   await expect(rows.first()).not.toContainText('acme-h100-01');
   expect(await rows.count()).toBeGreaterThanOrEqual(6);
   await page.getByRole('button', { name: '← Previous' }).click();
   await expect(rows.first()).toContainText('acme-h100-01');
-  await page.getByLabel('Owner org').fill('org_borealis');
+  await page.getByLabel('Owner').fill('org_borealis');
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(rows).toHaveCount(2);
   await expect(rows.nth(0)).toContainText('borealis-a100-01');
@@ -48,4 +49,65 @@ test('with JavaScript off, the fleet table (with what the operator may do) and t
   await expect(p.locator('[data-unit-id="gpu-0"]').first()).toBeVisible();
   await expect(p.getByText('res-nimbus-02').first()).toBeVisible();
   await noJs.close();
+});
+
+test('the fleet searches by name, filters the owner by name, sorts by its headers, filters by relation, clears, and keeps it all in the URL', async ({
+  page,
+}) => {
+  await signIn(page, 'ana@nimbus.example');
+  const rows = page.locator('tbody tr');
+  // Search by part of the name, case-insensitive: the URL carries it, and a reload keeps it.
+  await page.getByLabel('Search').fill('borealis a100');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/[?&]q=borealis\+a100/);
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByTestId('fleet-total')).toHaveText('2 nodes match');
+  await expect(page.getByTestId('pager-position')).toHaveText('1–2 of 2 nodes · page 1 of 1');
+  await page.reload();
+  await expect(rows).toHaveCount(2);
+  await expect(page.getByLabel('Search')).toHaveValue('borealis a100');
+
+  // The owner as a person types it: "Acme" is Acme Compute's name, not an id.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await page.getByLabel('Owner').fill('Acme');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByTestId('owner-filter')).toContainText('Nodes owned by Acme Compute');
+  await expect(rows.first()).toContainText('org_acme');
+  await expect(page.getByText('No nodes match.')).toHaveCount(0);
+  // The owners it offers as one types (a datalist, rendered with the page).
+  await expect(page.locator('datalist option[value="Acme Compute"]')).toHaveCount(1);
+
+  // Sort by the Node header (name): aria-sort says so, a second click reverses, the URL keeps the filter.
+  const nodeHeader = page.locator('th', { hasText: 'Node' });
+  await expect(nodeHeader).toHaveAttribute('aria-sort', 'ascending');
+  await nodeHeader.getByRole('link', { name: /^Node/ }).click();
+  await expect(page).toHaveURL(/sort=name&order=asc/);
+  await expect(page).toHaveURL(/owner=Acme/);
+  const ascending = await rows.locator('a').first().textContent();
+  await nodeHeader.getByRole('link', { name: /^Node/ }).click();
+  await expect(page).toHaveURL(/sort=name&order=desc/);
+  await expect(nodeHeader).toHaveAttribute('aria-sort', 'descending');
+  await expect(rows.locator('a').first()).not.toHaveText(ascending!);
+  await expect(page.locator('th', { hasText: 'Owner' })).toHaveAttribute('aria-sort', 'none');
+
+  // Relation: the nodes Nimbus may use, each marked.
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await page.getByLabel('My org').selectOption('uses');
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page).toHaveURL(/relation=uses/);
+  expect(await rows.count()).toBeGreaterThan(0);
+  for (const badge of await page.getByTestId('node-relations').all()) await expect(badge).toContainText('my org may use');
+  expect(await page.getByTestId('node-relations').count()).toBe(await rows.count());
+  await page.getByRole('button', { name: 'Clear' }).click();
+  await expect(page.getByLabel('My org')).toHaveValue('');
+  await expect(rows).toHaveCount(10);
+});
+
+test('a refused fleet filter says why under it, in words', async ({ page }) => {
+  await signIn(page, 'alice@acme.example');
+  await page.goto(`/?q=${'x'.repeat(101)}`);
+  await expect(page.locator('[data-field-error]')).toContainText('at most 100 characters');
+  await page.goto('/?sort=units');
+  await expect(page.locator('[data-field-error]').first()).toBeVisible();
 });

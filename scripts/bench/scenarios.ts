@@ -99,6 +99,13 @@ export const scenarios: readonly Scenario[] = [
   },
   read('GET /v1/nodes?limit=100', 'operator', (ctx) => api(ctx, 'org_platform', 'GET', '/v1/nodes?limit=100')),
   read('GET /v1/nodes?limit=100', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', '/v1/nodes?limit=100')),
+  // The fleet's list variants (issue 23): search, sort by name, owner by name, relation, released units, needs review.
+  read('GET /v1/nodes?limit=100&q=', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', '/v1/nodes?limit=100&q=fleet-004')),
+  read('GET /v1/nodes?limit=100&sort=name', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', '/v1/nodes?limit=100&sort=name&order=desc')),
+  read('GET /v1/nodes?limit=100&owner=', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', '/v1/nodes?limit=100&owner=borealis')),
+  read('GET /v1/nodes?limit=100&relation=manages', 'org_helix', (ctx) => api(ctx, 'org_helix', 'GET', '/v1/nodes?limit=100&relation=manages')),
+  read('GET /v1/nodes?limit=100&hasReleased=true', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', '/v1/nodes?limit=100&hasReleased=true')),
+  read('GET /v1/nodes?limit=100&needsReview=true', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', '/v1/nodes?limit=100&needsReview=true')),
   read('GET /v1/nodes/{id}', 'org_acme', (ctx) => api(ctx, 'org_acme', 'GET', `/v1/nodes/${readNode(ctx)}`)),
   read('GET /v1/vms?limit=500', 'operator', (ctx) => api(ctx, 'org_platform', 'GET', '/v1/vms?limit=500')),
   read('GET /v1/vms?limit=50', 'operator', (ctx) => api(ctx, 'org_platform', 'GET', '/v1/vms?limit=50')),

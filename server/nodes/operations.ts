@@ -2,15 +2,21 @@
 import type { ErrorCode } from '../errors';
 import { Node, NodePage, UnitDetail } from '../openapi/schemas';
 import { NoInput, operation, type OperationGroup } from '../operation';
-import { pageWithoutOrgNames, withoutOrgNames } from '../orgs/internal';
+import { withoutOrgNames } from '../orgs/internal';
 import { listFleetActions, listNodeActions } from './actions';
 import { getNode } from './get';
 import { getUnit } from './get-unit';
-import { listNodes } from './list';
+import { listNodes, type NodeListPage } from './list';
 import { registerNode } from './register';
-import { ChangeTopologyInput, GetNodeInput, GetUnitInput, ListNodesInput, RegisterNodeInput } from './schemas';
+import { listNodeOwners } from './owners';
+import { ChangeTopologyInput, GetNodeInput, GetUnitInput, ListNodeOwnersInput, ListNodesInput, RegisterNodeInput } from './schemas';
 import { changeTopology } from './topology';
 import { listTopologyHistory } from './topology-history';
+
+/** `GET /v1/nodes`'s answer: the Node objects, without the console's names and relations, and the counts. */
+function nodePageForRest({ items, ...rest }: NodeListPage) {
+  return { items: items.map(({ relations: _relations, ...n }) => withoutOrgNames(n)), ...rest };
+}
 
 const NOT_FOUND_AND_FORBIDDEN: ErrorCode[] = ['not_found', 'forbidden'];
 
@@ -26,12 +32,13 @@ export const nodeOperations = {
       operationId: 'listNodes',
       tag: 'Nodes',
       summary: 'List nodes',
-      description: 'Nodes visible to the caller, by id, cursor-paginated, with per-state unit counts.',
+      description:
+        'Nodes visible to the caller, with per-state unit counts: filtered (owner, search by id or name, relation to the acting org, released units, needs review), sorted by a stored column (default id), cursor-paginated, with how many match (`total`, counted up to 1000).',
       response: NodePage,
       responseDescription: 'A page of nodes.',
       errors: [],
-      // The verb names each node's owner for the console (docs/product.md §9.1 q); REST answers Nodes.
-      answer: pageWithoutOrgNames,
+      // The verb names each node's owner and the acting org's relations for the console (docs/product.md §9.1 q); REST answers Nodes.
+      answer: nodePageForRest,
     },
   }),
   register: operation({
@@ -119,6 +126,13 @@ export const nodeOperations = {
     kind: 'query',
     console: 'fleet.page',
     rest: { none: 'which buttons the console shows on the fleet page (Register node…)' },
+  }),
+  owners: operation({
+    verb: listNodeOwners,
+    input: ListNodeOwnersInput,
+    kind: 'query',
+    console: 'fleet.page',
+    rest: { none: "the fleet owner filter's offers; a program filters GET /v1/nodes by `owner` (an org id, or part of its name)" },
   }),
   topologyHistory: operation({
     verb: listTopologyHistory,

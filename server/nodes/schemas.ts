@@ -51,5 +51,39 @@ export type GetNodeInput = z.infer<typeof GetNodeInput>;
 export const GetUnitInput = z.object({ nodeId: Id, unitId: Id }).strict();
 export type GetUnitInput = z.infer<typeof GetUnitInput>;
 
-export const ListNodesInput = z.object({ limit: LimitNumber.optional(), cursor: z.string().optional(), ownerOrgId: Id.optional() }).strict();
+/** The stored columns the node list sorts by (docs/product.md §5 Lists); `owner` is the owner's org id. */
+export const nodeSortKeys = ['id', 'name', 'owner', 'createdAt'] as const;
+export type NodeSortKey = (typeof nodeSortKeys)[number];
+
+/** How the acting org stands to a node (docs/product.md §5 Lists `relation`): owns it, manages or may use a reservation on it. */
+export const nodeRelations = ['owns', 'manages', 'uses'] as const;
+export type NodeRelation = (typeof nodeRelations)[number];
+
+const Flag = (description: string) => z.enum(['true', 'false']).optional().meta({ description });
+
+/** `GET /v1/nodes` and `nodes.list` (docs/product.md §5 Lists): one declaration, additive to the first (`limit`, `cursor`, `ownerOrgId`). */
+export const ListNodesInput = z
+  .object({
+    limit: LimitNumber.optional(),
+    cursor: z.string().optional(),
+    ownerOrgId: Id.optional(),
+    owner: freeText(100).optional().meta({ description: "The owner as a person types it: an org's id exactly, or part of its name (case-insensitive)." }),
+    q: freeText(100).optional().meta({ description: "Part of the node's id or name, case-insensitive." }),
+    sort: z
+      .enum(nodeSortKeys)
+      .optional()
+      .meta({ description: 'The stored column to sort by (`owner`: the owner org id); default `id`. A cursor pages only the sort it came from.' }),
+    order: z.enum(['asc', 'desc']).optional().meta({ description: 'Default `asc`.' }),
+    relation: z.enum(nodeRelations).optional().meta({
+      description:
+        "Nodes the acting org owns, manages a reservation on (`managingOrgIds`), or may use (a reservation's audience), counting reservations not cancelled nor expired.",
+    }),
+    hasReleased: Flag('`true`: nodes with a unit in state released or spot-occupied now; `false`: the others.'),
+    needsReview: Flag('`true`: nodes with a needs-review reservation the caller may see; `false`: the others.'),
+  })
+  .strict();
 export type ListNodesInput = z.infer<typeof ListNodesInput>;
+
+/** `nodes.owners` (console only): the fleet's owner filter's offers. */
+export const ListNodeOwnersInput = z.object({ q: freeText(100).optional() }).strict();
+export type ListNodeOwnersInput = z.infer<typeof ListNodeOwnersInput>;

@@ -381,7 +381,15 @@ export const ReclaimSchedule = z
   })
   .meta({ id: 'ReclaimSchedule' });
 
-export const NodePage = pageOf(Node, 'NodePage');
+export const NodePage = pageOf(Node, 'NodePage')
+  .extend({
+    total: z
+      .int()
+      .min(0)
+      .meta({ description: 'How many nodes match the query, counted up to 1000 (docs/performance.md: an exact count of a broad query reads every match).' }),
+    totalCapped: z.boolean().meta({ description: 'More than `total` nodes match (at least 1001).' }),
+  })
+  .meta({ id: 'NodePage' });
 export const ReclaimSchedulePage = pageOf(ReclaimSchedule, 'ReclaimSchedulePage');
 export const ReservationPage = pageOf(Reservation, 'ReservationPage');
 export const VmPage = pageOf(Vm, 'VmPage');
@@ -430,7 +438,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof CreatedApiKey>, CreatedApiKeyView>>,
   Assert<Exact<z.infer<typeof Problem>, ProblemOnWire>>,
   Assert<ProblemOnWire extends ProblemType ? true : false>,
-  Assert<Exact<z.infer<typeof NodePage>, Page<NodeView>>>,
+  Assert<Exact<z.infer<typeof NodePage>, Page<NodeView> & { total: number; totalCapped: boolean }>>,
   Assert<Exact<z.infer<typeof ReservationPage>, Page<ReservationType>>>,
   Assert<Exact<z.infer<typeof VmPage>, Page<VmView>>>,
   Assert<Exact<z.infer<typeof AuditEventPage>, Page<AuditEventView>>>,

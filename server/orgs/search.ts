@@ -1,5 +1,6 @@
 import { orgs } from '@/db/schema';
-import { asc, ilike, or, sql } from 'drizzle-orm';
+import { asc, ilike, or, sql, type SQL } from 'drizzle-orm';
+import type { DbOrTx } from '@/db/client';
 import type { Ctx } from '../context';
 import { assertMayPickOrgs } from '../policy';
 import type { SearchOrgsQuery } from './schemas';
@@ -19,14 +20,28 @@ const MAX_RESULTS = 20;
  */
 export async function searchOrgs({ ctx, input }: { ctx: Ctx; input: SearchOrgsQuery }): Promise<{ items: OrgSummary[] }> {
   await assertMayPickOrgs(ctx);
-  const q = input.q?.trim();
-  // LIKE's own wildcards in the fragment are literal characters here.
-  const pattern = q ? `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` : undefined;
-  const rows = await ctx.db
+  return { items: await selectOrgSummaries(ctx.db, orgMatching(input.q)) };
+}
+
+/** `%text%` for LIKE, its own wildcards in `text` literal characters. */
+export function likeContaining(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+/** SQL: the org's name or id contains `q` (case-insensitive); none when `q` is blank. */
+export function orgMatching(q: string | undefined): SQL | undefined {
+  const text = q?.trim();
+  if (!text) return undefined;
+  const pattern = likeContaining(text);
+  return or(ilike(orgs.name, pattern), ilike(orgs.id, pattern));
+}
+
+/** The first MAX_RESULTS orgs meeting `where`, by name then id: what an org picker offers. */
+export async function selectOrgSummaries(db: DbOrTx, where: SQL | undefined): Promise<OrgSummary[]> {
+  return db
     .select({ id: orgs.id, name: orgs.name })
     .from(orgs)
-    .where(pattern ? or(ilike(orgs.name, pattern), ilike(orgs.id, pattern)) : undefined)
+    .where(where)
     .orderBy(asc(orgs.name), sql`${orgs.id} collate "C"`)
     .limit(MAX_RESULTS);
-  return { items: rows };
 }

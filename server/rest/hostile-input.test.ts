@@ -43,7 +43,7 @@ const missingReservation = { nodeId: 'n1', id: 'r-missing' };
 // One operation per line, read as a table; prettier would break the long rows.
 // prettier-ignore
 const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
-  'nodes.list': { as: 'owner', query: { limit: '10' }, status: 200 },
+  'nodes.list': { as: 'owner', query: { limit: '10', q: 'n', owner: 'org', sort: 'name', order: 'desc', relation: 'owns', hasReleased: 'true', needsReview: 'false' }, status: 200 },
   // The owner may not register nodes: 403 after the body is valid.
   'nodes.register': { as: 'owner', body: { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units }, status: 403 },
   'nodes.get': { as: 'owner', params: { nodeId: 'n1' }, status: 200 },
@@ -356,6 +356,35 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
       check: (a) => ((JSON.parse(a.text) as { items: unknown[] }).items.length === 0 ? null : `q=${q} matched ${a.text.slice(0, 100)}`),
     }));
     expect(await runAll(spec, base, literal)).toEqual([]);
+  });
+
+  it("refuses the node list's bad sort, search and filters with a 400 naming the parameter", async () => {
+    const spec = restRoutes.find((r) => r.id === 'nodes.list')!;
+    const refusals = [
+      ['sort', 'units'],
+      ['order', 'up'],
+      ['q', 'x'.repeat(101)],
+      ['owner', 'x'.repeat(101)],
+      ['relation', 'friends'],
+      ['hasReleased', 'yes'],
+      ['needsReview', '1'],
+    ].map(([name, value]): Variant => ({
+      label: `${name}=${value!.slice(0, 10)}`,
+      allowed: [400],
+      query: new URLSearchParams({ [name!]: value! }).toString(),
+      check: (a) => {
+        const errors = (a.problem?.errors ?? []) as { path: string }[];
+        return errors.some((e) => e.path === `query.${name}`) ? null : `${name}: ${a.text.slice(0, 200)}`;
+      },
+    }));
+    // LIKE's wildcards in the search are literal: none matches every node.
+    const literal = ['%', '_', '%_%'].map((q): Variant => ({
+      label: `q=${q}`,
+      allowed: [200],
+      query: new URLSearchParams({ q }).toString(),
+      check: (a) => ((JSON.parse(a.text) as { items: unknown[]; total: number }).total === 0 ? null : `q=${q} matched ${a.text.slice(0, 100)}`),
+    }));
+    expect(await runAll(spec, bases['nodes.list']!, [...refusals, ...literal])).toEqual([]);
   });
 
   it('has a corpus base for every route-table entry, and none for an entry that does not exist', () => {

@@ -46,7 +46,8 @@ const missing = { nodeId: 'n1', reservationId: 'r-missing' };
 const bases: Record<string, Base> = {
   'nodes.get': { as: 'owner', input: { nodeId: 'n1' }, status: 200 },
   'nodes.unit': { as: 'owner', input: { nodeId: 'n1', unitId: 'gpu-0' }, status: 200 },
-  'nodes.list': { as: 'owner', input: { limit: 10, ownerOrgId: ORG.owner }, status: 200 },
+  'nodes.list': { as: 'owner', input: { limit: 10, ownerOrgId: ORG.owner, owner: 'org', q: 'n', sort: 'owner', order: 'desc', relation: 'uses', hasReleased: 'false', needsReview: 'true' }, status: 200 },
+  'nodes.owners': { as: 'tenantA', input: { q: 'org' }, status: 200 },
   'nodes.register': { as: 'owner', input: { id: 'n-new', name: 'New', ownerOrgId: ORG.owner, units }, status: 403 },
   'nodes.changeTopology': { as: 'platform', input: { nodeId: 'n-missing', units, expectedTopologyGen: 1 }, status: 404 },
   'nodes.actions': { as: 'owner', input: { nodeId: 'n1' }, status: 200 },
