@@ -12,7 +12,7 @@ type Fixture = { nodeId: string; reservationId: string; vmId: string };
 
 /** A node of its own: Acme reserves gpu-0…3 for Nimbus, managed by Helix; gpu-2, gpu-3 released; Orbit's spot VM on gpu-2; a reclaim of gpu-3 scheduled. */
 async function buildFixture(request: Parameters<typeof freshNode>[0]): Promise<Fixture> {
-  const nodeId = await freshNode(request, 'a11y', 6);
+  const nodeId = await freshNode(request, 'theme-a11y', 6);
   const { id: reservationId } = await asOrg<{ id: string }>(
     request,
     'org_acme',

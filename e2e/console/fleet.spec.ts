@@ -69,6 +69,8 @@ test('the fleet searches by name, filters the owner by name, sorts by its header
 
   // The owner as a person types it: "Acme" is Acme Compute's name, not an id.
   await page.getByRole('button', { name: 'Clear' }).click();
+  // Clear is a navigation: the form is filled again only once it has landed.
+  await expect(page).toHaveURL(/\/$/);
   await expect(page).toHaveURL(/\/$/);
   await page.getByLabel('Owner').fill('Acme');
   await page.getByRole('button', { name: 'Filter' }).click();
@@ -93,6 +95,8 @@ test('the fleet searches by name, filters the owner by name, sorts by its header
 
   // Relation: the nodes Nimbus may use, each marked.
   await page.getByRole('button', { name: 'Clear' }).click();
+  // Clear is a navigation: the form is filled again only once it has landed.
+  await expect(page).toHaveURL(/\/$/);
   await page.getByLabel('My org').selectOption('uses');
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page).toHaveURL(/relation=uses/);
@@ -100,6 +104,8 @@ test('the fleet searches by name, filters the owner by name, sorts by its header
   for (const badge of await page.getByTestId('node-relations').all()) await expect(badge).toContainText('my org may use');
   expect(await page.getByTestId('node-relations').count()).toBe(await rows.count());
   await page.getByRole('button', { name: 'Clear' }).click();
+  // Clear is a navigation: the form is filled again only once it has landed.
+  await expect(page).toHaveURL(/\/$/);
   await expect(page.getByLabel('My org')).toHaveValue('');
   await expect(rows).toHaveCount(10);
 });

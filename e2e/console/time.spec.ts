@@ -103,7 +103,7 @@ test('a start typed as 09:00 with the Berlin preference is stored as 08:00Z; wit
     const dialog = page.getByRole('dialog');
     const audience = dialog.getByRole('group', { name: /Audience/ });
     await audience.getByLabel(/Search orgs/).fill('Nimbus');
-    await audience.getByRole('button', { name: 'Add Nimbus AI' }).click();
+    await audience.getByRole('option', { name: 'Add Nimbus AI' }).click();
     await dialog.getByLabel('later').check();
     await dialog.getByLabel(/Starts at/).fill(wall);
     await dialog.getByRole('button', { name: 'Reserve 1 unit' }).click();
