@@ -5,7 +5,7 @@ test('an audience user sees the reservations it is in the audience of, across no
   await signIn(page, 'ana@nimbus.example');
   await page.getByRole('link', { name: 'My capacity' }).click();
   await expect(page).toHaveURL(/\/capacity$/);
-  await expect(page.getByLabel('Show')).toHaveValue('audience');
+  await expect(page.getByLabel('Show', { exact: true })).toHaveValue('audience');
   const table = page.getByTestId('capacity-table');
   for (const key of [
     'acme-h100-01/res-nimbus-01',
@@ -25,12 +25,12 @@ test('an audience user sees the reservations it is in the audience of, across no
   expect(await (await page.context().request.get('/capacity')).text()).toContain('data-reservation-key="acme-h100-02/res-nimbus-02"');
 
   // Nimbus manages nothing: the other role is in the URL and empty.
-  await page.getByLabel('Show').selectOption('managing');
+  await page.getByLabel('Show', { exact: true }).selectOption('managing');
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page).toHaveURL(/[?&]role=managing/);
   await expect(table).toContainText('No reservation lists your org in this role.');
   await page.goBack();
-  await expect(page.getByLabel('Show')).toHaveValue('audience');
+  await expect(page.getByLabel('Show', { exact: true })).toHaveValue('audience');
 
   await table.getByRole('link', { name: 'res-nimbus-02', exact: true }).click();
   await expect(page).toHaveURL(/\/nodes\/acme-h100-02\/reservations\/res-nimbus-02$/);

@@ -8,9 +8,9 @@ test('the fleet lists every node with per-state counts, pages and filters by own
   await expect(rows).toHaveCount(10);
   await expect(rows.first()).toContainText('acme-h100-01');
   await expect(rows.first()).toContainText('org_acme');
-  await expect(page.getByTestId('pager-position')).toContainText(/^1–10 of \d+ nodes · page 1 of 2$/);
+  await expect(page.getByTestId('pager-position')).toContainText(/^1–10 of \d+ nodes · page 1 of \d+$/);
   await page.getByRole('button', { name: 'Next →' }).click();
-  await expect(page.getByTestId('pager-position')).toContainText(/^11–\d+ of \d+ nodes · page 2 of 2$/);
+  await expect(page.getByTestId('pager-position')).toContainText(/^11–\d+ of \d+ nodes · page 2 of \d+$/);
   // 16 seeded nodes, plus any that other tests registered meanwhile.
   await expect(rows.first()).not.toContainText('acme-h100-01');
   expect(await rows.count()).toBeGreaterThanOrEqual(6);

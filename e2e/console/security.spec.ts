@@ -145,7 +145,7 @@ test('hand-made console URLs â€” undecodable ids, hostile cursors and filters â€
     await expect(
       page
         .locator('main')
-        .getByText(/^Not found$|The (request|cursor|page link) is (invalid|malformed)|not found|must be/)
+        .getByText(/^Not found$|The (request|cursor|page link) is (invalid|malformed)|not found|must be|must not/)
         .first(),
       path,
     ).toBeVisible();
