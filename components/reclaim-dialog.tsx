@@ -264,7 +264,7 @@ export function ReclaimDialog(props: {
                 onChange={(e) => setReason(e.target.value)}
                 maxLength={1000}
                 rows={2}
-                className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-1 focus:ring-accent"
+                className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm shadow-sm focus:border-focus focus:outline-none focus:ring-1 focus:ring-focus"
                 placeholder="e.g. the audience needs the capacity back"
               />
             </label>
