@@ -13,7 +13,7 @@ import { offers } from './offers';
 import { ScheduleTimeField, scheduleTimeToSend } from './schedule-time';
 import type { AuditEvent, ReclaimResult, ReclaimSchedule, VmView } from './trpc-types';
 import { PreviewDialog } from './ui/preview-dialog';
-import { UnitIds } from './unit-ids';
+import { Id, UnitIds } from './unit-ids';
 import { Time, useTimeZone } from './time-zone';
 
 type Preview = {
@@ -313,7 +313,9 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
             const vm = vmById.get(id);
             return (
               <li key={id} data-vm-id={id} className="flex items-center justify-between gap-3 px-3 py-2">
-                <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-danger' : 'text-ink-2'}`}>{id}</span>
+                <span className={`min-w-0 font-mono ${tone === 'terminate' ? 'text-danger' : 'text-ink-2'}`}>
+                  <Id id={id} />
+                </span>
                 <span className="text-ink-3">{vm ? <UnitIds ids={vm.unitIds} /> : '—'}</span>
                 {vm ? (
                   <Time iso={vm.startedAt} className="text-xs text-ink-4">
