@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
  * "ain-02". The one exception is a new API key's secret: random letters with no separator to
  * break at, shown once to be copied.
  */
-const allowed = new Set(['api-keys/new-key-dialog.tsx']);
+// unit-ids.tsx names break-all only to say why it is not used.
+const allowed = new Set(['api-keys/new-key-dialog.tsx', 'unit-ids.tsx']);
 
 function files(dir: string): string[] {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? files(path.join(dir, e.name)) : [path.join(dir, e.name)]));
