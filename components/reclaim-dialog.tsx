@@ -13,7 +13,7 @@ import { offers } from './offers';
 import { ScheduleTimeField, scheduleTimeToSend } from './schedule-time';
 import type { AuditEvent, ReclaimResult, ReclaimSchedule, VmView } from './trpc-types';
 import { PreviewDialog } from './ui/preview-dialog';
-import { UnitIds } from './unit-ids';
+import { Id, UnitIds } from './unit-ids';
 import { Time, useTimeZone } from './time-zone';
 
 type Preview = {
@@ -264,7 +264,7 @@ export function ReclaimDialog(props: {
                 onChange={(e) => setReason(e.target.value)}
                 maxLength={1000}
                 rows={2}
-                className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-1 focus:ring-accent"
+                className="mt-1 block w-full rounded-md border border-line-strong px-3 py-2 text-sm shadow-sm focus:border-focus focus:outline-none focus:ring-1 focus:ring-focus"
                 placeholder="e.g. the audience needs the capacity back"
               />
             </label>
@@ -313,7 +313,9 @@ function VmList(props: { title: string; ids: string[]; vmById: Map<string, VmVie
             const vm = vmById.get(id);
             return (
               <li key={id} data-vm-id={id} className="flex items-center justify-between gap-3 px-3 py-2">
-                <span className={`min-w-0 break-all font-mono ${tone === 'terminate' ? 'text-danger' : 'text-ink-2'}`}>{id}</span>
+                <span className={`min-w-0 font-mono ${tone === 'terminate' ? 'text-danger' : 'text-ink-2'}`}>
+                  <Id id={id} />
+                </span>
                 <span className="text-ink-3">{vm ? <UnitIds ids={vm.unitIds} /> : '—'}</span>
                 {vm ? (
                   <Time iso={vm.startedAt} className="text-xs text-ink-4">

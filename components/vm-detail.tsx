@@ -1,5 +1,6 @@
 'use client';
 
+import { Id } from './unit-ids';
 import Link from 'next/link';
 import { Suspense, useState, type ReactNode } from 'react';
 import { lazyWithTrpc } from './live/lazy-with-trpc';
@@ -43,8 +44,8 @@ export function VmDetail({ detail }: { detail: Fetched<VmDetailData> }) {
   return (
     <div className="space-y-4">
       <div className="flex flex-wrap items-center gap-3">
-        <h1 className="font-mono text-2xl font-semibold break-all" {...offers('vm.page')}>
-          {v.id}
+        <h1 className="font-mono text-2xl font-semibold" {...offers('vm.page')}>
+          <Id id={v.id} />
         </h1>
         <span
           data-testid="vm-status"

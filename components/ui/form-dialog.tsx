@@ -97,4 +97,4 @@ export function Field(props: { label: ReactNode; hint?: ReactNode; errors?: stri
 }
 
 export const inputClass =
-  'block w-full rounded-md border border-line-strong px-3 py-1.5 text-sm shadow-sm focus:border-accent focus:outline-none focus:ring-1 focus:ring-accent';
+  'block w-full rounded-md border border-line-strong px-3 py-1.5 text-sm shadow-sm focus:border-focus focus:outline-none focus:ring-1 focus:ring-focus';
