@@ -7,5 +7,4 @@ CREATE INDEX "nodes_created_at_idx" ON "nodes" USING btree ("created_at","id");-
 CREATE INDEX "nodes_name_trgm_idx" ON "nodes" USING gin ("name" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "nodes_id_trgm_idx" ON "nodes" USING gin ("id" gin_trgm_ops);--> statement-breakpoint
 CREATE INDEX "nodes_topology_changed_idx" ON "nodes" USING btree ("id") WHERE "nodes"."topology_gen" > 1;--> statement-breakpoint
-CREATE INDEX "reservation_units_released_idx" ON "reservation_units" USING btree ("node_id","reservation_id") WHERE "reservation_units"."released" and not "reservation_units"."cancelled";--> statement-breakpoint
 CREATE INDEX "nodes_owner_idx" ON "nodes" USING btree ("owner_org_id","id");
