@@ -55,7 +55,7 @@ export const reservationUnits = pgTable(
     foreignKey({ columns: [t.nodeId, t.reservationId], foreignColumns: [reservations.nodeId, reservations.id] }).onDelete('cascade'),
     index('reservation_units_node_unit_idx').on(t.nodeId, t.unitId),
     // No index names `released`: release and reclaim flip it, and an index on it would make
-    // every such update non-HOT (reclaim ÷ floor fell from 0.81 to 0.59 with one, issue 23); the
-    // fleet's "has released units" filter walks reservation_units_node_unit_idx instead.
+    // every such update non-HOT, maintaining every index of the table (docs/performance.md,
+    // issue 23); the fleet's "has released units" filter walks reservation_units_node_unit_idx.
   ],
 );
