@@ -1,6 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
 import { expectNoAxeViolations } from '../support/axe';
-import { asOrg, freshNode, signIn, unit } from './support';
+import { asOrg, managedSpotNode, signIn, unit } from './support';
 
 // Issue 23: axe reports nothing on any page or open dialog, in the light and the dark theme
 // (docs/product.md §6 "Themes and accessibility", §8 R7). The theme comes from the `theme`
@@ -10,19 +10,9 @@ const HOUR = 3_600_000;
 
 type Fixture = { nodeId: string; reservationId: string; vmId: string };
 
-/** A node of its own: Acme reserves gpu-0…3 for Nimbus, managed by Helix; gpu-2, gpu-3 released; Orbit's spot VM on gpu-2; a reclaim of gpu-3 scheduled. */
-async function buildFixture(request: Parameters<typeof freshNode>[0]): Promise<Fixture> {
-  const nodeId = await freshNode(request, 'theme-a11y', 6);
-  const { id: reservationId } = await asOrg<{ id: string }>(
-    request,
-    'org_acme',
-    'post',
-    `/v1/nodes/${nodeId}/reservations`,
-    { reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'] },
-    201,
-  );
-  await asOrg(request, 'org_helix', 'post', `/v1/nodes/${nodeId}/reservations/${reservationId}/release`, { unitIds: ['gpu-2', 'gpu-3'] });
-  const { id: vmId } = await asOrg<{ id: string }>(request, 'org_orbit', 'post', '/v1/vms', { nodeId, unitIds: ['gpu-2'], tier: 'spot' }, 201);
+/** managedSpotNode (support.ts), with a reclaim of gpu-3 scheduled three hours ahead. */
+async function buildFixture(request: Parameters<typeof managedSpotNode>[0]): Promise<Fixture> {
+  const { nodeId, reservationId, vmId } = await managedSpotNode(request, 'theme-a11y', 6);
   const at = new Date(Math.ceil((Date.now() + 3 * HOUR) / 60_000) * 60_000).toISOString();
   await asOrg(request, 'org_helix', 'post', `/v1/nodes/${nodeId}/reservations/${reservationId}/scheduled-reclaims`, { unitIds: ['gpu-3'], at }, 201);
   return { nodeId, reservationId, vmId };

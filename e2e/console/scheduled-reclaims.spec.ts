@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { asOrg, freshNode, signIn, unit } from './support';
+import { asOrg, freshNode, managedSpotNode, signIn, unit } from './support';
 
 // Issue 22: a managing org schedules a reclaim in the console; the grid, the reservation page,
 // and the spot tenant's VM list, VM page and notifications all show the deadline; reschedule and
@@ -35,17 +35,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   test.setTimeout(120_000);
   // A node of its own: Acme (the owner) reserves it for Nimbus, managed by Helix; Helix releases
   // gpu-2 and gpu-3; Orbit runs a spot VM on gpu-2 (all over the API, as programs would).
-  const nodeId = await freshNode(request, 'sched');
-  const reservation = await asOrg<{ id: string }>(
-    request,
-    'org_acme',
-    'post',
-    `/v1/nodes/${nodeId}/reservations`,
-    { reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'] },
-    201,
-  );
-  await asOrg(request, 'org_helix', 'post', `/v1/nodes/${nodeId}/reservations/${reservation.id}/release`, { unitIds: ['gpu-2', 'gpu-3'] });
-  const vm = await asOrg<{ id: string }>(request, 'org_orbit', 'post', '/v1/vms', { nodeId, unitIds: ['gpu-2'], tier: 'spot' }, 201);
+  const { nodeId, reservationId, vmId } = await managedSpotNode(request, 'sched');
 
   // Mark (Helix) selects the released units and opens Reclaim…, then Schedule….
   await signIn(page, 'mark@helix.example');
@@ -54,11 +44,11 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   await unit(page, 'gpu-3').click({ modifiers: ['Shift'] });
   await page.getByRole('button', { name: 'Reclaim…' }).click();
   const dialog = page.getByRole('dialog');
-  await expect(dialog.getByTestId('preview-terminate').locator(`[data-vm-id="${vm.id}"]`)).toBeVisible();
+  await expect(dialog.getByTestId('preview-terminate').locator(`[data-vm-id="${vmId}"]`)).toBeVisible();
   await dialog.getByLabel('Schedule…').check();
-  await expect(dialog.getByRole('heading', { name: `Schedule a reclaim of 2 units of ${reservation.id}` })).toBeVisible();
+  await expect(dialog.getByRole('heading', { name: `Schedule a reclaim of 2 units of ${reservationId}` })).toBeVisible();
   await expect(dialog.getByLabel('Reclaim at (UTC)')).toBeVisible();
-  await expect(dialog.getByTestId('schedule-told').locator(`[data-vm-id="${vm.id}"]`)).toBeVisible();
+  await expect(dialog.getByTestId('schedule-told').locator(`[data-vm-id="${vmId}"]`)).toBeVisible();
   const schedule = dialog.getByRole('button', { name: 'Schedule the reclaim of 2 units' });
 
   // What the form can tell, it tells before sending: a time in the past, beside the field.
@@ -106,7 +96,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
 
   // The reservation page lists it: time, units, status, who, why.
-  await page.goto(`/nodes/${nodeId}/reservations/${reservation.id}`);
+  await page.goto(`/nodes/${nodeId}/reservations/${reservationId}`);
   const row = page.getByTestId('schedule-table').locator('[data-schedule-id]');
   await expect(row).toHaveCount(1);
   await expect(row).toHaveAttribute('data-schedule-status', 'pending');
@@ -117,7 +107,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   await expect(row).toContainText('a person of the org (user_mark)');
   await expect(row).toContainText('“Nimbus needs the node back for its training run”');
   // The first HTML holds the list (rendered on the server).
-  expect(await (await page.context().request.get(`/nodes/${nodeId}/reservations/${reservation.id}`)).text()).toContain('data-schedule-id="');
+  expect(await (await page.context().request.get(`/nodes/${nodeId}/reservations/${reservationId}`)).text()).toContain('data-schedule-id="');
 
   // Reschedule… to two days ahead.
   const second = minuteFromNow(50 * HOUR);
@@ -144,14 +134,14 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   const tom = await signedIn(browser, baseURL, 'tom@orbit.example');
   await tom.goto(`/vms?nodeId=${nodeId}`);
   const deadline = new RegExp(`^Reclaim at ${utc(second.toISOString())} \\(in 2 days( \\d h)?\\)$`);
-  await expect(tom.locator(`[data-vm-id="${vm.id}"]`).getByTestId('vm-reclaim-at')).toHaveText(deadline);
-  await tom.goto(`/vms/${vm.id}`);
+  await expect(tom.locator(`[data-vm-id="${vmId}"]`).getByTestId('vm-reclaim-at')).toHaveText(deadline);
+  await tom.goto(`/vms/${vmId}`);
   await expect(tom.locator('[data-field="Reclaim at"]').getByTestId('vm-reclaim-at')).toHaveText(deadline);
   await tom.goto(`/nodes/${nodeId}`);
-  await expect(tom.getByTestId('vm-table').locator(`[data-vm-id="${vm.id}"]`).getByTestId('vm-reclaim-at')).toBeVisible();
+  await expect(tom.getByTestId('vm-table').locator(`[data-vm-id="${vmId}"]`).getByTestId('vm-reclaim-at')).toBeVisible();
   await expect(unit(tom, 'gpu-2')).toHaveAttribute('aria-label', new RegExp(`reclaim at ${utc(second.toISOString())}`));
   await tom.goto('/notifications');
-  const notices = tom.locator('[data-notification-kind="vm.reclaim_scheduled"]', { hasText: vm.id });
+  const notices = tom.locator('[data-notification-kind="vm.reclaim_scheduled"]', { hasText: vmId });
   await expect(notices).toHaveCount(2);
   await expect(notices.first()).toContainText(
     `Rescheduled from ${utc(first.toISOString())}: its spot capacity will be reclaimed at ${utc(second.toISOString())} (in 2 days`,
@@ -160,7 +150,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   await expect(notices.last()).toContainText(`Its spot capacity will be reclaimed at ${utc(first.toISOString())}`);
   // Never who holds the capacity, nor the reservation.
   await expect(notices.first()).not.toContainText('org_helix');
-  await expect(notices.first()).not.toContainText(reservation.id);
+  await expect(notices.first()).not.toContainText(reservationId);
   await tom.screenshot({ path: '/tmp/ui22/tenant-notifications.png' });
 
   // Mark cancels it: the row says so, the grid's clock goes, Tom's VM carries no deadline and he is told.
@@ -175,7 +165,7 @@ test('a managing org schedules a reclaim, reschedules and cancels it; the spot t
   await page.goto(`/nodes/${nodeId}`);
   await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'spot-occupied');
   await expect(page.locator('[data-testid="reclaim-badge"]')).toHaveCount(0);
-  await tom.goto(`/vms/${vm.id}`);
+  await tom.goto(`/vms/${vmId}`);
   await expect(tom.locator('[data-field="Reclaim at"]')).toHaveCount(0);
   await tom.goto('/notifications');
   await expect(notices).toHaveCount(3);

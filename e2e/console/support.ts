@@ -64,3 +64,23 @@ export async function freshNode(request: APIRequestContext, prefix: string, unit
   );
   return id;
 }
+
+/**
+ * A node of its own with a managed reservation and a spot tenant, built over the API as programs
+ * would: Acme (the owner) reserves gpu-0…3 for Nimbus, managed by Helix; Helix releases gpu-2 and
+ * gpu-3; Orbit runs a spot VM on gpu-2.
+ */
+export async function managedSpotNode(request: APIRequestContext, prefix: string, units = 4): Promise<{ nodeId: string; reservationId: string; vmId: string }> {
+  const nodeId = await freshNode(request, prefix, units);
+  const { id: reservationId } = await asOrg<{ id: string }>(
+    request,
+    'org_acme',
+    'post',
+    `/v1/nodes/${nodeId}/reservations`,
+    { reservedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'], allowedOrgIds: ['org_nimbus'], managingOrgIds: ['org_helix'] },
+    201,
+  );
+  await asOrg(request, 'org_helix', 'post', `/v1/nodes/${nodeId}/reservations/${reservationId}/release`, { unitIds: ['gpu-2', 'gpu-3'] });
+  const { id: vmId } = await asOrg<{ id: string }>(request, 'org_orbit', 'post', '/v1/vms', { nodeId, unitIds: ['gpu-2'], tier: 'spot' }, 201);
+  return { nodeId, reservationId, vmId };
+}
