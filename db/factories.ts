@@ -3,6 +3,7 @@
  * no audit), so a test or the seed can put the fleet into any state, including ones the
  * verbs only reach over time (expired, needs-review).
  */
+import { sql } from 'drizzle-orm';
 import type { DbOrTx } from './client';
 import {
   memberships,
@@ -12,6 +13,7 @@ import {
   orgs,
   reservationUnits,
   reservations,
+  unitIntervals,
   users,
   vmUnits,
   vms,
@@ -77,6 +79,8 @@ export async function insertReservation(
     contractRef?: string;
     reason?: string;
     createdAt?: Date;
+    /** When its released units went on the market (its start when absent). */
+    releasedAt?: Date;
   },
 ) {
   const created = r.createdAt ?? r.startsAt;
@@ -106,6 +110,33 @@ export async function insertReservation(
       released: released.has(unitId),
     })),
   );
+  // Its record of intervals, as the verbs would have written it (docs/product.md §5.8).
+  const cut = r.cancelledAt && (!r.endsAt || r.cancelledAt < r.endsAt) ? r.cancelledAt : (r.endsAt ?? null);
+  const releasedAt = r.releasedAt ?? r.startsAt;
+  const rows = (kind: 'reserved' | 'released', startsAt: Date, unitIds: string[]) =>
+    !cut || cut > startsAt
+      ? unitIds.map((unitId) => ({
+          nodeId: r.nodeId,
+          unitId,
+          kind,
+          reservationId: r.id,
+          startsAt,
+          endsAt: cut,
+          open: !r.cancelledAt,
+          endedBy: r.cancelledAt && r.cancelledAt === cut ? ('cancel' as const) : null,
+        }))
+      : [];
+  const intervals = [...rows('reserved', r.startsAt, r.unitIds), ...rows('released', releasedAt, [...released])];
+  if (intervals.length) await db.insert(unitIntervals).values(intervals);
+  // Written against an older topology: needs-review since the next generation came.
+  if (!r.cancelledAt)
+    await db.execute(sql`
+      insert into ${unitIntervals} (node_id, unit_id, kind, reservation_id, starts_at, ends_at)
+      select ru.node_id, ru.unit_id, 'needs-review', ru.reservation_id, t.created_at, ru.ends_at
+      from ${reservationUnits} ru join ${nodes} n on n.id = ru.node_id
+      join ${nodeTopologies} t on t.node_id = ru.node_id and t.gen = ${r.topologyGen ?? 1} + 1
+      where ru.node_id = ${r.nodeId} and ru.reservation_id = ${r.id} and n.topology_gen > ${r.topologyGen ?? 1}
+        and (ru.ends_at is null or ru.ends_at > t.created_at)`);
   return r.id;
 }
 
@@ -126,5 +157,19 @@ export async function insertVm(
     terminationReason: running ? null : 'terminated',
   });
   await db.insert(vmUnits).values(v.unitIds.map((unitId) => ({ vmId: v.id, nodeId: v.nodeId, unitId, running })));
+  // Its intervals, each naming the reservation that held the unit when it started (docs/product.md §5.8).
+  // Times go as text: the driver binds no Date inside a raw template.
+  const startedAt = v.startedAt.toISOString();
+  const terminatedAt = v.terminatedAt?.toISOString() ?? null;
+  await db.execute(sql`
+    insert into ${unitIntervals} (node_id, unit_id, kind, reservation_id, vm_id, starts_at, ends_at, open, ended_by)
+    select vu.node_id, vu.unit_id, 'vm', h.reservation_id, vu.vm_id, ${startedAt}::timestamptz, ${terminatedAt}::timestamptz, ${running}, ${running ? null : 'terminate'}
+    from ${vmUnits} vu left join lateral (
+      select r.id as reservation_id from ${reservationUnits} ru join ${reservations} r on r.node_id = ru.node_id and r.id = ru.reservation_id
+      where ru.node_id = vu.node_id and ru.unit_id = vu.unit_id and r.starts_at <= ${startedAt}::timestamptz
+        and (r.ends_at is null or r.ends_at > ${startedAt}::timestamptz) and (r.cancelled_at is null or r.cancelled_at > ${startedAt}::timestamptz)
+      order by r.starts_at desc limit 1
+    ) h on true
+    where vu.vm_id = ${v.id} and (${terminatedAt}::timestamptz is null or ${terminatedAt}::timestamptz > ${startedAt}::timestamptz)`);
   return v.id;
 }

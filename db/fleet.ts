@@ -139,6 +139,30 @@ export async function generateFleet(db: Db, options: FleetOptions): Promise<Flee
     await tx.execute(sql`insert into vm_units (vm_id, node_id, unit_id, running)
       select v.id, v.node_id, 'gpu-' || u, v.terminated_at is null from fleet_vms v cross join unnest(v.units) u`);
 
+    // The record of unit intervals, as the verbs write it (docs/product.md §5.8): each
+    // reservation's units over its period (cut at its cancel), the active ones' released units
+    // since their release, and every VM's run naming the reservation that held the unit then.
+    await tx.execute(sql`insert into unit_intervals (node_id, unit_id, kind, reservation_id, starts_at, ends_at, open, ended_by)
+      select r.node_id, 'gpu-' || u, k.kind, r.id, case when k.kind = 'released' then ${t}::timestamptz - interval '9 days' else r.starts_at end,
+        coalesce(least(r.cancelled_at, r.ends_at), r.ends_at), r.cancelled_at is null, case when r.cancelled_at < r.ends_at then 'cancel' end
+      from fleet_res r cross join unnest(r.units) u
+      cross join lateral (values ('reserved'), ('released')) k(kind)
+      where k.kind = 'reserved' or u = any(r.released)
+      union all
+      select r.node_id, 'gpu-' || u, 'needs-review', r.id, ${t}::timestamptz - interval '1 hour', r.ends_at, true, null
+      from fleet_res r join fleet_nodes f on f.id = r.node_id cross join unnest(r.units) u
+      where f.review and r.cancelled_at is null and r.ends_at > ${t}::timestamptz`);
+    await tx.execute(sql`insert into unit_intervals (node_id, unit_id, kind, reservation_id, vm_id, starts_at, ends_at, open, ended_by)
+      select v.node_id, 'gpu-' || u, 'vm', h.id, v.id, v.started_at, v.terminated_at, v.terminated_at is null,
+        case v.reason when 'reclaimed' then 'reclaim' when 'terminated' then 'terminate' end
+      from fleet_vms v cross join unnest(v.units) u
+      left join lateral (
+        select r.id from fleet_res r
+        where r.node_id = v.node_id and u = any(r.units) and r.starts_at <= v.started_at and r.ends_at > v.started_at
+          and (r.cancelled_at is null or r.cancelled_at > v.started_at)
+        limit 1
+      ) h on true`);
+
     // The audit trail, as the verbs write it. seq follows time (one global order), so on every
     // node commit order and recorded times agree (invariant times-follow-commit-order).
     await tx.execute(sql`with e(at, actor, node_id, reservation_id, action, unit_ids, reason, details, tie) as (
@@ -195,7 +219,18 @@ export async function generateFleet(db: Db, options: FleetOptions): Promise<Flee
 }
 
 /** The tables the fleet fills. */
-const FLEET_TABLES = ['nodes', 'node_units', 'node_topologies', 'reservations', 'reservation_units', 'vms', 'vm_units', 'audit_events', 'notifications'];
+const FLEET_TABLES = [
+  'nodes',
+  'node_units',
+  'node_topologies',
+  'reservations',
+  'reservation_units',
+  'vms',
+  'vm_units',
+  'unit_intervals',
+  'audit_events',
+  'notifications',
+];
 
 /**
  * Drops every constraint (but NOT NULL and CHECK, which cost nothing) and index of `tables`, and

@@ -10,3 +10,4 @@ export * from './reservations';
 export * from './sessions';
 export * from './sign-in-throttles';
 export * from './vms';
+export * from './unit-intervals';
