@@ -27,6 +27,7 @@ export const errorTable = {
   already_scheduled: { status: 409, title: 'Already scheduled', trpc: 'CONFLICT' },
   schedule_not_pending: { status: 409, title: 'Schedule not pending', trpc: 'CONFLICT' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
+  not_acceptable: { status: 406, title: 'Not acceptable', trpc: 'BAD_REQUEST' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },
   unit_not_in_reservation: { status: 422, title: 'Unit not in reservation', trpc: 'UNPROCESSABLE_CONTENT' },
   unknown_unit: { status: 422, title: 'Unknown unit', trpc: 'UNPROCESSABLE_CONTENT' },

@@ -14,6 +14,7 @@ import { z } from 'zod';
 import type { ConsoleActionId } from './console-actions';
 import type { Ctx } from './context';
 import type { ErrorCode } from './errors';
+import type { ExportDeclaration, ListItem } from './exports/declaration';
 import type { DeclaredMethod } from './http/methods';
 
 /** The parameter names of a path template: `'/v1/nodes/{nodeId}/reservations/{id}'` → `'nodeId' | 'id'`. */
@@ -65,6 +66,11 @@ export type RestDeclaration<I extends z.ZodType, O, P extends `/v1${string}`, R 
   readOnly?: (input: z.output<I>) => boolean;
   /** What REST answers when it publishes less than the verb returns (the console's extras). */
   answer?: (result: O) => z.output<R>;
+  /**
+   * A list GET that also answers `Accept: text/csv` and `application/x-ndjson` (docs/product.md
+   * §5.8): its file name, its window's meaning and its CSV columns, over the items REST answers.
+   */
+  export?: ExportDeclaration<ListItem<z.output<R>>>;
   /** A worked example for the document: a request body (or query) and its answer. */
   example?: { request?: Record<string, unknown>; response: z.output<R> };
 };

@@ -423,12 +423,16 @@ export function listsReservation(rel: ReservationRelation, role: ReservationRole
  * follows the page, not what the org may see (server/reservations/list-across.test.ts checks
  * the plans).
  * @param after the cursor's (nodeId, id), exclusive.
+ * @param narrow the list's own filters over a reservations alias (`reservations` outside), put
+ *   inside each branch too, so that a branch's page is a page of matching rows; the caller
+ *   still applies them outside.
  */
 export function reservationListedFor(
   principal: Principal,
   role: ReservationRole,
   after: readonly [string, string] | undefined,
   limit: number,
+  narrow: (alias: string) => SQL | undefined = () => undefined,
 ): SQL | undefined {
   const me = principal.orgId;
   const audience = arrayContains(reservations.allowedOrgIds, [me]);
@@ -437,7 +441,11 @@ export function reservationListedFor(
   if (role === 'managing') return managing;
   if (isOperator(principal)) return undefined;
   // Each branch's cursor and page order, on its own alias.
-  const cursorOf = (alias: string) => (after ? sql` and (${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id) > (${after[0]}, ${after[1]})` : sql``);
+  const cursorOf = (alias: string) => {
+    const own = narrow(alias);
+    const cursor = after ? sql` and (${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id) > (${after[0]}, ${after[1]})` : sql``;
+    return own ? sql`${cursor} and ${own}` : cursor;
+  };
   const page = (alias: string) => sql`${cursorOf(alias)} order by ${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id limit ${limit}`;
   return sql`(${reservations.nodeId}, ${reservations.id}) in (select u.node_id, u.id from (
     (select o.node_id, o.id from reservations o join ${nodes} n on n.id = o.node_id where n.owner_org_id = ${me}${page('o')})

@@ -78,6 +78,7 @@ export async function listNodeReservations({
  * allowedOrgIds) or to what it manages (`managing`). Three statements whatever the page size:
  * the page, its units, the unit order of its nodes.
  * @param input.role `any` (default) | `audience` | `managing`.
+ * @param input.since, input.until the window (§5.8): only reservations whose period meets it. An export pages through this very verb.
  * @returns `{ items: Reservation[], nextCursor? }`, statuses at `ctx.now` (§4).
  * @throws DomainError invalid_request for a cursor this API did not hand out.
  */
@@ -87,12 +88,22 @@ export async function listReservations({ ctx, input }: { ctx: Ctx; input: ListRe
   // The node's topologyGen by key lookup per row of the page, not a join: with a join the
   // planner hashes the whole nodes table for a page of 101 rows.
   const nodeTopologyGen = sql<number>`(select n.topology_gen from ${nodes} n where n.id = ${reservations.nodeId})`;
+  // The window (docs/product.md §5.8): a reservation whose period [startsAt, endsAt or never) meets [since, until).
+  const { since, until } = input;
+  const periodMeets = (alias: string) =>
+    since || until
+      ? and(
+          since ? sql`(${sql.raw(alias)}.ends_at is null or ${sql.raw(alias)}.ends_at > ${since.toISOString()}::timestamptz)` : undefined,
+          until ? sql`${sql.raw(alias)}.starts_at < ${until.toISOString()}::timestamptz` : undefined,
+        )
+      : undefined;
   const rows = await ctx.db
     .select({ r: reservations, nodeTopologyGen })
     .from(reservations)
     .where(
       and(
-        reservationListedFor(ctx, input.role ?? 'any', after, limit + 1),
+        reservationListedFor(ctx, input.role ?? 'any', after, limit + 1, periodMeets),
+        periodMeets('reservations'),
         after ? sql`(${reservations.nodeId}, ${reservations.id}) > (${after[0]}, ${after[1]})` : undefined,
       ),
     )

@@ -145,6 +145,8 @@ export const ListReservationsInput = z
       description:
         '`audience`: those whose allowedOrgIds hold the acting org; `managing`: those whose managingOrgIds hold it; `any` (default): every reservation the caller may see.',
     }),
+    since: Timestamp.optional().meta({ description: 'Only reservations whose period [startsAt, endsAt) ends after this (an open-ended one never ends).' }),
+    until: Timestamp.optional().meta({ description: 'Only reservations starting before this (exclusive).' }),
     limit: LimitNumber.optional(),
     cursor: z.string().optional(),
   })

@@ -5,13 +5,16 @@
  */
 import type { z } from 'zod';
 import type { Ctx } from '../context';
+import type { ExportDeclaration } from '../exports/declaration';
 import type { RestDeclaration } from '../operation';
 
 /** A strict object schema: what REST reads a path, a query or a body with. */
 export type WireObject = z.ZodObject<z.ZodRawShape, z.core.$strict>;
 
 /** One operation of the REST API, derived from its declaration (server/operation.ts). */
-export type RouteSpec = Omit<RestDeclaration<z.ZodType, unknown, `/v1${string}`, z.ZodType>, 'params' | 'readOnly' | 'answer'> & {
+export type RouteSpec = Omit<RestDeclaration<z.ZodType, unknown, `/v1${string}`, z.ZodType>, 'params' | 'readOnly' | 'answer' | 'export'> & {
+  /** The list's export (server/exports/answer.ts), over the items REST answers. */
+  export?: ExportDeclaration<unknown>;
   /** The operation's id (`reservations.reclaim`), or null for the document itself. */
   id: string | null;
   /** `none` for the few public routes (the OpenAPI document). */

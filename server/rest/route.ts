@@ -5,7 +5,9 @@ import { readClockOffsetMs, shifted } from '../clock';
 import type { Ctx } from '../context';
 import { DomainError, toServiceUnavailable } from '../errors';
 import { readCappedBody } from '../http/body';
-import { assertJsonMediaType } from '../http/media-type';
+import { answerExport, exportFormatOf } from '../exports/answer';
+import type { ExportableInput } from '../exports/window';
+import { assertJsonMediaType, CSV_MEDIA_TYPE, JSON_MEDIA_TYPE, NDJSON_MEDIA_TYPE, negotiateMediaType } from '../http/media-type';
 import { allowHeader, httpMethods, type DeclaredMethod, type HttpMethod } from '../http/methods';
 import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, serviceUnavailableResponse } from '../http/problem';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
@@ -117,6 +119,9 @@ function runMethod(spec: RouteSpec): NextHandler {
         const clockOffsetMs = await readClockOffsetMs(getDb());
         principal = { ...auth.principal, now: shifted(auth.now, clockOffsetMs), clock: 'database', clockOffsetMs };
       }
+      // 406 before the request's own 400s: JSON everywhere (also for `*/*` or no Accept), and a
+      // list's export formats where it declares one (docs/product.md §5.8).
+      const mediaType = negotiateMediaType(req.headers.get('accept'), spec.export ? [JSON_MEDIA_TYPE, CSV_MEDIA_TYPE, NDJSON_MEDIA_TYPE] : [JSON_MEDIA_TYPE]);
       const url = new URL(req.url);
       const rawQuery = queryObject(url);
       // Only a GET reads its input from the query; every other method takes none there.
@@ -140,6 +145,12 @@ function runMethod(spec: RouteSpec): NextHandler {
         }
       }
       if (notFound) throw new DomainError('not_found', 'No resource exists at this path.');
+      const format = exportFormatOf(mediaType);
+      if (format && spec.export && principal) {
+        // The list verb paged through on the pool, each page its own reads: never one transaction.
+        const ctx: Ctx = { ...principal, db: getDb() };
+        return await answerExport({ ctx, list: spec.run, declaration: spec.export, input: input as ExportableInput & Record<string, unknown>, format, signal: req.signal });
+      }
 
       const status = spec.status ?? 200;
       // Public routes (auth: 'none') get no principal and need no database: their handlers
@@ -209,6 +220,8 @@ export function restRoute(methods: Partial<Record<DeclaredMethod, RouteSpec>>): 
       const get = runMethod(methods.GET);
       out[m] = async (req, route) => {
         const res = await get(req, route);
+        // An export's stream reads nothing more once cancelled.
+        await res.body?.cancel();
         return new Response(null, { status: res.status, headers: res.headers });
       };
     } else out[m] = async () => methodNotAllowed(allow);

@@ -11,6 +11,7 @@
  * snapshot (docs/architecture.md "Add an operation").
  */
 import { z } from 'zod';
+import type { ExportDeclaration } from '../exports/declaration';
 import { OpenApiDocumentSchema } from '../openapi/schemas';
 import { isRest, type RestDeclaration } from '../operation';
 import { operations } from '../operations';
@@ -25,13 +26,15 @@ const NoFields = z.strictObject({});
 
 export const restRoutes: readonly RouteSpec[] = [
   ...operations.filter(isRest).map((op): RouteSpec => {
-    const { params, readOnly, answer, ...rest } = op.rest as RestDeclaration<z.ZodType, unknown, `/v1${string}`, z.ZodType>;
+    const { params, readOnly, answer, export: exported, ...rest } = op.rest as RestDeclaration<z.ZodType, unknown, `/v1${string}`, z.ZodType>;
     const wire = wireOf(`${rest.method} ${rest.path}`, rest.method, rest.path, op.input, params as Record<string, string> | undefined);
     return {
       ...rest,
       ...wire,
       id: op.id,
       ...(readOnly ? { readOnly: readOnly as (input: unknown) => boolean } : {}),
+      // Its columns read the items `run` answers; the declaration typed them against the response schema.
+      ...(exported ? { export: exported as ExportDeclaration<unknown> } : {}),
       run: answer ? async (args) => answer(await op.verb(args)) : op.verb,
     };
   }),

@@ -1,5 +1,5 @@
 import { vms } from '@/db/schema';
-import { and, asc, eq, gt, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { readNode } from '../nodes/internal';
 import { withOrgNames, type Named } from '../orgs/internal';
@@ -18,7 +18,8 @@ async function namedVmViews(ctx: Ctx, rows: VmRow[]): Promise<Named<VmView>[]> {
 }
 
 /**
- * The VMs the caller may see (docs/product.md §2), filtered by node, status and tier; by id, paginated.
+ * The VMs the caller may see (docs/product.md §2), filtered by node, status, tier and a window
+ * (`since`, `until`: the run meets it, §5.8); by id, paginated. An export pages through this very verb.
  * @returns `{ items: Vm[], nextCursor? }`, each with its org's name where the caller sees its org
  *   (`orgNames`, the console's; REST answers the VMs alone).
  */
@@ -33,6 +34,9 @@ export async function listVms({ ctx, input }: { ctx: Ctx; input: ListVmsInput })
         input.nodeId ? eq(vms.nodeId, input.nodeId) : undefined,
         input.status ? eq(vms.status, input.status) : undefined,
         input.tier ? eq(vms.tier, input.tier) : undefined,
+        // The window (docs/product.md §5.8): a VM whose run [startedAt, terminatedAt or never) meets [since, until).
+        input.since ? or(isNull(vms.terminatedAt), gt(vms.terminatedAt, input.since)) : undefined,
+        input.until ? lt(vms.startedAt, input.until) : undefined,
         input.cursor !== undefined ? gt(vms.id, decodeCursor(input.cursor)) : undefined,
       ),
     )

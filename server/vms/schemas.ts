@@ -2,6 +2,7 @@ import { vmTiers } from '@/db/schema';
 import { z } from 'zod';
 import { Id, distinctIds } from '../ids';
 import { LimitNumber } from '../pagination';
+import { Timestamp } from '../timestamp';
 
 /** Body of `POST /v1/vms` (docs/product.md §5.3). */
 export const PlaceVmInput = z
@@ -24,6 +25,8 @@ export const ListVmsInput = z
     nodeId: Id.optional(),
     status: z.enum(['running', 'terminated']).optional(),
     tier: z.enum(vmTiers).optional(),
+    since: Timestamp.optional().meta({ description: 'Only VMs whose run [startedAt, terminatedAt) ends after this (a running VM has not ended).' }),
+    until: Timestamp.optional().meta({ description: 'Only VMs started before this (exclusive).' }),
     limit: LimitNumber.optional(),
     cursor: z.string().optional(),
   })
