@@ -9,6 +9,7 @@ import { z } from 'zod';
 import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
 import { errorTable, type ErrorCode } from '../errors';
 import { IdempotencyKey } from '../rest/route';
+import { MAX_EXPORT_DAYS } from '../exports/window';
 import type { RouteSpec } from '../rest/route-spec';
 import { Problem } from './schemas';
 
@@ -125,11 +126,17 @@ function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
     // Every route with credentials reads the database to check them.
     out['503'] = ref('ServiceUnavailable');
   }
+  if (r.export) out['406'] = { description: 'Not Acceptable (`code` not_acceptable): Accept allows none of application/json, text/csv, application/x-ndjson.', content: problemContent };
   if (r.body) {
     out['413'] = ref('PayloadTooLarge');
     out['415'] = ref('UnsupportedMediaType');
   }
   return out;
+}
+
+/** What every export's media types say beside their format (docs/product.md §5.8). */
+function exportRules(window: string): string {
+  return `Needs \`since\` and \`until\`, at most ${MAX_EXPORT_DAYS} days apart (400 naming the field), and takes no \`cursor\` or \`limit\`: ${window}. Streamed page by page, \`Content-Disposition: attachment\`. CSV cells beginning with =, +, -, @, tab or CR get a leading '; arrays are joined with a space, objects written as JSON, times ISO 8601 UTC.`;
 }
 
 function operation(r: RouteSpec): ZodOpenApiOperationObject {
@@ -165,7 +172,18 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
       [`${r.status ?? 200}`]: {
         description: r.responseDescription,
         ...(idempotent ? { headers: replayedHeader } : {}),
-        content: { 'application/json': { schema: r.response, ...(r.example ? { example: r.example.response } : {}) } },
+        content: {
+          'application/json': { schema: r.response, ...(r.example ? { example: r.example.response } : {}) },
+          // A list's export (docs/product.md §5.8): the same rows, streamed as a file.
+          ...(r.export
+            ? {
+                'text/csv': {
+                  schema: { type: 'string', description: `CSV (RFC 4180), header row: ${r.export.columns.map((c) => c.name).join(',')}. ${exportRules(r.export.window)}` },
+                },
+                'application/x-ndjson': { schema: { type: 'string', description: `One JSON object per line, each an item of the JSON list. ${exportRules(r.export.window)}` } },
+              }
+            : {}),
+        },
       },
       ...errorResponses(r),
     },

@@ -30,6 +30,23 @@ export const vmOperations = {
       errors: [],
       // The verb names each VM's org where the caller sees it, for the console (docs/product.md §9.1 q); REST answers VMs.
       answer: pageWithoutOrgNames,
+      export: {
+        name: 'vms',
+        window: 'VMs whose run [startedAt, terminatedAt) meets [since, until) (a running VM has not ended)',
+        columns: [
+          { name: 'id', value: (v) => v.id },
+          { name: 'nodeId', value: (v) => v.nodeId },
+          { name: 'unitIds', value: (v) => v.unitIds },
+          { name: 'tier', value: (v) => v.tier },
+          { name: 'status', value: (v) => v.status },
+          { name: 'orgId', value: (v) => v.orgId },
+          { name: 'reservationId', value: (v) => v.reservationId },
+          { name: 'startedAt', value: (v) => v.startedAt },
+          { name: 'terminatedAt', value: (v) => v.terminatedAt },
+          { name: 'terminationReason', value: (v) => v.terminationReason },
+          { name: 'reclaimAt', value: (v) => v.reclaimAt },
+        ],
+      },
     },
   }),
   place: operation({
