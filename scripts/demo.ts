@@ -11,7 +11,18 @@ import path from 'node:path';
 import { buildApp, hasProductionBuild } from './stress/fleet';
 
 /** What `next build` reads: the app's folders and the files that configure the build. */
-const SOURCES = ['app', 'components', 'server', 'db', 'proxy.ts', 'instrumentation.ts', 'next.config.ts', 'postcss.config.mjs', 'package-lock.json', 'tsconfig.json'];
+const SOURCES = [
+  'app',
+  'components',
+  'server',
+  'db',
+  'proxy.ts',
+  'instrumentation.ts',
+  'next.config.ts',
+  'postcss.config.mjs',
+  'package-lock.json',
+  'tsconfig.json',
+];
 
 /** The newest modification time under `p` (tests excluded: the build never reads them). */
 function newest(p: string): number {

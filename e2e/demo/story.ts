@@ -86,7 +86,7 @@ export const STORY: readonly Step[] = [
     slug: 'owner-reserves',
     persona: 'owner',
     action: `Selects the eight free units of ${NODE} and reserves them for Nimbus AI, managed by Helix Capacity Partners (Reserve…).`,
-    outcome: (m) => `Reservation ${m.reservation} is active: Nimbus may run VMs on the units, Helix may release and reclaim them.`,
+    outcome: () => `The reservation (${CONTRACT}) is active: Nimbus may run VMs on the units, Helix may release and reclaim them.`,
     async play({ pages: { owner }, memo }) {
       await owner.goto(NODE_PATH);
       await selectRange(owner, 'gpu-0', 'gpu-7');
@@ -142,21 +142,22 @@ export const STORY: readonly Step[] = [
     slug: 'manager-plans',
     persona: 'manager',
     action: 'Nimbus needs 4 GPUs back: types 4 in “GPUs back” and asks for the plan with the fewest evictions.',
-    outcome: (m) => `The plan takes idle gpu-5, gpu-2 + gpu-3 (${m.orbitTrain}, which goes whole) and gpu-4 (${m.zephyr}, the youngest): 2 evictions, not 3.`,
-    async play({ pages: { manager } }) {
+    outcome: () => 'The plan takes idle gpu-5, gpu-2 + gpu-3 (Orbit’s VM, which goes whole) and gpu-4 (Zephyr’s, the youngest): 2 evictions, not 3.',
+    async play({ pages: { manager }, memo }) {
       await manager.goto(NODE_PATH);
       const form = manager.getByTestId('reclaim-plan-form');
       await form.getByLabel('GPUs back').fill('4');
       await form.getByRole('button', { name: 'Plan the fewest evictions' }).click();
       for (const id of ['gpu-2', 'gpu-3', 'gpu-4', 'gpu-5']) await expect(unit(manager, id)).toHaveAttribute('aria-pressed', 'true');
+      await expect(manager.getByTestId('reclaim-plan').locator(`[data-reason-for="${memo.zephyr}"]`)).toBeVisible();
     },
-    shows: ({ pages, memo }) => pages.manager.getByTestId('reclaim-plan').locator(`[data-reason-for="${memo.zephyr}"]`),
+    shows: ({ pages }) => pages.manager.getByTestId('reclaim-plan'),
   },
   {
     slug: 'manager-reclaims',
     persona: 'manager',
     action: 'Presses Reclaim…: the preview lists the two spot VMs it terminates; gives a reason and confirms.',
-    outcome: (m) => `gpu-2…gpu-5 are Nimbus’s again; ${m.orbitTrain} and ${m.zephyr} are terminated and their tenants told.`,
+    outcome: () => 'gpu-2…gpu-5 are Nimbus’s again; Orbit’s and Zephyr’s VMs are terminated and their tenants told.',
     async play({ pages: { manager }, memo }) {
       await manager.getByRole('button', { name: 'Reclaim…' }).click();
       const dialog = manager.getByRole('dialog');
@@ -190,13 +191,13 @@ export const STORY: readonly Step[] = [
     persona: 'tenant',
     who: 'Tom · Orbit Labs in the console; Quark Research over GET /v1/notifications',
     action: 'Tom opens his VMs; Quark’s program reads its notifications.',
-    outcome: (m) => `${m.orbitEval} carries its reclaim time (“Reclaim at … in 2 h”); Quark got vm.reclaim_scheduled for ${m.quark}.`,
+    outcome: () => 'Orbit’s VM on gpu-6 carries its reclaim time (“Reclaim at … in 2 h”); Quark’s program got vm.reclaim_scheduled for its VM.',
     async play(stage) {
       await closeDialog(stage.pages.manager);
       const { items } = await stage.api<{ items: { kind: string; details: { vmId: string; reclaimAt?: string } }[] }>('org_quark', 'get', '/v1/notifications');
       const notice = items.find((n) => n.kind === 'vm.reclaim_scheduled' && n.details.vmId === stage.memo.quark);
       expect(notice?.details.reclaimAt, 'Quark is told when its VM is reclaimed').toBeTruthy();
-      await stage.pages.tenant.goto('/vms');
+      await stage.pages.tenant.goto(`/vms?nodeId=${NODE}`);
     },
     shows: ({ pages, memo }) => pages.tenant.locator(`[data-vm-id="${memo.orbitEval}"]`).getByTestId('vm-reclaim-at'),
   },
@@ -204,7 +205,7 @@ export const STORY: readonly Step[] = [
     slug: 'tenant-notifications',
     persona: 'tenant',
     action: 'Tom opens Notifications (the bell counts them).',
-    outcome: (m) => `${m.orbitTrain} was terminated: its spot capacity was reclaimed, with Helix’s reason; ${m.orbitEval} will be at the time given.`,
+    outcome: () => 'The VM on gpu-2 + gpu-3 was terminated — its spot capacity reclaimed, with the reason given; the one on gpu-6 will be, at the time given.',
     async play({ pages: { tenant }, memo }) {
       await tenant.goto('/notifications');
       await expect(tenant.locator('[data-notification-kind="vm.reclaim_scheduled"]', { hasText: memo.orbitEval! })).toBeVisible();
@@ -238,8 +239,8 @@ export const STORY: readonly Step[] = [
   {
     slug: 'operator-reviews',
     persona: 'operator',
-    action: 'Saves the topology: the reservation was written against the old one, so it needs review. Opens Re-affirm….',
-    outcome: (m) => `${m.reservation} is needs-review (its units withheld); the dialog shows what changed for it, unit by unit.`,
+    action: 'Saves the topology: the reservation was written against the old one, so it needs review. Opens Re-affirm…',
+    outcome: () => 'The reservation is needs-review (its units withheld); the dialog shows what changed for it, unit by unit.',
     async play(stage) {
       const { operator } = stage.pages;
       const dialog = operator.getByRole('dialog');
@@ -255,7 +256,7 @@ export const STORY: readonly Step[] = [
     slug: 'operator-reaffirms',
     persona: 'operator',
     action: 'Gives a reason and re-affirms the reservation against the new topology.',
-    outcome: (m) => `${m.reservation} is active again; the spot VMs on gpu-6 and gpu-7 kept running throughout.`,
+    outcome: () => 'The reservation is active again; the spot VMs on gpu-6 and gpu-7 kept running throughout.',
     async play(stage) {
       const dialog = stage.pages.operator.getByRole('dialog');
       await dialog.getByLabel(/Reason/).fill('gpu-7 swapped for a 94 GiB board; checked');
