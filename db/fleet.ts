@@ -142,12 +142,16 @@ export async function generateFleet(db: Db, options: FleetOptions): Promise<Flee
     // The record of unit intervals, as the verbs write it (docs/product.md §5.8): each
     // reservation's units over its period (cut at its cancel), the active ones' released units
     // since their release, and every VM's run naming the reservation that held the unit then.
+    // A reservation cancelled before it began, or released after it ended, left no time (the
+    // verbs delete an interval that would start at or after its end): the filter drops those.
     await tx.execute(sql`insert into unit_intervals (node_id, unit_id, kind, reservation_id, starts_at, ends_at, open, ended_by)
-      select r.node_id, 'gpu-' || u, k.kind, r.id, case when k.kind = 'released' then ${t}::timestamptz - interval '9 days' else r.starts_at end,
-        coalesce(least(r.cancelled_at, r.ends_at), r.ends_at), r.cancelled_at is null, case when r.cancelled_at < r.ends_at then 'cancel' end
-      from fleet_res r cross join unnest(r.units) u
-      cross join lateral (values ('reserved'), ('released')) k(kind)
-      where k.kind = 'reserved' or u = any(r.released)
+      select * from (
+        select r.node_id, 'gpu-' || u, k.kind, r.id, case when k.kind = 'released' then ${t}::timestamptz - interval '9 days' else r.starts_at end as starts_at,
+          coalesce(least(r.cancelled_at, r.ends_at), r.ends_at) as ends_at, r.cancelled_at is null, case when r.cancelled_at < r.ends_at then 'cancel' end
+        from fleet_res r cross join unnest(r.units) u
+        cross join lateral (values ('reserved'), ('released')) k(kind)
+        where k.kind = 'reserved' or u = any(r.released)
+      ) i where i.ends_at > i.starts_at
       union all
       select r.node_id, 'gpu-' || u, 'needs-review', r.id, ${t}::timestamptz - interval '1 hour', r.ends_at, true, null
       from fleet_res r join fleet_nodes f on f.id = r.node_id cross join unnest(r.units) u

@@ -1,4 +1,4 @@
-import { getTableColumns, type SQL, type Table } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL, type Table } from 'drizzle-orm';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { PostgresJsSession, PostgresJsTransaction } from 'drizzle-orm/postgres-js';
 import type { Sql, TransactionSql } from 'postgres';
@@ -86,4 +86,12 @@ export function inReadOnlySnapshot<T>(db: DbOrTx, fn: (tx: Tx) => Promise<T>): P
     const inner = new PostgresJsSession(client as unknown as Sql, session.dialect, session.schema, session.options);
     return fn(new PostgresJsTransaction(session.dialect, inner as never, session.schema) as unknown as Tx);
   }) as Promise<T>;
+}
+
+/** `values` as one `text[]` in a raw template (drizzle expands a bare array into a row of parameters). */
+export function textArray(values: readonly string[]): SQL {
+  return sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
 }

@@ -72,6 +72,7 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
       nodeId: 'acme-h100-01',
       unitIds: ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4'],
       releasedUnitIds: ['gpu-0', 'gpu-1', 'gpu-2'],
+      releasedAt: at(-2 * day),
       allowedOrgIds: ['org_nimbus'],
       managingOrgIds: ['org_helix'],
       contractRef: 'MSA-2026-017',

@@ -17,6 +17,7 @@ CREATE TABLE "unit_intervals" (
 ALTER TABLE "unit_intervals" ADD CONSTRAINT "unit_intervals_node_id_nodes_id_fk" FOREIGN KEY ("node_id") REFERENCES "public"."nodes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 CREATE INDEX "unit_intervals_node_idx" ON "unit_intervals" USING btree ("node_id","starts_at");--> statement-breakpoint
 CREATE INDEX "unit_intervals_reservation_idx" ON "unit_intervals" USING btree ("node_id","reservation_id","kind");--> statement-breakpoint
+CREATE INDEX "unit_intervals_open_idx" ON "unit_intervals" USING btree ("node_id","reservation_id") WHERE "unit_intervals"."open";--> statement-breakpoint
 CREATE INDEX "unit_intervals_vm_idx" ON "unit_intervals" USING btree ("vm_id") WHERE "unit_intervals"."vm_id" is not null;--> statement-breakpoint
 ALTER TABLE "unit_intervals" ADD CONSTRAINT "unit_intervals_kind" CHECK ("kind" in ('reserved', 'released', 'vm', 'needs-review'));
 --> statement-breakpoint
@@ -70,8 +71,8 @@ WITH opened AS (
 	SELECT o.node_id, o.reservation_id, o.unit_id, o.at AS starts_at, c.at AS closed_at, c.ended_by
 	FROM opened o LEFT JOIN LATERAL (
 		SELECT c.at, c.ended_by FROM closing c
-		WHERE c.node_id = o.node_id AND c.reservation_id = o.reservation_id AND c.unit_id = o.unit_id AND c.seq > o.seq
-		ORDER BY c.seq LIMIT 1
+		WHERE c.node_id = o.node_id AND c.reservation_id = o.reservation_id AND c.unit_id = o.unit_id AND (c.at, c.seq) > (o.at, o.seq)
+		ORDER BY c.at, c.seq LIMIT 1
 	) c ON true
 	UNION ALL
 	SELECT ru.node_id, ru.reservation_id, ru.unit_id, r.starts_at, NULL, NULL

@@ -49,8 +49,13 @@ export const unitIntervals = pgTable(
   (t) => [
     // The node's timeline over a window (rows starting before its end).
     index('unit_intervals_node_idx').on(t.nodeId, t.startsAt),
-    // A reservation's utilisation, and the verbs closing or moving its open rows.
+    // A reservation's utilisation.
     index('unit_intervals_reservation_idx').on(t.nodeId, t.reservationId, t.kind),
+    // The verbs close or move a reservation's open rows: without this they would walk its whole
+    // history (a reservation released and reclaimed every few minutes gathers thousands).
+    index('unit_intervals_open_idx')
+      .on(t.nodeId, t.reservationId)
+      .where(sql`${t.open}`),
     // Terminate and reclaim close a VM's rows.
     index('unit_intervals_vm_idx')
       .on(t.vmId)

@@ -36,13 +36,21 @@ export async function buildFixtures(db: Db, batch: string, count: number): Promi
       from bench_fix f cross join generate_series(0, 3) u`);
     await tx.execute(sql`insert into vm_units (vm_id, node_id, unit_id, running)
       select f.id || '-spot-' || u, f.id, 'gpu-' || u, true from bench_fix f cross join generate_series(0, 3) u`);
+    // Their record of intervals, as the verbs would have written it (docs/product.md §5.8), so a
+    // reclaim closes real rows: the reservation on 8 units, 4 released, a spot VM on each.
+    await tx.execute(sql`insert into unit_intervals (node_id, unit_id, kind, reservation_id, vm_id, starts_at)
+      select f.id, 'gpu-' || u, 'reserved', ${FIXTURE_RESERVATION}, null, now() - interval '1 hour' from bench_fix f cross join generate_series(0, 7) u
+      union all
+      select f.id, 'gpu-' || u, 'released', ${FIXTURE_RESERVATION}, null, now() - interval '1 hour' from bench_fix f cross join generate_series(0, 3) u
+      union all
+      select f.id, 'gpu-' || u, 'vm', ${FIXTURE_RESERVATION}, f.id || '-spot-' || u, now() - interval '30 minutes' from bench_fix f cross join generate_series(0, 3) u`);
   });
   // Outside the timed window, as after dropFixtures: fresh statistics for the rows just
   // written, so autovacuum (its insert threshold) does not run in the middle of a scenario on
   // the 2 cores the server and the database share. No CHECKPOINT: after one, each reclaim's
   // first write to a page logs the whole page (full_page_writes), which the floor's one-row
   // UPDATE barely pays — the ratio would measure the checkpoint's timing, not the reclaim.
-  await db.execute(sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_units, vms, vm_units`);
+  await db.execute(sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_units, vms, vm_units, unit_intervals`);
 }
 
 /**
@@ -59,11 +67,14 @@ export async function dropFixtures(db: Db): Promise<void> {
     await tx.execute(sql`delete from audit_events where node_id like 'zz-bench-%'`);
     await tx.execute(sql`alter table audit_events enable trigger audit_events_no_update_or_delete`);
     await tx.execute(sql`delete from idempotency_records where path like '/v1/nodes/zz-bench-%'`);
+    await tx.execute(sql`delete from unit_intervals where node_id like 'zz-bench-%'`);
     await tx.execute(sql`delete from vm_units where node_id like 'zz-bench-%'`);
     await tx.execute(sql`delete from vms where node_id like 'zz-bench-%'`);
     await tx.execute(sql`delete from reservation_units where node_id like 'zz-bench-%'`);
     await tx.execute(sql`delete from reservations where node_id like 'zz-bench-%'`);
     await tx.execute(sql`delete from nodes where id like 'zz-bench-%'`);
   });
-  await db.execute(sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_units, vms, vm_units, audit_events, notifications`);
+  await db.execute(
+    sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_units, vms, vm_units, unit_intervals, audit_events, notifications`,
+  );
 }

@@ -1,4 +1,5 @@
 import type { DbOrTx, Tx } from '@/db/client';
+import { textArray } from '@/db/prepared';
 import { users } from '@/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
@@ -75,13 +76,6 @@ function subjectsOf(input: { email: string; address: string | null; deviceId: st
       ];
   return all.filter((x) => x.limit > 0).sort((a, b) => (a.key < b.key ? -1 : 1));
 }
-
-/** `keys` as one `text[]` parameter list (drizzle expands a bare array into a row). */
-const textArray = (keys: string[]) =>
-  sql`array[${sql.join(
-    keys.map((k) => sql`${k}`),
-    sql`, `,
-  )}]::text[]`;
 
 /** Locks the subjects' rows (creating missing ones) in key order, so concurrent attempts queue. */
 async function lockRows(tx: Tx, subjects: Subject[]): Promise<Map<string, Row & { locked_until: Date | null; window_started_at: Date; now: Date }>> {

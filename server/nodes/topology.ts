@@ -1,6 +1,7 @@
 import { nodeTopologies, nodeUnits, nodes, reservations, vmUnits } from '@/db/schema';
 import { and, eq, gt, inArray, isNull, or, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { openNeedsReview } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint } from '../ids';
@@ -88,6 +89,12 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
         ),
       )
       .orderBy(sql`${reservations.id} collate "C"`);
+    await openNeedsReview(
+      tx,
+      node.id,
+      wereCurrent.map((r) => r.id),
+      lctx.now,
+    );
     await notifyNeedsReview(
       tx,
       lctx.now,

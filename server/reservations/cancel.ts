@@ -1,6 +1,7 @@
 import { reservationUnits } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { closeIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { sortUnitIds } from '../ids';
 import { lapseForReservation, openReservationSettled } from '../scheduled-reclaims/settle';
@@ -25,6 +26,8 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
       .update(reservationUnits)
       .set({ cancelled: true })
       .where(and(eq(reservationUnits.nodeId, s.node.id), eq(reservationUnits.reservationId, s.reservation.id)));
+    // Its intervals end now; a pending one's never began (docs/product.md §5.8).
+    await closeIntervals(tx, { nodeId: s.node.id, reservationId: s.reservation.id }, s.ctx.now, 'cancel');
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.cancel',
       nodeId: s.node.id,

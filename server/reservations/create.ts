@@ -1,5 +1,6 @@
 import { reservationUnits, reservations } from '@/db/schema';
 import { writeAuditEvent } from '../audit/write';
+import { openReservationIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
@@ -88,6 +89,7 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
     await tx
       .insert(reservationUnits)
       .values(input.reservedUnitIds.map((unitId) => ({ reservationId: id, nodeId: node.id, unitId, startsAt, endsAt, cancelled: false, released: false })));
+    await openReservationIntervals(tx, { nodeId: node.id, reservationId: id, kind: 'reserved', unitIds: input.reservedUnitIds, startsAt, endsAt });
     const unitIds = sortUnitIds(input.reservedUnitIds, positions);
     await writeAuditEvent(tx, lctx, {
       action: 'reservation.create',

@@ -1,4 +1,5 @@
 import { writeAuditEvent } from '../audit/write';
+import { closeIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortUnitIds } from '../ids';
@@ -37,6 +38,7 @@ export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput 
       );
     }
     const updated = await saveReservation(tx, s, input.reason, { topologyGen: node.topologyGen });
+    await closeIntervals(tx, { nodeId: node.id, reservationId: r.id, kinds: ['needs-review'] }, s.ctx.now, 'reaffirm');
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.reaffirm',
       nodeId: node.id,

@@ -1,8 +1,9 @@
 import type { Tx } from '@/db/client';
 import { preparedSql, preparedStatement, toColumnRecord } from '@/db/prepared';
-import { auditEvents, notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
+import { auditEvents, notifications, reservationUnits, reservations, unitIntervals, vmUnits, vms } from '@/db/schema';
 import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
 import { auditEventRow } from '../audit/write';
+import { cutOpenIntervals } from '../intervals/record';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
 import { requireAction, type ReservationScope } from './internal';
@@ -102,13 +103,17 @@ const columnList = (names: readonly string[]) => sql.raw(names.map((n) => `"${n}
 
 /**
  * Every write of a reclaim in one statement (step 7): the VMs end whole, their units are
- * freed, the named units leave the market, the reservation's `updatedAt` (and reason) move,
- * and its audit event and the evicted tenants' notifications are written — one round trip
- * under the node lock instead of six. Data-modifying CTEs all run, referenced or not, on the
- * one snapshot; they touch different rows, so none needs to see another's effect.
+ * freed, the named units leave the market, their intervals and the VMs' close (docs/product.md
+ * §5.8), the reservation's `updatedAt` (and reason) move, and its audit event and the evicted
+ * tenants' notifications are written — one round trip under the node lock instead of ten.
+ * Data-modifying CTEs all run, referenced or not, on the one snapshot; they touch different
+ * rows, so none needs to see another's effect.
  */
 const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
   const p = (name: string) => sql.placeholder(name);
+  // The record of unit intervals (docs/product.md §5.8): the named units' market rows and the
+  // evicted VMs' rows end now, by reclaim (server/intervals/record.ts, here with placeholders).
+  const cutAt = () => cutOpenIntervals(sql`${p('now')}::timestamptz`, sql`'reclaim'`);
   return sql`
     with ended as (
       update ${vms} set status = 'terminated', terminated_at = ${p('now')}::timestamptz, termination_reason = 'reclaimed'
@@ -121,6 +126,17 @@ const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
     ), audit as (
       insert into ${auditEvents} (${columnList(auditColumns)})
       select ${columnList(auditColumns)} from jsonb_populate_record(null::audit_events, ${p('audit')}::jsonb) returning seq
+    ), released_dropped as (
+      delete from ${unitIntervals} where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and open and kind = 'released'
+        and unit_id = any(${p('leaving')}::text[]) and starts_at >= ${p('now')}::timestamptz
+    ), released_cut as (
+      update ${unitIntervals} set ${cutAt()}
+      where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and open and kind = 'released'
+        and unit_id = any(${p('leaving')}::text[]) and starts_at < ${p('now')}::timestamptz
+    ), vm_dropped as (
+      delete from ${unitIntervals} where vm_id = any(${p('vmIds')}::text[]) and open and starts_at >= ${p('now')}::timestamptz
+    ), vm_cut as (
+      update ${unitIntervals} set ${cutAt()} where vm_id = any(${p('vmIds')}::text[]) and open and starts_at < ${p('now')}::timestamptz
     ), notified as (
       insert into ${notifications} (${columnList(notificationColumns)})
       select ${columnList(notificationColumns)} from jsonb_populate_recordset(null::notifications, ${p('notifications')}::jsonb) returning seq

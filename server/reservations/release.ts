@@ -3,6 +3,7 @@ import { inReadOnlySnapshot } from '@/db/prepared';
 import { reservationUnits } from '@/db/schema';
 import { and, eq, inArray } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { openReservationIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortUnitIds } from '../ids';
@@ -51,6 +52,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
       .update(reservationUnits)
       .set({ released: true })
       .where(and(eq(reservationUnits.nodeId, node.id), eq(reservationUnits.reservationId, r.id), inArray(reservationUnits.unitId, entering)));
+    await openReservationIntervals(tx, { nodeId: node.id, reservationId: r.id, kind: 'released', unitIds: entering, startsAt: s.ctx.now, endsAt: r.endsAt });
     const updated = await saveReservation(tx, s, input.reason);
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.release',

@@ -1,6 +1,7 @@
 import { reservationUnits } from '@/db/schema';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { closeIntervals, moveIntervalEnds } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { sortByCodePoint, sortUnitIds } from '../ids';
@@ -102,6 +103,9 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
             notInArray(reservationUnits.unitId, removed.length ? removed : ['']),
           ),
         );
+    // The units that left end their intervals now; the others' planned end follows endsAt (§5.8).
+    await closeIntervals(tx, { nodeId: node.id, reservationId: r.id, unitIds: removed }, s.ctx.now, 'shrink');
+    if ('endsAt' in changes) await moveIntervalEnds(tx, node.id, r.id, endsAt);
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.update',
       nodeId: node.id,

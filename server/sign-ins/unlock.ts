@@ -1,3 +1,4 @@
+import { textArray } from '@/db/prepared';
 import { users } from '@/db/schema';
 import { eq, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
@@ -30,12 +31,7 @@ export async function unlockSignIn({ ctx, input }: { ctx: Ctx; input: UnlockSign
       order by subject collate "C" for update`);
     const locked = rows.filter((r) => r.locked_until !== null && new Date(r.locked_until).getTime() > ctx.now.getTime());
     if (locked.length === 0) return { userId: user.id, email: user.email, unlocked: [] };
-    await tx.execute(
-      sql`delete from sign_in_throttles where subject = any(${sql`array[${sql.join(
-        rows.map((r) => sql`${r.subject}`),
-        sql`, `,
-      )}]::text[]`})`,
-    );
+    await tx.execute(sql`delete from sign_in_throttles where subject = any(${textArray(rows.map((r) => r.subject))})`);
     const unlocked = [...new Set(locked.map((r) => (r.subject.startsWith('account:') ? 'account' : 'device') as 'account' | 'device'))].sort();
     await writeAuditEvent(tx, ctx, {
       action: 'sign_in.unlock',

@@ -173,7 +173,8 @@ describe('1. a unit runs at most one VM', () => {
 
 describe('2. VM rows and their unit rows agree', () => {
   it.each([
-    ['unit-flag-disagrees', `update vm_units set running = false where vm_id = 'vm-res'`],
+    // The record of intervals follows the flag (the VM's rows go with it), so only this invariant breaks.
+    ['unit-flag-disagrees', `update vm_units set running = false where vm_id = 'vm-res'; delete from unit_intervals where vm_id = 'vm-res'`],
     ['vm-without-units', `delete from vm_units where vm_id = 'vm-res'`],
     ['termination-fields', `alter table vms drop constraint vms_termination_consistent; update vms set termination_reason = 'terminated' where id = 'vm-res'`],
     ['running-on-missing-unit', `delete from node_units where node_id = 'n1' and unit_id = 'gpu-4'`],
@@ -187,7 +188,10 @@ describe('2. VM rows and their unit rows agree', () => {
 
 describe('3. no spot VM on a reserved unit that is not released', () => {
   it('catches a spot VM on a unit its current reservation holds unreleased', async () => {
-    const found = await planted(sqlFault(`update reservation_units set released = false where reservation_id = 'r1' and unit_id = 'gpu-2'`));
+    const found = await planted(
+      sqlFault(`update reservation_units set released = false where reservation_id = 'r1' and unit_id = 'gpu-2';
+        update unit_intervals set open = false, ends_at = '${hours(0.8).toISOString()}' where reservation_id = 'r1' and unit_id = 'gpu-2' and kind = 'released'`),
+    );
     expect(broken(found)).toEqual(['no-spot-on-unreleased-unit']);
     expect(found[0]!.details).toMatchObject({ vmId: 'vm-spot-b', unitId: 'gpu-2', reservationId: 'r1' });
   });
@@ -221,7 +225,10 @@ describe('3. no spot VM on a reserved unit that is not released', () => {
 
 describe('4. no reserved VM on a released unit', () => {
   it('catches a reserved VM on a unit its reservation has released', async () => {
-    const found = await planted(sqlFault(`update reservation_units set released = true where reservation_id = 'r1' and unit_id = 'gpu-4'`));
+    const found = await planted(
+      sqlFault(`update reservation_units set released = true where reservation_id = 'r1' and unit_id = 'gpu-4';
+        insert into unit_intervals (node_id, unit_id, kind, reservation_id, starts_at, ends_at) select 'n1', 'gpu-4', 'released', 'r1', '${hours(0.8).toISOString()}', ends_at from reservations where node_id = 'n1' and id = 'r1'`),
+    );
     expect(broken(found)).toEqual(['no-reserved-vm-on-released-unit']);
     expect(found[0]!.details).toMatchObject({ vmId: 'vm-res', tier: 'reserved', unitId: 'gpu-4' });
   });
@@ -324,6 +331,47 @@ describe('9. recorded times follow commit order', () => {
   });
 });
 
+describe('10. the record of unit intervals agrees with the rows', () => {
+  it('catches a release the record missed, and a reclaim it missed', async () => {
+    const found = await planted(
+      sqlFault(`update reservation_units set released = true where node_id = 'n1' and reservation_id = 'r1' and unit_id = 'gpu-4';
+        update reservation_units set released = false where node_id = 'n1' and reservation_id = 'r1' and unit_id = 'gpu-3'`),
+    );
+    expect(broken(found)).toContain('intervals-agree');
+    expect(found.filter((v) => v.invariant === 'intervals-agree').map((v) => `${v.kind} ${v.details.unitId}`)).toEqual([
+      'released-flag-disagrees gpu-3',
+      'released-flag-disagrees gpu-4',
+    ]);
+  });
+
+  it('catches a shrink, a cancel and an end move the record missed', async () => {
+    const found = await planted(
+      sqlFault(`delete from reservation_units where node_id = 'n1' and reservation_id = 'r1' and unit_id = 'gpu-5';
+        update reservations set ends_at = ends_at + interval '1 hour' where node_id = 'n1' and id = 'r1';
+        update reservations set cancelled_at = '${hours(0.9).toISOString()}' where node_id = 'n1' and id = 'r2'`),
+    );
+    expect(kinds(found.filter((v) => v.invariant === 'intervals-agree'))).toEqual(['open-end-disagrees', 'open-interval-without-unit']);
+  });
+
+  it('catches a VM that ended or started unrecorded', async () => {
+    const found = await planted(
+      sqlFault(`update unit_intervals set open = false, ends_at = starts_at + interval '1 minute' where vm_id = '${ids.spotVmId}';
+        update unit_intervals set starts_at = starts_at - interval '1 minute' where vm_id = 'vm-spot-b'`),
+    );
+    expect(
+      found
+        .filter((v) => v.invariant === 'intervals-agree')
+        .map((v) => `${v.kind} ${v.details.subject as string}`)
+        .sort(),
+    ).toEqual([`vm-interval-disagrees ${ids.spotVmId}`, 'vm-interval-times vm-spot-b', `vm-interval-times ${ids.spotVmId}`]);
+  });
+
+  it('catches a needs-review window a re-affirm left open', async () => {
+    const found = await planted(sqlFault(`update unit_intervals set open = true, ended_by = null where kind = 'needs-review' and reservation_id = 'r1'`));
+    expect(kinds(found.filter((v) => v.invariant === 'intervals-agree'))).toEqual(['needs-review-without-cause', 'open-end-disagrees']);
+  });
+});
+
 it('plants a fault for every invariant', () => {
   const planted = new Set<InvariantName>([
     'single-running-vm',
@@ -335,6 +383,7 @@ it('plants a fault for every invariant', () => {
     'audit-complete',
     'reclaims-notified',
     'times-follow-commit-order',
+    'intervals-agree',
   ]);
   expect([...planted].sort()).toEqual([...invariantNames].sort());
 });

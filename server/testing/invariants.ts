@@ -32,6 +32,7 @@ export const invariantNames = [
   'audit-complete',
   'reclaims-notified',
   'times-follow-commit-order',
+  'intervals-agree',
 ] as const;
 export type InvariantName = (typeof invariantNames)[number];
 
@@ -579,6 +580,61 @@ export const timesFollowCommitOrder: InvariantCheck = async (db) => {
   }));
 };
 
+/**
+ * Invariant 10 — the record of unit intervals agrees with the rows it records (docs/product.md
+ * §5.8): the verbs write both in one transaction, so at every instant
+ * - each unit of a reservation not cancelled has exactly one open `reserved` row, and no open
+ *   row of a reservation names a unit it no longer has, or belongs to a cancelled one;
+ * - a unit of a reservation not cancelled is released exactly when the reservation has an open
+ *   `released` row for it;
+ * - an open row's planned end is its reservation's `endsAt`;
+ * - a VM's unit runs it exactly when the VM has an open `vm` row on it, which began at the VM's
+ *   `startedAt`; a closed one ended at its `terminatedAt`;
+ * - an open `needs-review` row belongs to a reservation at an older topology than its node's.
+ */
+export const intervalsAgree: InvariantCheck = async (db) => {
+  const found = await rows<{ kind: string; node_id: string; subject: string; unit_id: string; info: string }>(
+    db,
+    sql`select 'reserved-interval-count' as kind, ru.node_id, ru.reservation_id as subject, ru.unit_id, count(i.id) || ' open reserved rows' as info
+          from reservation_units ru join reservations r on r.node_id = ru.node_id and r.id = ru.reservation_id
+          left join unit_intervals i on i.node_id = ru.node_id and i.reservation_id = ru.reservation_id and i.unit_id = ru.unit_id and i.kind = 'reserved' and i.open
+          where r.cancelled_at is null group by ru.node_id, ru.reservation_id, ru.unit_id having count(i.id) <> 1
+        union all
+        select 'open-interval-without-unit', i.node_id, i.reservation_id, i.unit_id, i.kind || coalesce(', reservation cancelled at ' || ${iso('r.cancelled_at')}, ', unit not in the reservation')
+          from unit_intervals i left join reservations r on r.node_id = i.node_id and r.id = i.reservation_id
+          where i.open and i.kind <> 'vm' and (r.cancelled_at is not null or not exists (
+            select 1 from reservation_units ru where ru.node_id = i.node_id and ru.reservation_id = i.reservation_id and ru.unit_id = i.unit_id))
+        union all
+        select 'released-flag-disagrees', ru.node_id, ru.reservation_id, ru.unit_id, 'released=' || ru.released
+          from reservation_units ru
+          where not ru.cancelled and ru.released <> exists (select 1 from unit_intervals i
+            where i.node_id = ru.node_id and i.reservation_id = ru.reservation_id and i.unit_id = ru.unit_id and i.kind = 'released' and i.open)
+        union all
+        select 'open-end-disagrees', i.node_id, i.reservation_id, i.unit_id, i.kind || ' ends ' || coalesce(${iso('i.ends_at')}, 'never') || ', reservation ' || coalesce(${iso('r.ends_at')}, 'never')
+          from unit_intervals i join reservations r on r.node_id = i.node_id and r.id = i.reservation_id
+          where i.open and i.kind <> 'vm' and i.ends_at is distinct from r.ends_at
+        union all
+        select 'vm-interval-disagrees', vu.node_id, vu.vm_id, vu.unit_id, 'running=' || vu.running || ', ' || count(i.id) || ' open rows'
+          from vm_units vu left join unit_intervals i on i.vm_id = vu.vm_id and i.unit_id = vu.unit_id and i.open
+          group by vu.node_id, vu.vm_id, vu.unit_id, vu.running having count(i.id) <> (case when vu.running then 1 else 0 end)
+        union all
+        select 'vm-interval-times', i.node_id, i.vm_id, i.unit_id, 'row ' || ${iso('i.starts_at')} || '–' || coalesce(${iso('i.ends_at')}, 'open') || ', VM ' || ${iso('v.started_at')} || '–' || coalesce(${iso('v.terminated_at')}, 'running')
+          from unit_intervals i join vms v on v.id = i.vm_id
+          where i.starts_at <> v.started_at or (not i.open and i.ends_at is distinct from v.terminated_at) or (i.open and i.ends_at is not null)
+        union all
+        select 'needs-review-without-cause', i.node_id, i.reservation_id, i.unit_id, 'reservation at gen ' || r.topology_gen || ', node at ' || n.topology_gen
+          from unit_intervals i join reservations r on r.node_id = i.node_id and r.id = i.reservation_id join nodes n on n.id = i.node_id
+          where i.open and i.kind = 'needs-review' and r.topology_gen >= n.topology_gen
+        order by 1, 2, 3, 4`,
+  );
+  return found.map((r) => ({
+    invariant: 'intervals-agree',
+    kind: r.kind,
+    message: `On ${r.node_id}, ${r.subject} on ${r.unit_id}: ${r.kind} (${r.info}).`,
+    details: { nodeId: r.node_id, subject: r.subject, unitId: r.unit_id, info: r.info },
+  }));
+};
+
 /** Every check, by invariant. */
 export const invariantChecks: Record<InvariantName, InvariantCheck> = {
   'single-running-vm': singleRunningVm,
@@ -590,6 +646,7 @@ export const invariantChecks: Record<InvariantName, InvariantCheck> = {
   'audit-complete': auditComplete,
   'reclaims-notified': reclaimsNotified,
   'times-follow-commit-order': timesFollowCommitOrder,
+  'intervals-agree': intervalsAgree,
 };
 
 /**

@@ -1,5 +1,6 @@
 import { vmUnits, vms } from '@/db/schema';
 import { writeAuditEvent } from '../audit/write';
+import { openVmIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId, sortUnitIds } from '../ids';
@@ -75,6 +76,9 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       .values({ id, nodeId: node.id, orgId: ctx.orgId, tier: input.tier, reservationId: input.reservationId ?? null, status: 'running', startedAt: lctx.now })
       .returning();
     await tx.insert(vmUnits).values(input.unitIds.map((unitId) => ({ vmId: id, nodeId: node.id, unitId, running: true })));
+    // Each unit's run names the reservation holding it now: whose capacity the VM uses (§5.8).
+    const units = input.unitIds.map((unitId) => ({ unitId, reservationId: holds.get(unitId)?.reservationId ?? null }));
+    await openVmIntervals(tx, { nodeId: node.id, vmId: id, startsAt: lctx.now, units });
     const unitIds = sortUnitIds(input.unitIds, positions);
     await writeAuditEvent(tx, lctx, {
       action: 'vm.place',

@@ -1,6 +1,7 @@
 import { vms } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
+import { closeIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
 import { notFound } from '../errors';
 import { sortUnitIds } from '../ids';
@@ -34,6 +35,7 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
       return view!;
     }
     const { ended, unitsOf } = await endVms(tx, lctx, [vm.id], 'terminated');
+    await closeIntervals(tx, { nodeId: vm.nodeId, vmIds: [vm.id] }, lctx.now, 'terminate');
     const freed = unitsOf.get(vm.id) ?? [];
     const positions = node.positions;
     await writeAuditEvent(tx, lctx, {

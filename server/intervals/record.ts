@@ -1,0 +1,119 @@
+import type { Tx } from '@/db/client';
+import { textArray } from '@/db/prepared';
+import { unitIntervals, type UnitIntervalEnd, type UnitIntervalKind } from '@/db/schema';
+import { sql, type SQL } from 'drizzle-orm';
+
+/*
+ * The record of unit intervals (docs/product.md §5.8): each writer on a node records, in its own
+ * transaction and under the node lock, what its change starts and ends, so the time views read
+ * history instead of rebuilding it from audit details. An open row's end is the plan (its
+ * reservation's `endsAt`, or none); closing cuts it at the writer's clock and marks why. A row
+ * cut at or before its start is deleted: an interval that never began never happened (a pending
+ * reservation cancelled; a release and a reclaim at one instant under the test clock).
+ */
+
+/** Times go to PostgreSQL as text: the driver binds no Date inside a raw template. */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+const atOrNull = (d: Date | null) => (d ? at(d) : sql`null::timestamptz`);
+
+/**
+ * Opens `kind` rows on the units of a reservation: `[startsAt, endsAt)`, the end its plan.
+ * Nothing to open writes nothing.
+ */
+export async function openReservationIntervals(
+  tx: Tx,
+  r: { nodeId: string; reservationId: string; kind: Exclude<UnitIntervalKind, 'vm'>; unitIds: readonly string[]; startsAt: Date; endsAt: Date | null },
+): Promise<void> {
+  if (r.unitIds.length === 0 || (r.endsAt && r.endsAt <= r.startsAt)) return;
+  await tx
+    .insert(unitIntervals)
+    .values(r.unitIds.map((unitId) => ({ nodeId: r.nodeId, unitId, kind: r.kind, reservationId: r.reservationId, startsAt: r.startsAt, endsAt: r.endsAt })));
+}
+
+/**
+ * Opens the `needs-review` rows of reservations a topology change left at an older generation,
+ * from `startsAt` to each one's end, on the units each holds (one statement for all of them).
+ */
+export async function openNeedsReview(tx: Tx, nodeId: string, reservationIds: readonly string[], startsAt: Date): Promise<void> {
+  if (reservationIds.length === 0) return;
+  await tx.execute(sql`
+    insert into ${unitIntervals} (node_id, unit_id, kind, reservation_id, starts_at, ends_at)
+    select ru.node_id, ru.unit_id, 'needs-review', ru.reservation_id, ${at(startsAt)}, ru.ends_at
+    from reservation_units ru
+    where ru.node_id = ${nodeId} and ru.reservation_id = any(${textArray(reservationIds)}) and (ru.ends_at is null or ru.ends_at > ${at(startsAt)})`);
+}
+
+/**
+ * Opens a VM's rows from `startsAt`, one per unit, each naming the reservation that holds the
+ * unit now (null on a free unit): what per-reservation utilisation counts as used.
+ */
+export async function openVmIntervals(
+  tx: Tx,
+  vm: { nodeId: string; vmId: string; startsAt: Date; units: readonly { unitId: string; reservationId: string | null }[] },
+): Promise<void> {
+  if (vm.units.length === 0) return;
+  await tx
+    .insert(unitIntervals)
+    .values(
+      vm.units.map((u) => ({ nodeId: vm.nodeId, unitId: u.unitId, kind: 'vm' as const, reservationId: u.reservationId, vmId: vm.vmId, startsAt: vm.startsAt })),
+    );
+}
+
+/** Which open rows a close or a move acts on: a reservation's (some kinds, some units), or some VMs'. */
+export type OpenIntervals = { nodeId: string } & (
+  { reservationId: string; kinds?: readonly UnitIntervalKind[]; unitIds?: readonly string[] } | { vmIds: readonly string[] }
+);
+
+function openRows(which: OpenIntervals): SQL | null {
+  if ('vmIds' in which) return which.vmIds.length ? sql`vm_id = any(${textArray(which.vmIds)})` : null;
+  if (which.unitIds && which.unitIds.length === 0) return null;
+  return sql.join(
+    [
+      sql`reservation_id = ${which.reservationId}`,
+      which.kinds ? sql`kind = any(${textArray(which.kinds)})` : sql`kind <> 'vm'`,
+      ...(which.unitIds ? [sql`unit_id = any(${textArray(which.unitIds)})`] : []),
+    ],
+    sql` and `,
+  );
+}
+
+/**
+ * The statement that closes open rows at `at`, as a data-modifying CTE pair a writer can run on
+ * its own or fold into one of its statements (the reclaim's). Rows that began at or after `at`
+ * are deleted (never happened); the others end at `at` unless their plan ended sooner, and say
+ * why when the cut came first.
+ */
+export function closeIntervalsSql(which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): { cut: SQL; dropped: SQL } | null {
+  const rows = openRows(which);
+  if (!rows) return null;
+  const t = at(when);
+  const match = sql`node_id = ${which.nodeId} and open and ${rows}`;
+  return {
+    dropped: sql`delete from ${unitIntervals} where ${match} and starts_at >= ${t}`,
+    cut: sql`update ${unitIntervals} set ${cutOpenIntervals(t, sql`${endedBy}`)} where ${match} and starts_at < ${t}`,
+  };
+}
+
+/**
+ * The SET list that closes open rows at `t`: they end then unless their plan ended sooner, and
+ * say why (`endedBy`) when the cut came first. Also used with placeholders by the reclaim's one
+ * statement (server/reservations/reclaim-apply.ts).
+ */
+export function cutOpenIntervals(t: SQL, endedBy: SQL): SQL {
+  return sql`ended_by = case when ends_at is null or ends_at > ${t} then ${endedBy} else ended_by end,
+    ends_at = case when ends_at is null or ends_at > ${t} then ${t} else ends_at end, open = false`;
+}
+
+/** Closes open rows at `when` (see closeIntervalsSql), in one statement. */
+export async function closeIntervals(tx: Tx, which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): Promise<void> {
+  const q = closeIntervalsSql(which, when, endedBy);
+  if (!q) return;
+  await tx.execute(sql`with dropped as (${q.dropped}) ${q.cut}`);
+}
+
+/** Moves the planned end of a reservation's open rows (its `endsAt` changed; still in the future). */
+export async function moveIntervalEnds(tx: Tx, nodeId: string, reservationId: string, endsAt: Date | null): Promise<void> {
+  await tx.execute(
+    sql`update ${unitIntervals} set ends_at = ${atOrNull(endsAt)} where node_id = ${nodeId} and reservation_id = ${reservationId} and kind <> 'vm' and open`,
+  );
+}
