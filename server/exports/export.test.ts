@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import * as auditRoute from '@/app/v1/audit/route';
+import * as nodesRoute from '@/app/v1/nodes/route';
 import * as reservationsRoute from '@/app/v1/reservations/route';
 import * as vmsRoute from '@/app/v1/vms/route';
 import { callRoute, issueKeys } from '../testing/rest';
@@ -56,6 +57,8 @@ async function fillAudit() {
     at: new Date(now.getTime() - (i + 1) * 60_000),
     action: 'vm.place' as const,
     actorOrgId: actors[i % actors.length]!,
+    // A job acted (the table wants exactly one actor); the hostile value rides in the reason.
+    actorJob: 'export-test',
     via: 'api' as const,
     nodeId: i % 3 === 0 ? 'n1' : null,
     reservationId: i % 6 === 0 ? 'r1' : null,
@@ -83,7 +86,9 @@ describe('an export is the JSON list, paged to the end', () => {
         const csv = await callRoute(route.GET, { path: `${path}?${query}`, key: keys[org]!, headers: { accept: 'text/csv' } });
         expect(csv.status).toBe(200);
         expect(csv.headers.get('content-type')).toBe('text/csv; charset=utf-8; header=present');
-        expect(csv.headers.get('content-disposition')).toMatch(new RegExp(`^attachment; filename="${path.slice(4)}-\\d{8}T\\d{6}\\.\\d{3}Z-\\d{8}T\\d{6}\\.\\d{3}Z\\.csv"$`));
+        expect(csv.headers.get('content-disposition')).toMatch(
+          new RegExp(`^attachment; filename="${path.slice(4)}-\\d{8}T\\d{6}\\.\\d{3}Z-\\d{8}T\\d{6}\\.\\d{3}Z\\.csv"$`),
+        );
         const records = parse(csv.text, { columns: true, relax_quotes: false }) as Record<string, string>[];
         expect(records.map((r) => r.id)).toEqual(items.map((i) => i.id));
         if (path === '/v1/audit') {
@@ -105,8 +110,10 @@ describe('an export is the JSON list, paged to the end', () => {
     const reasons = new Set(records.map((r) => r.reason));
     for (const h of hostile) expect(reasons.has(`'${h}`), JSON.stringify(h)).toBe(true);
     expect(csv.text.split('\r\n')[0]).toBe('id,at,action,actorOrgId,actorKeyId,actorKeyName,actorKeyPrefix,via,nodeId,reservationId,unitIds,reason,details');
-    expect(records[0]!.unitIds).toBe('gpu-0 gpu-1');
-    expect(JSON.parse(records[0]!.details!)).toEqual({ n: 0 });
+    // Newest first: the first event written is the last record.
+    const oldest = records.find((r) => r.id === 'evt-00000')!;
+    expect(oldest.unitIds).toBe('gpu-0 gpu-1');
+    expect(JSON.parse(oldest.details!)).toEqual({ n: 0 });
     expect(csv.text).toContain(`"'\ry"`);
   });
 });
@@ -127,7 +134,8 @@ describe('what an export refuses', () => {
     expect(await errorPath(`/v1/vms?since=2026-01-01T00:00:00.000Z&until=2026-02-01T00:00:00.001Z`)).toEqual([400, 'query.until']);
     expect(await errorPath(`/v1/vms?since=${since}&until=${until}&limit=5`)).toEqual([400, 'query.limit']);
     expect(await errorPath(`/v1/vms?since=${since}&until=${until}`, { accept: 'image/png' })).toEqual([406, undefined]);
-    expect((await callRoute(vmsRoute.GET, { path: '/v1/nodes', key, headers: csv })).status).toBe(200);
+    // A route that declares no export cannot give CSV.
+    expect((await callRoute(nodesRoute.GET, { path: '/v1/nodes', key, headers: csv })).status).toBe(406);
     // 31 days exactly is allowed; JSON stays the default for */* and no Accept.
     const ok = await callRoute(vmsRoute.GET, { path: `/v1/vms?since=2026-01-01T00:00:00.000Z&until=2026-02-01T00:00:00.000Z`, key, headers: csv });
     expect(ok.status).toBe(200);
@@ -143,7 +151,9 @@ describe('streaming', () => {
   it('reads page by page, holding no transaction open between pages, and stops when the client goes away', async () => {
     await fillAudit();
     const keys = await issueKeys(db(), [ORG.platform]);
-    const req = new Request(`http://localhost/v1/audit?since=${since}&until=${until}`, { headers: { authorization: `Bearer ${keys[ORG.platform]!}`, accept: 'application/x-ndjson' } });
+    const req = new Request(`http://localhost/v1/audit?since=${since}&until=${until}`, {
+      headers: { authorization: `Bearer ${keys[ORG.platform]!}`, accept: 'application/x-ndjson' },
+    });
     const res = await auditRoute.GET(req, { params: Promise.resolve({}) });
     const reader = res.body!.getReader();
     const first = await reader.read();
