@@ -54,7 +54,8 @@ function canonicalPath(pathname: string): string {
   return '/' + segments.join('/');
 }
 
-function queryObject(url: URL): Record<string, string> {
+/** A URL's query as one object of strings; a parameter given twice is a 400 naming it. */
+export function queryObject(url: URL): Record<string, string> {
   // No prototype: a parameter named `constructor` or `__proto__` is a name like any other
   // (refused as unknown by the schema), never one the object already "has".
   const out: Record<string, string> = Object.create(null) as Record<string, string>;
@@ -105,6 +106,15 @@ function readInput(spec: RouteSpec, fields: unknown, path: Record<string, unknow
   return { input: undefined, notFound: true };
 }
 
+/**
+ * A GET route's input from its query alone, read exactly as the route reads it: what the
+ * console's download routes (server/exports/console-route.ts) parse an export's query with.
+ * @throws DomainError invalid_request naming the query field.
+ */
+export function readQueryInput(spec: RouteSpec, query: Record<string, string>): unknown {
+  return readInput(spec, query, {}).input;
+}
+
 function runMethod(spec: RouteSpec): NextHandler {
   return async (req, route) => {
     try {
@@ -149,7 +159,14 @@ function runMethod(spec: RouteSpec): NextHandler {
       if (format && spec.export && principal) {
         // The list verb paged through on the pool, each page its own reads: never one transaction.
         const ctx: Ctx = { ...principal, db: getDb() };
-        return await answerExport({ ctx, list: spec.run, declaration: spec.export, input: input as ExportableInput & Record<string, unknown>, format, signal: req.signal });
+        return await answerExport({
+          ctx,
+          list: spec.run,
+          declaration: spec.export,
+          input: input as ExportableInput & Record<string, unknown>,
+          format,
+          signal: req.signal,
+        });
       }
 
       const status = spec.status ?? 200;

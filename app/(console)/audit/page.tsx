@@ -1,3 +1,4 @@
+import { ExportDownload } from '@/components/exports/export-download';
 import { AuditTrail } from '@/components/audit/audit-trail';
 import { auditFilterNames, auditQueryInput, filtersKey, readFilters, type SearchParams } from '@/components/queries';
 import { ListAuditInput } from '@/server/audit/schemas';
@@ -16,12 +17,15 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
   // A refused since or until is named as its filter is labelled, with the zone it is read in (issue 23).
   const { zone } = await readTimeZones();
   return (
-    <AuditTrail
-      key={filtersKey(filters)}
-      filters={filters}
-      actions={ListAuditInput.shape.action.unwrap().options}
-      events={prefetched(events, zone)}
-      cursor={cursor}
-    />
+    <>
+      <AuditTrail
+        key={filtersKey(filters)}
+        filters={filters}
+        actions={ListAuditInput.shape.action.unwrap().options}
+        events={prefetched(events, zone)}
+        cursor={cursor}
+      />
+      <ExportDownload list="audit" filters={filters} now={new Date()} />
+    </>
   );
 }

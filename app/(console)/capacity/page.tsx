@@ -1,3 +1,4 @@
+import { ExportDownload } from '@/components/exports/export-download';
 import { CapacityList } from '@/components/reservation/capacity-list';
 import { CAPACITY_DEFAULT_ROLE, capacityQueryInput, readFilters, type SearchParams } from '@/components/queries';
 import { reservationRoles } from '@/server/reservations/roles';
@@ -12,5 +13,10 @@ export default async function CapacityPage({ searchParams }: { searchParams: Pro
   await prefetch(reservations);
   // The page's own role first, then the others as the API lists them.
   const roles = [CAPACITY_DEFAULT_ROLE, ...reservationRoles.filter((r) => r !== CAPACITY_DEFAULT_ROLE)];
-  return <CapacityList key={role ?? CAPACITY_DEFAULT_ROLE} role={role} roles={roles} reservations={prefetched(reservations)} cursor={cursor} />;
+  return (
+    <>
+      <CapacityList key={role ?? CAPACITY_DEFAULT_ROLE} role={role} roles={roles} reservations={prefetched(reservations)} cursor={cursor} />
+      <ExportDownload list="reservations" filters={{ role: role ?? CAPACITY_DEFAULT_ROLE }} now={new Date()} />
+    </>
+  );
 }

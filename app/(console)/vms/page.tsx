@@ -1,3 +1,4 @@
+import { ExportDownload } from '@/components/exports/export-download';
 import { filtersKey, readFilters, vmFilterNames, vmsQueryInput, type SearchParams } from '@/components/queries';
 import { VmList } from '@/components/vms/vm-list';
 import { ListVmsInput } from '@/server/vms/schemas';
@@ -14,13 +15,16 @@ export default async function VmsPage({ searchParams }: { searchParams: Promise<
   await prefetch(vms);
   const { status, tier } = ListVmsInput.shape;
   return (
-    <VmList
-      key={filtersKey(filters)}
-      filters={filters}
-      statuses={status.unwrap().options}
-      tiers={tier.unwrap().options}
-      vms={prefetched(vms)}
-      cursor={cursor}
-    />
+    <>
+      <VmList
+        key={filtersKey(filters)}
+        filters={filters}
+        statuses={status.unwrap().options}
+        tiers={tier.unwrap().options}
+        vms={prefetched(vms)}
+        cursor={cursor}
+      />
+      <ExportDownload list="vms" filters={filters} now={new Date()} />
+    </>
   );
 }
