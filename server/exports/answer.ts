@@ -38,7 +38,10 @@ export const EXPORT_PAGE_SIZE = 500;
 /** `2026-12-01T00:00:00.000Z` → `20261201T000000Z`: a file name without `:` (refused by Windows). */
 function compactStamp(at: Date): string {
   // Milliseconds stay when the window names them, so two windows never share a name.
-  return at.toISOString().replace(/[-:]/g, '').replace(/\.000Z$/, 'Z');
+  return at
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.000Z$/, 'Z');
 }
 
 /** The download's file name: `audit-20261201T000000Z-20261208T000000Z.csv`. */

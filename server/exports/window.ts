@@ -35,6 +35,10 @@ export function assertExportWindow(input: ExportableInput): ExportWindow {
   if (!until) throw refused('until', 'is required for an export', 'An export needs since and until (ISO 8601 UTC), at most 31 days apart; until is missing.');
   if (until.getTime() <= since.getTime()) throw refused('until', 'must be after since', 'The export window is empty: until must be after since.');
   if (until.getTime() - since.getTime() > MAX_EXPORT_MS)
-    throw refused('until', `must be at most ${MAX_EXPORT_DAYS} days after since`, `An export covers at most ${MAX_EXPORT_DAYS} days; choose an until at most ${MAX_EXPORT_DAYS} days after since, or export in parts.`);
+    throw refused(
+      'until',
+      `must be at most ${MAX_EXPORT_DAYS} days after since`,
+      `An export covers at most ${MAX_EXPORT_DAYS} days; choose an until at most ${MAX_EXPORT_DAYS} days after since, or export in parts.`,
+    );
   return { since, until };
 }

@@ -126,7 +126,11 @@ function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
     // Every route with credentials reads the database to check them.
     out['503'] = ref('ServiceUnavailable');
   }
-  if (r.export) out['406'] = { description: 'Not Acceptable (`code` not_acceptable): Accept allows none of application/json, text/csv, application/x-ndjson.', content: problemContent };
+  if (r.export)
+    out['406'] = {
+      description: 'Not Acceptable (`code` not_acceptable): Accept allows none of application/json, text/csv, application/x-ndjson.',
+      content: problemContent,
+    };
   if (r.body) {
     out['413'] = ref('PayloadTooLarge');
     out['415'] = ref('UnsupportedMediaType');
@@ -178,9 +182,14 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
           ...(r.export
             ? {
                 'text/csv': {
-                  schema: { type: 'string', description: `CSV (RFC 4180), header row: ${r.export.columns.map((c) => c.name).join(',')}. ${exportRules(r.export.window)}` },
+                  schema: {
+                    type: 'string',
+                    description: `CSV (RFC 4180), header row: ${r.export.columns.map((c) => c.name).join(',')}. ${exportRules(r.export.window)}`,
+                  },
                 },
-                'application/x-ndjson': { schema: { type: 'string', description: `One JSON object per line, each an item of the JSON list. ${exportRules(r.export.window)}` } },
+                'application/x-ndjson': {
+                  schema: { type: 'string', description: `One JSON object per line, each an item of the JSON list. ${exportRules(r.export.window)}` },
+                },
               }
             : {}),
         },
