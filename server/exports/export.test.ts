@@ -4,6 +4,7 @@
  * and bounded, CSV cells are escaped against formula injection, an export of more rows than one
  * page streams, and no transaction stays open between its pages.
  */
+import { insertReservation } from '@/db/factories';
 import { auditEvents } from '@/db/schema';
 import { sql } from 'drizzle-orm';
 import { parse } from 'csv-parse/sync';
@@ -115,6 +116,34 @@ describe('an export is the JSON list, paged to the end', () => {
     expect(oldest.unitIds).toBe('gpu-0 gpu-1');
     expect(JSON.parse(oldest.details!)).toEqual({ n: 0 });
     expect(csv.text).toContain(`"'\ry"`);
+  });
+  it('escapes a reservation’s hostile contractRef and reason the same way', async () => {
+    // One short reservation per hostile value, one after another on the free unit gpu-6.
+    for (const [i, h] of hostile.entries()) {
+      const startsAt = new Date(now.getTime() + (i + 1) * 3_600_000);
+      await insertReservation(db(), {
+        id: `r-hostile-${i}`,
+        nodeId: 'n1',
+        unitIds: ['gpu-6'],
+        allowedOrgIds: [ORG.audience],
+        startsAt,
+        endsAt: new Date(startsAt.getTime() + 3_000_000),
+        contractRef: h,
+        reason: h,
+      });
+    }
+    const keys = await issueKeys(db(), [ORG.platform]);
+    const csv = await callRoute(reservationsRoute.GET, {
+      path: `/v1/reservations?role=any&since=${since}&until=${until}`,
+      key: keys[ORG.platform]!,
+      headers: { accept: 'text/csv' },
+    });
+    expect(csv.status).toBe(200);
+    const records = parse(csv.text, { columns: true }) as Record<string, string>[];
+    for (const [i, h] of hostile.entries()) {
+      const r = records.find((x) => x.id === `r-hostile-${i}`);
+      expect(r, JSON.stringify(h)).toMatchObject({ contractRef: `'${h}`, reason: `'${h}` });
+    }
   });
 });
 
