@@ -1,0 +1,130 @@
+import type { DbOrTx } from '@/db/client';
+import { sql, type SQL } from 'drizzle-orm';
+import { windowShape, type UtilisationWindow } from './windows';
+
+/** What one bucket, or a whole window, adds up to (docs/product.md §5.8 Utilisation). GPU-hours are unit-hours. */
+export type UtilisationFigures = {
+  /** Unit-hours the reservations held their units (`reserved` intervals). */
+  heldGpuHours: number;
+  /** Held unit-hours with no VM of the reservation running on the unit (released or not). */
+  idleGpuHours: number;
+  /** Unit-hours on the spot market (`released` intervals). */
+  releasedGpuHours: number;
+  /** Released unit-hours with no spot VM on them: released, and nobody bought them. */
+  idleReleasedGpuHours: number;
+  /** Unit-hours spot VMs ran on the reservations' units while they held them. */
+  spotGpuHours: number;
+  /** Unit-hours the audience's own (reserved-tier) VMs ran on the reservations' units while they held them. */
+  reservedTierGpuHours: number;
+  /** VMs of the reservations that a reclaim ended (each VM once, whatever its units). */
+  evictions: number;
+};
+
+/** One chart bucket `[from, to)`. */
+export type UtilisationPoint = UtilisationFigures & { from: string; to: string };
+
+/** A window's totals and its series. */
+export type UtilisationSummary = { from: string; to: string; totals: UtilisationFigures; series: UtilisationPoint[] };
+
+type Row = {
+  from: string | null;
+  to: string | null;
+  total: number;
+  held: number;
+  idle: number;
+  released: number;
+  idle_released: number;
+  spot: number;
+  reserved_tier: number;
+  evictions: number;
+};
+
+/** Times go to PostgreSQL as text: the driver binds no Date inside a raw template. */
+const at = (d: Date) => sql`${d.toISOString()}::timestamptz`;
+
+const figuresOf = (r: Row): UtilisationFigures => ({
+  heldGpuHours: Number(r.held),
+  idleGpuHours: Number(r.idle),
+  releasedGpuHours: Number(r.released),
+  idleReleasedGpuHours: Number(r.idle_released),
+  spotGpuHours: Number(r.spot),
+  reservedTierGpuHours: Number(r.reserved_tier),
+  evictions: Number(r.evictions),
+});
+
+const iso = (t: string | Date) => new Date(t).toISOString();
+
+/**
+ * The utilisation of the reservations `scope` selects, over the window ending `now`, in ONE
+ * statement over `unit_intervals` (docs/product.md §5.8 Utilisation): the rows meeting the
+ * window, clipped to it; VM rows intersected with the `reserved` row of the same unit and
+ * reservation (a VM that outlives its holder's period — a cancel lets VMs run on — stops being
+ * the reservation's use); every piece split over the buckets; `grouping sets` give the series
+ * and the totals at once, so the series always sums to the totals.
+ * @param scope SQL over `unit_intervals` aliased `i` choosing the reservations' rows; it must
+ *   name `i.node_id` and `i.reservation_id` so the index (node_id, reservation_id, kind) serves it.
+ */
+export async function readUtilisation(db: DbOrTx, scope: SQL, window: UtilisationWindow, now: Date): Promise<UtilisationSummary> {
+  const start = new Date(now.getTime() - windowShape[window].lengthMs);
+  const list = [...(await db.execute<Row>(utilisationStatement(scope, window, now)))];
+  const totalRow = list.find((r) => Number(r.total) === 1);
+  if (!totalRow) throw new Error('utilisation: the totals row is missing');
+  return {
+    from: start.toISOString(),
+    to: now.toISOString(),
+    totals: figuresOf(totalRow),
+    series: list.filter((r) => Number(r.total) === 0).map((r) => ({ from: iso(r.from!), to: iso(r.to!), ...figuresOf(r) })),
+  };
+}
+
+/** The one statement `readUtilisation` runs (exported for the plan checks: its test and the bench's EXPLAIN). */
+export function utilisationStatement(scope: SQL, window: UtilisationWindow, now: Date): SQL {
+  const { lengthMs, bucketMs } = windowShape[window];
+  const start = new Date(now.getTime() - lengthMs);
+  const ws = at(start);
+  const we = at(now);
+  const buckets = lengthMs / bucketMs;
+  // Hours a piece [s, e) spends in a bucket [bs, be): they are known to meet (the join's condition).
+  const hours = (k: string) => sql.raw(`coalesce(sum(extract(epoch from least(p.e, b.be) - greatest(p.s, b.bs))) filter (where p.k = '${k}'), 0) / 3600`);
+  return sql`
+    with b as (
+      select ${ws} + g * ${bucketMs / 1000} * interval '1 second' as bs, ${ws} + (g + 1) * ${bucketMs / 1000} * interval '1 second' as be
+      from generate_series(0, ${buckets - 1}::int) g
+    ),
+    iv as materialized (
+      select i.kind, i.node_id, i.unit_id, i.reservation_id, i.vm_id, i.ended_by, i.ends_at as ended_at,
+        greatest(i.starts_at, ${ws}) as s, least(coalesce(i.ends_at, ${we}), ${we}) as e
+      from unit_intervals i
+      where ${scope} and i.kind in ('reserved', 'released', 'vm') and i.starts_at < ${we} and (i.ends_at is null or i.ends_at > ${ws})
+    ),
+    p as (
+      select 'held' as k, s, e, null::text as vm_id from iv where kind = 'reserved'
+      union all select 'released', s, e, null from iv where kind = 'released'
+      union all
+        select case when v.tier = 'spot' then 'spot' else 'reserved-tier' end, greatest(x.s, h.s), least(x.e, h.e), x.vm_id
+        from iv x
+        join iv h on h.kind = 'reserved' and h.node_id = x.node_id and h.unit_id = x.unit_id and h.reservation_id = x.reservation_id
+        join vms v on v.id = x.vm_id
+        where x.kind = 'vm' and greatest(x.s, h.s) < least(x.e, h.e)
+      union all select 'evict', ended_at, ended_at, vm_id from iv where kind = 'vm' and ended_by = 'reclaim' and ended_at <= ${we}
+    ),
+    f as (
+      select b.bs, b.be, grouping(b.bs) as total,
+        ${hours('held')} as held, ${hours('released')} as released, ${hours('spot')} as spot, ${hours('reserved-tier')} as reserved_tier,
+        count(distinct p.vm_id) filter (where p.k = 'evict') as evictions
+      from b
+      -- An eviction is an instant: in the bucket [bs, be) holding it, or the last one when it is now.
+      left join p on case when p.k = 'evict' then p.s >= b.bs and (p.s < b.be or (p.s = ${we} and b.be = ${we})) else p.s < b.be and p.e > b.bs end
+      group by grouping sets ((b.bs, b.be), ())
+    )
+    select bs as "from", be as "to", total,
+      round(held::numeric, 3)::float8 as held,
+      round(greatest(held - spot - reserved_tier, 0)::numeric, 3)::float8 as idle,
+      round(released::numeric, 3)::float8 as released,
+      round(greatest(released - spot, 0)::numeric, 3)::float8 as idle_released,
+      round(spot::numeric, 3)::float8 as spot,
+      round(reserved_tier::numeric, 3)::float8 as reserved_tier,
+      evictions::int as evictions
+    from f
+    order by total, bs`;
+}
