@@ -8,12 +8,13 @@ import type { ChartPoint } from './chart-points';
  * stacked by what they did — the audience's VMs, spot VMs, released with nobody on them, and
  * held idle. Loaded on demand only (./utilisation-chart-island.tsx): recharts never weighs on a
  * page's first load. Colours are the theme's unit colours (CSS variables), so the chart follows
- * light and dark like the grid.
+ * light and dark like the grid. Its keyboard layer is off: the chart is an image to assistive
+ * technology, and the table beside it is the way through the figures by keyboard.
  */
 export default function UtilisationChart({ points }: { points: ChartPoint[] }) {
   return (
     <ResponsiveContainer width="100%" height={240}>
-      <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: -12 }}>
+      <BarChart data={points} margin={{ top: 8, right: 8, bottom: 0, left: -12 }} accessibilityLayer={false}>
         <CartesianGrid stroke="var(--color-line-soft)" vertical={false} />
         <XAxis dataKey="label" tick={{ fill: 'var(--color-ink-3)', fontSize: 11 }} stroke="var(--color-line)" interval="preserveStartEnd" minTickGap={16} />
         <YAxis tick={{ fill: 'var(--color-ink-3)', fontSize: 11 }} stroke="var(--color-line)" allowDecimals={false} />

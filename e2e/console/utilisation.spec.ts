@@ -22,7 +22,7 @@ test('the reservation page shows its utilisation: figures, the chart, the table,
   await expect(section.getByTestId('utilisation-held')).toHaveText(/GPU-h$/);
   await expect(section.getByTestId('utilisation-evictions')).toHaveText('0');
   // The chart arrives after the page (its own chunk), drawn with the theme's colours.
-  await expect(section.getByTestId('utilisation-chart').locator('svg.recharts-surface')).toBeVisible();
+  await expect(section.getByTestId('utilisation-chart').locator('.recharts-wrapper')).toBeVisible();
   await expect(section.getByRole('img', { name: /Chart of the held GPU-hours over the last 7 days/ })).toBeVisible();
   await section.getByText('The series as a table').click();
   await expect(section.getByTestId('utilisation-table').locator('tbody tr')).toHaveCount(28);
@@ -75,7 +75,7 @@ for (const theme of ['light', 'dark'] as const) {
     ] as const) {
       await page.goto(path);
       await expect(page.locator('html')).toHaveAttribute('data-theme', theme);
-      await expect(page.getByTestId('utilisation-chart').first().locator('svg.recharts-surface')).toBeVisible();
+      await expect(page.getByTestId('utilisation-chart').first().locator('.recharts-wrapper')).toBeVisible();
       await page.getByText('The series as a table').first().click();
       await expectNoAxeViolations(page, `${name} (${theme})`);
       for (const width of [375, 1440]) {
