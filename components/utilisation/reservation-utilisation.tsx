@@ -28,6 +28,7 @@ export function ReservationUtilisation(props: {
         <UtilisationSummary
           summary={utilisation.data}
           testId="reservation-utilisation"
+          name="The reservation’s utilisation"
           caption="GPU-hours (one unit for one hour) this reservation held, and what they did."
         />
       )}

@@ -24,7 +24,8 @@ export default function UtilisationChart({ points }: { points: ChartPoint[] }) {
           cursor={{ fill: 'var(--color-line-soft)' }}
           formatter={(v) => `${Number(v).toLocaleString('en', { maximumFractionDigits: 1 })} GPU-h`}
         />
-        <Legend wrapperStyle={{ fontSize: 12, color: 'var(--color-ink-3)' }} />
+        {/* The legend's words in the theme's ink (recharts colours them like their bars: too faint on dark). */}
+        <Legend wrapperStyle={{ fontSize: 12 }} formatter={(value: string) => <span style={{ color: 'var(--color-ink-3)' }}>{value}</span>} />
         <Bar dataKey="reservedTier" name="Audience VMs" stackId="held" fill="var(--color-unit-reserved-occupied)" isAnimationActive={false} />
         <Bar dataKey="spot" name="Spot VMs" stackId="held" fill="var(--color-unit-spot-occupied)" isAnimationActive={false} />
         <Bar dataKey="idleReleased" name="Released, idle" stackId="held" fill="var(--color-unit-released-line)" isAnimationActive={false} />

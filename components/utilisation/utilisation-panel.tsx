@@ -10,14 +10,15 @@ type Figures = Summary['totals'];
 type Point = Summary['series'][number];
 export type UtilisationWindowName = Summary['window'];
 
-const gpuHours = (n: number) => n.toLocaleString('en', { maximumFractionDigits: 1 });
-const share = (part: number, whole: number) => (whole > 0 ? ` (${Math.round((part / whole) * 100)} %)` : '');
+/** GPU-hours to a tenth; a little time, under a tenth, is said so rather than as 0. */
+const gpuHours = (n: number) => (n > 0 && n < 0.1 ? '< 0.1' : n.toLocaleString('en', { maximumFractionDigits: 1 }));
+const shareOf = (part: number, whole: number) => (whole > 0 ? `${Math.round((part / whole) * 100)} % of held` : undefined);
 
 /** The figures, in the words of docs/product.md §5.8 Utilisation. */
-function figureLines(t: Figures): [label: string, value: string, testId: string, hint: string][] {
+function figureLines(t: Figures): [label: string, value: string, testId: string, hint: string, note?: string][] {
   return [
     ['Held', `${gpuHours(t.heldGpuHours)} GPU-h`, 'held', 'unit-hours the reservation held'],
-    ['Idle while held', `${gpuHours(t.idleGpuHours)} GPU-h${share(t.idleGpuHours, t.heldGpuHours)}`, 'idle', 'held, with no VM running on the unit'],
+    ['Idle while held', `${gpuHours(t.idleGpuHours)} GPU-h`, 'idle', 'held, with no VM running on the unit', shareOf(t.idleGpuHours, t.heldGpuHours)],
     ['Released', `${gpuHours(t.releasedGpuHours)} GPU-h`, 'released', 'on the spot market'],
     ['Released, idle', `${gpuHours(t.idleReleasedGpuHours)} GPU-h`, 'idle-released', 'released, with no spot VM on it'],
     ['Used by spot', `${gpuHours(t.spotGpuHours)} GPU-h`, 'spot', 'spot VMs on its units'],
@@ -69,21 +70,33 @@ export function WindowSwitch({ current, hrefFor }: { current: UtilisationWindowN
  * series as a table for keyboards and screen readers. A server component: only the chart is
  * client code.
  */
-export function UtilisationSummary({ summary, testId, caption }: { summary: Omit<Summary, 'nodeId' | 'reservationId'>; testId: string; caption: ReactNode }) {
+export function UtilisationSummary({
+  summary,
+  testId,
+  name,
+  caption,
+}: {
+  summary: Omit<Summary, 'nodeId' | 'reservationId'>;
+  testId: string;
+  /** What the figures are of, naming the table's scrolling region (unique on the page). */
+  name: string;
+  caption: ReactNode;
+}) {
   const t = summary.totals;
   const points = chartPoints(summary.series, summary.window);
   const windowWords = summary.window === '7d' ? 'the last 7 days, in 6-hour buckets' : 'the last 30 days, by day';
   return (
     <div className="space-y-4" data-testid={testId}>
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4 lg:grid-cols-7" data-testid="utilisation-figures">
-        {figureLines(t).map(([label, value, id, hint]) => (
+        {figureLines(t).map(([label, value, id, hint, note]) => (
           <div key={id} className="rounded-lg border border-line-soft bg-surface-2 px-3 py-2">
             <dt className="text-xs text-ink-4" title={hint}>
               {label}
             </dt>
-            <dd className="font-mono text-base font-medium text-ink" data-testid={`utilisation-${id}`}>
+            <dd className="whitespace-nowrap font-mono text-sm font-medium text-ink sm:text-base" data-testid={`utilisation-${id}`}>
               {value}
             </dd>
+            {note && <dd className="text-xs text-ink-4">{note}</dd>}
           </div>
         ))}
       </dl>
@@ -96,7 +109,8 @@ export function UtilisationSummary({ summary, testId, caption }: { summary: Omit
       />
       <details className="text-sm">
         <summary className="cursor-pointer text-accent-ink hover:underline">The series as a table</summary>
-        <div className="relative mt-2 max-h-96 max-w-full overflow-auto">
+        {/* Focusable, so a keyboard can scroll it (axe scrollable-region-focusable). */}
+        <div className="relative mt-2 max-h-96 max-w-full overflow-auto" tabIndex={0} role="region" aria-label={`${name}: the series as a table`}>
           <table className="w-full text-left text-xs" data-testid="utilisation-table">
             <caption className="sr-only">GPU-hours per bucket over {windowWords}</caption>
             <thead className="sticky top-0 bg-surface text-ink-4">

@@ -48,6 +48,7 @@ export function UtilisationRollup({ rollup, window }: { rollup: Fetched<Rollup>;
             <UtilisationSummary
               summary={{ ...r, window: rollup.data!.window }}
               testId={`utilisation-${r.relation}`}
+              name={relationWords[r.relation].title}
               caption={relationWords[r.relation].caption}
             />
           </section>

@@ -8,7 +8,13 @@ import { asOrg, managedSpotNode, signIn } from './support';
 // the Utilisation page's roll-up per relation, for each persona; axe in both themes; screenshots
 // at 375 and 1440 px wide (test-results/utilisation-*.png).
 
-const shot = (page: Page, name: string) => page.screenshot({ path: `test-results/utilisation-${name}.png`, fullPage: true });
+/** The first section holding a chart, as a picture: what a person reads there, at this width. */
+const shot = (page: Page, name: string) =>
+  page
+    .locator('section')
+    .filter({ has: page.getByTestId('utilisation-chart') })
+    .first()
+    .screenshot({ path: `test-results/utilisation-${name}.png` });
 
 test('the reservation page shows its utilisation: figures, the chart, the table, the 30-day switch', async ({ page, request }) => {
   test.setTimeout(90_000);

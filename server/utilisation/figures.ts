@@ -103,7 +103,14 @@ export function utilisationStatement(scope: SQL, window: UtilisationWindow, now:
       union all
         select case when v.tier = 'spot' then 'spot' else 'reserved-tier' end, greatest(x.s, h.s), least(x.e, h.e), x.vm_id
         from iv x
-        join iv h on h.kind = 'reserved' and h.node_id = x.node_id and h.unit_id = x.unit_id and h.reservation_id = x.reservation_id
+        -- The unit's reserved row, by the index (node_id, reservation_id, kind) per VM row: a join of
+        -- the CTE with itself let the planner, misjudging its size, nest loops over both (minutes
+        -- for an org managing 10,000 reservations).
+        join lateral (
+          select greatest(r.starts_at, ${ws}) as s, least(coalesce(r.ends_at, ${we}), ${we}) as e
+          from unit_intervals r
+          where r.node_id = x.node_id and r.reservation_id = x.reservation_id and r.kind = 'reserved' and r.unit_id = x.unit_id
+        ) h on true
         join vms v on v.id = x.vm_id
         where x.kind = 'vm' and greatest(x.s, h.s) < least(x.e, h.e)
       union all select 'evict', ended_at, ended_at, vm_id from iv where kind = 'vm' and ended_by = 'reclaim' and ended_at <= ${we}
