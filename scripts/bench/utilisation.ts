@@ -53,8 +53,7 @@ export async function measureUtilisation(db: Db, nodes: number, samples = 200): 
   for (const window of ['7d', '30d'] as UtilisationWindow[]) {
     const ms: number[] = [];
     // Warm: one pass over the same reservations first (their pages in the cache, the statement planned).
-    for (const p of picks)
-      await getReservationUtilisation({ ctx: ctxOf(db, 'org_platform', now), input: { nodeId: p.node_id, reservationId: p.id, window } });
+    for (const p of picks) await getReservationUtilisation({ ctx: ctxOf(db, 'org_platform', now), input: { nodeId: p.node_id, reservationId: p.id, window } });
     for (const p of picks)
       ms.push(await timed(() => getReservationUtilisation({ ctx: ctxOf(db, 'org_platform', now), input: { nodeId: p.node_id, reservationId: p.id, window } })));
     const [p50, p99] = [pct(ms, 50), pct(ms, 99)];
