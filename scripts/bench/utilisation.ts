@@ -20,8 +20,12 @@ import type { Check } from './report';
 
 /** Per reservation, p99 at 10,000 nodes (issue 24). */
 export const RESERVATION_P99_MS = 20;
-/** Each relation's roll-up, p50 at 10,000 nodes: the budget docs/performance.md states. */
-export const ROLLUP_BUDGET_MS: Record<UtilisationRelation, number> = { owner: 1500, manager: 1500, audience: 1500, fleet: 2000 };
+/**
+ * Every relation's roll-up, p50 at 10,000 nodes, by window: the budget docs/performance.md states.
+ * A roll-up sums every interval of up to 40,000 reservations (the fleet's, 30 days: ~10⁶ rows); it
+ * is a page a person opens, not a call a program makes per request.
+ */
+export const ROLLUP_BUDGET_MS: Record<UtilisationWindow, number> = { '7d': 1000, '30d': 3000 };
 
 const pct = (xs: number[], p: number) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -105,8 +109,8 @@ export async function measureUtilisation(db: Db, nodes: number, samples = 200): 
       checks.push({
         what: `utilisation roll-up, ${relation} (${org}), ${window}, ${nodes} nodes (p50 of 5)`,
         figure: `${p50.toFixed(0)} ms`,
-        target: `≤ ${ROLLUP_BUDGET_MS[relation]} ms`,
-        ok: p50 <= ROLLUP_BUDGET_MS[relation],
+        target: `≤ ${ROLLUP_BUDGET_MS[window]} ms`,
+        ok: p50 <= ROLLUP_BUDGET_MS[window],
       });
     }
   }
