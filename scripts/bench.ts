@@ -39,6 +39,7 @@ import {
   type Instance,
 } from './bench/stage';
 import { buildApp, hasProductionBuild } from './stress/fleet';
+import { measureUtilisation, type UtilisationFigures } from './bench/utilisation';
 
 const { values } = parseArgs({
   options: {
@@ -89,6 +90,7 @@ let cluster: Cluster | undefined;
 const samples = new Map<string, Sample[]>();
 const consoleTimes: { nodes: number; page: string; median: number; all: number[] }[] = [];
 let fleetInfo = '';
+let utilisation: UtilisationFigures | undefined;
 
 /** One measurement: statements counted over the main run only (the c=1 pass comes after). */
 /** Round 1's statements of every scenario and fleet, per query text: where each request's statements go. */
@@ -199,6 +201,8 @@ try {
   }
 
   if (only) throw new OnlyDone();
+  log('utilisation (issue 24) on the large fleet');
+  utilisation = await measureUtilisation(stages.at(-1)!.fleet.db, opts.large, smoke ? 20 : 200);
   log('console timings in Chromium');
   const browser = await launchBrowser();
   try {
@@ -343,6 +347,8 @@ for (const t of consoleTimes) {
   smokeChecks.push({ what: `${t.page}, ${t.nodes} nodes: measured`, figure: `${t.all.length} samples`, target: 'the selector shows', ok: t.all.length > 0 });
 }
 
+checks.push(...(utilisation?.checks ?? []));
+
 const machine = `${os.cpus().length} × ${os.cpus()[0]?.model ?? 'CPU'}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB, load average ${os
   .loadavg()
   .map((l) => l.toFixed(1))
@@ -374,6 +380,7 @@ ${consoleTable}
 
 ${jsTable}
 
+${utilisation?.markdown ?? ''}
 ## Targets
 
 ${renderChecks(allChecks)}

@@ -134,6 +134,8 @@ const expectations = {
   'terminate a VM: its own':                          row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'read the audit trail (filtered, always 200)':      row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'read notifications (the acting org’s)':            row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // docs/product.md §5.8 Utilisation: each org's own relations; the operator's the fleet too.
+  'read the utilisation roll-up (filtered, always 200)': row('ok', 'ok',  'ok',    'ok',    'ok',  401),
   // The org picker: for those who may create reservations (the operator, node owners).
   'search orgs (the org picker)':                     row('ok',    'ok',  403,     403,     403,   401),
   'mark own notification read':                       row('ok',    'ok',  'ok',    'ok',    'ok',  401),
@@ -571,7 +573,7 @@ type RestRow = Common & {
   /** The operation (server/operations.ts) whose REST route the row calls; method and path come from its declaration. */
   op: OperationId;
   params?: PerKind<Record<string, string>>;
-  /** A GET's query string. */
+  /** The query string's fields (a GET's input beyond the path). */
   query?: Record<string, string>;
   body?: PerKind<unknown>;
 };
@@ -609,6 +611,8 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'reservations.calendar', query: calendarWindow(), action: 'see the reservation calendar (filtered)', scene: 'base', mutates: false, check: checks.calendar },
   { transport: 'rest', op: 'reservations.create', params: { nodeId: 'n1' }, body: createBody, action: 'create a reservation on the node', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.get', params: r1, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
+  { transport: 'rest', op: 'utilisation.reservation', params: r1, query: { window: '7d' }, action: 'see a reservation', scene: 'base', mutates: false },
+  { transport: 'rest', op: 'utilisation.rollup', query: { window: '30d' }, action: 'read the utilisation roll-up (filtered, always 200)', scene: 'base', mutates: false },
   { transport: 'rest', op: 'reservations.update', params: r1, body: { contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.cancel', params: r1, body: { reason: 'matrix' }, action: 'cancel a reservation', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.release', params: r1, body: releaseBody, action: 'release units', scene: 'base', mutates: true },
@@ -661,6 +665,8 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'reservations.listForNode', input: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
   { transport: 'trpc', op: 'reservations.history', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservationHistory },
   { transport: 'trpc', op: 'reservations.offers', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false },
+  { transport: 'trpc', op: 'utilisation.reservation', input: { ...r1Input, window: '30d' }, action: 'see a reservation', scene: 'base', mutates: false },
+  { transport: 'trpc', op: 'utilisation.rollup', input: { window: '7d' }, action: 'read the utilisation roll-up (filtered, always 200)', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'reservations.list', input: {}, action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
   { transport: 'trpc', op: 'reservations.calendar', input: calendarWindow(), action: 'see the reservation calendar (filtered)', scene: 'base', mutates: false, check: checks.calendar },
   { transport: 'trpc', op: 'reservations.list', input: { role: 'audience' }, label: 'role audience', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAudience },

@@ -49,6 +49,9 @@ import type { LockedSignInView, UnlockedSignInView } from './sign-ins/view';
 import type { AppRouter } from './trpc/root';
 import type { GetVmInput, ListNodeVmsInput, ListVmsInput, PlaceVmInput } from './vms/schemas';
 import type { VmDetail } from './vms/detail';
+import type { ReservationUtilisation } from './utilisation/reservation';
+import type { UtilisationRollup } from './utilisation/rollup';
+import type { GetReservationUtilisationInput, GetUtilisationRollupInput } from './utilisation/schemas';
 import type { VmView } from './vms/view';
 
 type IsAny<T> = 0 extends 1 & T ? true : false;
@@ -118,7 +121,12 @@ type Out = inferRouterOutputs<AppRouter>;
 type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
-  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
+  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation'>>,
+  Assert<Exact<keyof In['utilisation'], 'reservation' | 'rollup'>>,
+  Assert<Exact<In['utilisation']['reservation'], GetReservationUtilisationInput>>,
+  Assert<Exact<Out['utilisation']['reservation'], ReservationUtilisation>>,
+  Assert<Exact<In['utilisation']['rollup'], GetUtilisationRollupInput>>,
+  Assert<Exact<Out['utilisation']['rollup'], UtilisationRollup>>,
   Assert<Exact<keyof In['scheduledReclaims'], 'list' | 'create' | 'get' | 'reschedule' | 'cancel'>>,
   Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'owners' | 'topologyHistory'>>,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,

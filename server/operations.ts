@@ -12,6 +12,7 @@ import { orgOperations } from './orgs/operations';
 import { reservationOperations } from './reservations/operations';
 import { scheduledReclaimOperations } from './scheduled-reclaims/operations';
 import { signInOperations } from './sign-ins/operations';
+import { utilisationOperations } from './utilisation/operations';
 import { vmOperations } from './vms/operations';
 
 export const operationGroups = {
@@ -23,6 +24,7 @@ export const operationGroups = {
   apiKeys: apiKeyOperations,
   orgs: orgOperations,
   signIns: signInOperations,
+  utilisation: utilisationOperations,
 };
 
 type Groups = typeof operationGroups;

@@ -574,3 +574,40 @@ export function notificationsVisibleTo(principal: Principal): SQL {
 export function apiKeysVisibleTo(principal: Principal): SQL {
   return eq(apiKeys.orgId, principal.orgId);
 }
+
+/**
+ * SQL over `unit_intervals` aliased `i`: the rows of the reservations the acting org stands to
+ * as `relation` (docs/product.md §5.8 Utilisation; §2's columns) — `owner`: every reservation on
+ * the nodes it owns; `manager` / `audience`: those naming it in managingOrgIds / allowedOrgIds;
+ * `fleet`: every reservation, the platform operator's only (null to anyone else). Each names
+ * `i.node_id` and `i.reservation_id` so the index (node_id, reservation_id, kind) serves it.
+ */
+export function utilisationScope(principal: Principal, relation: 'owner' | 'manager' | 'audience' | 'fleet'): SQL | null {
+  const me = principal.orgId;
+  switch (relation) {
+    case 'fleet':
+      return isOperator(principal) ? sql`i.reservation_id is not null` : null;
+    case 'owner':
+      return sql`i.node_id in (select n.id from ${nodes} n where n.owner_org_id = ${me}) and i.reservation_id is not null`;
+    case 'manager':
+      return sql`(i.node_id, i.reservation_id) in (select r.node_id, r.id from ${reservations} r where r.managing_org_ids @> array[${me}]::text[])`;
+    case 'audience':
+      return sql`(i.node_id, i.reservation_id) in (select r.node_id, r.id from ${reservations} r where r.allowed_org_ids @> array[${me}]::text[])`;
+  }
+}
+
+/**
+ * Which relations the acting org has (docs/product.md §5.8 Utilisation): `owner` when it owns a
+ * node, `manager` / `audience` when a reservation names it so, `fleet` for the operator.
+ */
+export async function utilisationRelationsOf(
+  db: DbOrTx,
+  principal: Principal,
+): Promise<{ owner: boolean; manager: boolean; audience: boolean; fleet: boolean }> {
+  const me = principal.orgId;
+  const [row] = await db.execute<{ owner: boolean; manager: boolean; audience: boolean }>(sql`select
+    exists (select 1 from ${nodes} n where n.owner_org_id = ${me}) as owner,
+    exists (select 1 from ${reservations} r where r.managing_org_ids @> array[${me}]::text[]) as manager,
+    exists (select 1 from ${reservations} r where r.allowed_org_ids @> array[${me}]::text[]) as audience`);
+  return { owner: Boolean(row?.owner), manager: Boolean(row?.manager), audience: Boolean(row?.audience), fleet: isOperator(principal) };
+}

@@ -65,6 +65,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <Link href="/audit" className="hover:text-ink">
               Audit
             </Link>
+            <Link href="/utilisation" className="hover:text-ink">
+              Utilisation
+            </Link>
             {/* end read pages */}
             {isOperator(session.principal) && (
               <Link href="/sign-ins" className="hover:text-ink">

@@ -110,6 +110,8 @@ export function ReservationView(props: {
   cursor: string | undefined;
   /** Its scheduled reclaims, rendered by the server page (components/reservation/scheduled-reclaims.tsx); null when not the acting org's to see. */
   schedules?: ReactNode;
+  /** Its utilisation over the last 7 or 30 days, rendered by the server page (components/utilisation/reservation-utilisation.tsx). */
+  utilisation?: ReactNode;
 }) {
   const { nodeId, trail, cursor } = props;
   // A failed refresh keeps what the page shows, with the error above it.
@@ -186,6 +188,8 @@ export function ReservationView(props: {
       </div>
 
       {props.schedules}
+
+      {props.utilisation}
 
       <Section title="Status history" id="history-title" offer={offers('reservation.history')}>
         {!history.data ? (

@@ -57,6 +57,7 @@ for (const theme of ['light', 'dark'] as const) {
         '/api-keys',
         '/notifications',
         '/sign-ins',
+        '/utilisation',
         '/nodes/no-such-node',
       ]) {
         await page.goto(path);

@@ -42,6 +42,7 @@ test('every page fits every width from 360 px to 2560 px: no sideways scroll of 
     '/capacity',
     '/api-keys',
     '/notifications',
+    '/utilisation?window=30d',
     '/no-such-page',
   ];
   const widths = [360, 375, 1440, 2560];

@@ -32,5 +32,7 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/api-keys': ['GET', 'POST'],
   '/v1/api-keys/{id}/revoke': ['POST'],
   '/v1/orgs': ['GET'],
+  '/v1/nodes/{nodeId}/reservations/{id}/utilisation': ['GET'],
+  '/v1/utilisation': ['GET'],
   '/v1/openapi.json': ['GET'],
 };

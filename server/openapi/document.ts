@@ -233,6 +233,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
     tags: [
       { name: 'Nodes', description: 'GPU nodes and their units.' },
       { name: 'Reservations', description: 'Reservations of units, the spot market, reclaim.' },
+      { name: 'Utilisation', description: 'GPU-hours held, idle, released and used, from the record of unit intervals.' },
       { name: 'VMs', description: 'Workloads on units.' },
       { name: 'Audit', description: 'The audit trail and notifications.' },
       { name: 'Orgs', description: 'Finding orgs to reserve units for.' },

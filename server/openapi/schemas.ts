@@ -25,6 +25,9 @@ import type { ReservationCalendarPage } from '../reservations/calendar';
 import type { ReclaimPlanView } from '../reservations/reclaim-plan';
 import type { ReclaimResult, Reservation as ReservationType } from '../reservations/view';
 import type { ReclaimScheduleView } from '../scheduled-reclaims/view';
+import type { ReservationUtilisation as ReservationUtilisationType } from '../utilisation/reservation';
+import type { UtilisationRollup as UtilisationRollupType } from '../utilisation/rollup';
+import { utilisationRelations, utilisationWindows } from '../utilisation/windows';
 import type { VmView } from '../vms/view';
 
 // docs/product.md §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
@@ -436,6 +439,44 @@ export const ReservationCalendar = z
 export const OrgSummary = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: 'OrgSummary' });
 export const OrgSummaryList = z.strictObject({ items: z.array(OrgSummary).meta({ description: 'At most 20, by name.' }) }).meta({ id: 'OrgSummaryList' });
 
+const GpuHours = (description: string) => z.number().meta({ description: `${description} GPU-hours (unit-hours), to 3 decimals.` });
+const UtilisationFigureFields = {
+  heldGpuHours: GpuHours('Held: the reservation held the unit (its `reserved` intervals).'),
+  idleGpuHours: GpuHours('Held with no VM of the reservation running on the unit (released or not).'),
+  releasedGpuHours: GpuHours('On the spot market (`released` intervals).'),
+  idleReleasedGpuHours: GpuHours('Released with no spot VM on the unit.'),
+  spotGpuHours: GpuHours('Spot VMs ran on the units while the reservation held them.'),
+  reservedTierGpuHours: GpuHours("The audience's reserved-tier VMs ran on the units while the reservation held them."),
+  evictions: z.number().int().meta({ description: 'VMs of the reservation that a reclaim ended in the window (each VM once).' }),
+};
+const UtilisationFigures = z.strictObject(UtilisationFigureFields).meta({ id: 'UtilisationFigures' });
+const UtilisationPoint = z.strictObject({ from: Timestamp, to: Timestamp, ...UtilisationFigureFields }).meta({ id: 'UtilisationPoint' });
+const UtilisationSummaryFields = {
+  from: Timestamp.meta({ description: 'The window starts (inclusive): now less 7 or 30 days.' }),
+  to: Timestamp.meta({ description: 'The window ends (exclusive): now.' }),
+  totals: UtilisationFigures,
+  series: z
+    .array(UtilisationPoint)
+    .meta({ description: 'The window in buckets of 6 hours (`7d`: 28) or 1 day (`30d`: 30), oldest first, counted back from now; they sum to the totals.' }),
+};
+
+/** `GET …/reservations/{id}/utilisation` (docs/product.md §5.8 Utilisation). */
+export const ReservationUtilisation = z
+  .strictObject({ nodeId: Id, reservationId: Id, window: z.enum(utilisationWindows), ...UtilisationSummaryFields })
+  .meta({ id: 'ReservationUtilisation' });
+
+/** `GET /v1/utilisation` (docs/product.md §5.8 Utilisation). */
+export const UtilisationRollup = z
+  .strictObject({
+    window: z.enum(utilisationWindows),
+    from: Timestamp,
+    to: Timestamp,
+    relations: z.array(z.strictObject({ relation: z.enum(utilisationRelations), ...UtilisationSummaryFields })).meta({
+      description: 'One summary per relation the acting org has, in the order owner, manager, audience, fleet.',
+    }),
+  })
+  .meta({ id: 'UtilisationRollup' });
+
 // ---- Drift checks: each schema's parsed type is exactly the type its verb returns. ----
 
 /** `true` when A and B accept the same values and name the same keys (so an optional field
@@ -483,6 +524,8 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof ApiKeyPage>, Page<ApiKeyView>>>,
   Assert<Exact<z.infer<typeof ReclaimSchedule>, ReclaimScheduleView>>,
   Assert<Exact<z.infer<typeof ReclaimSchedulePage>, Page<ReclaimScheduleView>>>,
+  Assert<Exact<z.infer<typeof ReservationUtilisation>, ReservationUtilisationType>>,
+  Assert<Exact<z.infer<typeof UtilisationRollup>, UtilisationRollupType>>,
 ];
 
 /** The OpenAPI document itself: any JSON object. */

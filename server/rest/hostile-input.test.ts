@@ -57,6 +57,8 @@ const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
     body: { id: 'r-new', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], contractRef: 'C-9', startsAt: future, reason: 'hostile' },
   },
   'reservations.get': { as: 'owner', params: { nodeId: 'n1', id: 'r1' }, status: 200 },
+  'utilisation.reservation': { as: 'owner', params: { nodeId: 'n1', id: 'r1' }, query: { window: '7d' }, status: 200 },
+  'utilisation.rollup': { as: 'owner', query: { window: '30d', relation: 'owner' }, status: 200 },
   'reservations.update': {
     as: 'owner', params: missingReservation, status: 404,
     body: { allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], endsAt: future, contractRef: 'C-2', reservedUnitIds: ['gpu-0'], reason: 'hostile' },

@@ -55,6 +55,8 @@ const bases: Record<string, Base> = {
   'nodes.topologyHistory': { as: 'owner', input: { nodeId: 'n1' }, status: 200 },
   'reservations.get': { as: 'owner', input: r1, status: 200 },
   'reservations.history': { as: 'owner', input: r1, status: 200 },
+  'utilisation.reservation': { as: 'owner', input: { ...r1, window: '7d' }, status: 200 },
+  'utilisation.rollup': { as: 'owner', input: { window: '30d', relation: 'owner' }, status: 200 },
   'reservations.offers': { as: 'owner', input: r1, status: 200 },
   'reservations.list': { as: 'owner', input: { role: 'any', limit: 10 }, status: 200 },
   'reservations.calendar': { as: 'owner', input: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z', limit: 10 }, status: 200 },

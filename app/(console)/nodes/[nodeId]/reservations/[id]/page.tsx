@@ -1,6 +1,7 @@
 import { readFilters, reservationPageQueryInputs, type SearchParams } from '@/components/queries';
 import { ReservationView } from '@/components/reservation/reservation-view';
 import { ScheduledReclaims } from '@/components/reservation/scheduled-reclaims';
+import { ReservationUtilisation } from '@/components/utilisation/reservation-utilisation';
 import { reservationHref } from '@/components/links';
 import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
 import { decodeParam } from '@/app/(console)/route-params';
@@ -25,7 +26,8 @@ export async function generateMetadata({ params }: Params) {
  */
 export default async function ReservationPage({ params, searchParams }: Params) {
   const { nodeId, reservationId } = await idsOf(params);
-  const { cursor, schedules: schedulesCursor } = readFilters(await searchParams, ['cursor', 'schedules']);
+  const { cursor, schedules: schedulesCursor, window: windowParam } = readFilters(await searchParams, ['cursor', 'schedules', 'window']);
+  const window = windowParam === '30d' ? '30d' : '7d';
   const inputs = reservationPageQueryInputs(nodeId, reservationId);
   const queries = {
     reservation: trpc.reservations.get.queryOptions(inputs.reservation),
@@ -35,16 +37,23 @@ export default async function ReservationPage({ params, searchParams }: Params) 
     vms: trpc.vms.listForNode.queryOptions(inputs.vms),
     trail: trpc.audit.list.queryOptions(inputs.trail(cursor)),
     schedules: trpc.scheduledReclaims.list.queryOptions(inputs.schedules(schedulesCursor)),
+    utilisation: trpc.utilisation.reservation.queryOptions({ nodeId, reservationId, window }),
   };
-  await prefetch(queries.reservation, queries.node, queries.history, queries.offers, queries.vms, queries.trail, queries.schedules);
+  await prefetch(queries.reservation, queries.node, queries.history, queries.offers, queries.vms, queries.trail, queries.schedules, queries.utilisation);
   const reservation = prefetched(queries.reservation);
   const offers = prefetched(queries.offers);
   const schedules = prefetched(queries.schedules);
   // This page's address with the schedules' page set (or not), the trail's page kept.
-  const schedulesHref = (at: string | undefined) => {
-    const query = new URLSearchParams({ ...(cursor ? { cursor } : {}), ...(at ? { schedules: at } : {}) }).toString();
+  const hrefWith = (q: { schedules?: string; window: string }) => {
+    const query = new URLSearchParams({
+      ...(cursor ? { cursor } : {}),
+      ...(q.schedules ? { schedules: q.schedules } : {}),
+      ...(q.window !== '7d' ? { window: q.window } : {}),
+    }).toString();
     return `${reservationHref(nodeId, reservationId)}${query ? `?${query}` : ''}`;
   };
+  const schedulesHref = (at: string | undefined) => hrefWith({ schedules: at, window });
+  const utilisation = prefetched(queries.utilisation);
   return (
     <ReservationView
       nodeId={nodeId}
@@ -55,6 +64,12 @@ export default async function ReservationPage({ params, searchParams }: Params) 
       vms={prefetched(queries.vms)}
       trail={prefetched(queries.trail)}
       cursor={cursor}
+      utilisation={
+        // The reservation's own visibility: when it shows, so does this (a 404 shows the page's own error).
+        utilisation.code === 'not_found' ? null : (
+          <ReservationUtilisation utilisation={utilisation} window={window} hrefFor={(w) => hrefWith({ schedules: schedulesCursor, window: w })} />
+        )
+      }
       schedules={
         // Only those the reservation offers reclaim to may read its schedules (an audience org may not): no section, rather than a refusal.
         !offers.data?.actions.includes('reclaim') && (schedules.code === 'forbidden' || !schedules.data) ? null : (
