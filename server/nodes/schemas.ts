@@ -100,8 +100,13 @@ export const MAX_TIMELINE_DAYS = 31;
 export const GetNodeTimelineInput = z
   .object({
     nodeId: Id,
-    from: Timestamp.optional().meta({ description: 'Start of the window (inclusive), ISO 8601 UTC. Default: 14 days before `to` when only `to` is given, else 7 days before now.' }),
-    to: Timestamp.optional().meta({ description: 'End of the window (exclusive), ISO 8601 UTC, after `from` and at most 31 days after it. Default: 14 days after `from` when only `from` is given, else 7 days after now.' }),
+    from: Timestamp.optional().meta({
+      description: 'Start of the window (inclusive), ISO 8601 UTC. Default: 14 days before `to` when only `to` is given, else 7 days before now.',
+    }),
+    to: Timestamp.optional().meta({
+      description:
+        'End of the window (exclusive), ISO 8601 UTC, after `from` and at most 31 days after it. Default: 14 days after `from` when only `from` is given, else 7 days after now.',
+    }),
   })
   .strict();
 export type GetNodeTimelineInput = z.infer<typeof GetNodeTimelineInput>;

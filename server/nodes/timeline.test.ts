@@ -17,8 +17,7 @@ import { GetNodeTimelineInput } from './schemas';
 const scene = useFreshScene();
 const db = () => scene().db;
 const as = (orgId: string, h = 0) => ctxFor(db(), orgId, hours(h));
-const timeline = (orgId: string, input: Partial<GetNodeTimelineInput> = {}, h = 0) =>
-  getNodeTimeline({ ctx: as(orgId, h), input: { nodeId: 'n1', ...input } });
+const timeline = (orgId: string, input: Partial<GetNodeTimelineInput> = {}, h = 0) => getNodeTimeline({ ctx: as(orgId, h), input: { nodeId: 'n1', ...input } });
 /** A row as `kind unit subject`, the subject its VM (with `@reservation` where shown) or reservation. */
 const rows = (t: Awaited<ReturnType<typeof timeline>>) =>
   t.items.map((i) => `${i.kind} ${i.unitId} ${i.vmId ? `${i.vmId}${i.reservationId ? `@${i.reservationId}` : ''}` : i.reservationId}`).sort();

@@ -3,15 +3,7 @@ import { and, asc, eq, gt, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { withOrgNames, type Named } from '../orgs/internal';
-import {
-  intervalReservationVisibleTo,
-  maySeeVmOrg,
-  orgIdsNamedWith,
-  orgIdsNamedWithNode,
-  reclaimSchedulesVisibleTo,
-  relationTo,
-  vmVisibleTo,
-} from '../policy';
+import { intervalReservationVisibleTo, maySeeVmOrg, orgIdsNamedWith, orgIdsNamedWithNode, reclaimSchedulesVisibleTo, relationTo, vmVisibleTo } from '../policy';
 import type { ReservationStatus } from '../reservations/status';
 import { reservationStatus } from '../reservations/view';
 import { readNode } from './internal';
@@ -86,7 +78,11 @@ export function timelineWindow(input: Pick<GetNodeTimelineInput, 'from' | 'to'>,
   const to = input.to ?? (input.from ? new Date(input.from.getTime() + 14 * DAY_MS) : new Date(now.getTime() + 7 * DAY_MS));
   if (to.getTime() <= from.getTime()) throw refused('to', 'must be after from', 'The timeline window is empty: to must be after from.');
   if (to.getTime() - from.getTime() > MAX_TIMELINE_DAYS * DAY_MS)
-    throw refused('to', `must be at most ${MAX_TIMELINE_DAYS} days after from`, `A timeline covers at most ${MAX_TIMELINE_DAYS} days; choose a to at most ${MAX_TIMELINE_DAYS} days after from.`);
+    throw refused(
+      'to',
+      `must be at most ${MAX_TIMELINE_DAYS} days after from`,
+      `A timeline covers at most ${MAX_TIMELINE_DAYS} days; choose a to at most ${MAX_TIMELINE_DAYS} days after from.`,
+    );
   return { from, to };
 }
 
@@ -180,7 +176,12 @@ export async function getNodeTimeline({ ctx, input }: { ctx: Ctx; input: GetNode
   const reservationIds = [...new Set(items.flatMap((i) => (i.reservationId ? [i.reservationId] : [])))];
   const vmIds = [...new Set(items.flatMap((i) => (i.vmId ? [i.vmId] : [])))];
   const [reservationRows, vmRows] = await Promise.all([
-    reservationIds.length ? ctx.db.select().from(reservations).where(and(eq(reservations.nodeId, node.id), inArray(reservations.id, reservationIds))) : [],
+    reservationIds.length
+      ? ctx.db
+          .select()
+          .from(reservations)
+          .where(and(eq(reservations.nodeId, node.id), inArray(reservations.id, reservationIds)))
+      : [],
     vmIds.length ? ctx.db.select({ id: vms.id, tier: vms.tier, status: vms.status, orgId: vms.orgId }).from(vms).where(inArray(vms.id, vmIds)) : [],
   ]);
   const shownReservations: TimelineReservation[] = reservationRows
@@ -200,7 +201,13 @@ export async function getNodeTimeline({ ctx, input }: { ctx: Ctx; input: GetNode
 
   const events: TimelineEvent[] = [
     ...reclaimEvents(items, from, to, node.positions),
-    ...schedules.map((s) => ({ kind: 'scheduled-reclaim' as const, at: s.at.toISOString(), unitIds: s.unitIds, reservationId: s.reservationId, scheduleId: s.id })),
+    ...schedules.map((s) => ({
+      kind: 'scheduled-reclaim' as const,
+      at: s.at.toISOString(),
+      unitIds: s.unitIds,
+      reservationId: s.reservationId,
+      scheduleId: s.id,
+    })),
     ...generations.map((g) => ({ kind: 'topology' as const, at: g.at.toISOString(), gen: g.gen })),
   ].sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
 

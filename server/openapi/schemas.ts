@@ -10,7 +10,16 @@
  *
  * Request schemas are NOT here: the document uses the very schemas the routes validate with.
  */
-import { auditActions, auditVias, reclaimNoticeChanges, reclaimScheduleLapses, reclaimScheduleStatuses, unitIntervalEnds, unitIntervalKinds, vmTiers } from '@/db/schema';
+import {
+  auditActions,
+  auditVias,
+  reclaimNoticeChanges,
+  reclaimScheduleLapses,
+  reclaimScheduleStatuses,
+  unitIntervalEnds,
+  unitIntervalKinds,
+  vmTiers,
+} from '@/db/schema';
 import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
