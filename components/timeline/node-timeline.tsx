@@ -26,11 +26,21 @@ const kindStyles = {
 } as const;
 type BarKind = keyof typeof kindStyles;
 
+// Shapes, not font glyphs (a glyph the system font lacks draws as a box): filled diamond, hollow
+// dashed diamond, circle — told apart without colour too.
 const eventStyles = {
-  reclaim: { label: 'Reclaim', glyph: '↯', line: 'border-danger-solid' },
-  'scheduled-reclaim': { label: 'Scheduled reclaim', glyph: '⏲', line: 'border-danger-solid border-dashed' },
-  topology: { label: 'Topology change', glyph: '⟳', line: 'border-ink-3 border-dotted' },
+  reclaim: { label: 'Reclaim', mark: 'rotate-45 rounded-[1px] bg-danger-solid border border-danger-solid', line: 'border-danger-solid' },
+  'scheduled-reclaim': {
+    label: 'Scheduled reclaim',
+    mark: 'rotate-45 rounded-[1px] border-2 border-dashed border-danger-solid bg-surface',
+    line: 'border-danger-solid border-dashed',
+  },
+  topology: { label: 'Topology change', mark: 'rounded-full border-2 border-ink-2 bg-surface', line: 'border-ink-3 border-dotted' },
 } as const;
+
+function EventMark({ kind }: { kind: keyof typeof eventStyles }) {
+  return <span aria-hidden className={`inline-block h-2.5 w-2.5 ${eventStyles[kind].mark}`} />;
+}
 
 /** Each kind's lane in a unit's row: reservations on top, releases under them, VMs below. */
 const lanes: Record<Item['kind'], number> = { reserved: 0, 'needs-review': 0, released: 1, vm: 2 };
@@ -252,13 +262,11 @@ function Chart(props: { data: Timeline; w: TimelineWindow; zone: string; focused
                 data-testid="timeline-event"
                 data-kind={e.kind}
                 aria-label={details.get(`e${n}`)}
-                className="absolute bottom-0.5 -translate-x-1/2 rounded px-0.5 text-sm leading-none text-danger-ink hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-focus"
+                className="absolute bottom-0.5 flex h-5 w-5 -translate-x-1/2 items-center justify-center rounded hover:bg-surface-3 focus-visible:outline-2 focus-visible:outline-focus"
                 style={{ left: pct(Date.parse(e.at)) }}
                 {...focus(`e${n}`)}
               >
-                <span aria-hidden className={e.kind === 'topology' ? 'text-ink-2' : undefined}>
-                  {eventStyles[e.kind].glyph}
-                </span>
+                <EventMark kind={e.kind} />
               </button>
             ))}
           </div>
@@ -351,9 +359,7 @@ function Legend() {
       </li>
       {Object.entries(eventStyles).map(([k, s]) => (
         <li key={k} className="flex items-center gap-1.5">
-          <span aria-hidden className="text-sm leading-none">
-            {s.glyph}
-          </span>
+          <EventMark kind={k as keyof typeof eventStyles} />
           {s.label}
         </li>
       ))}

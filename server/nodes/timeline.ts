@@ -87,23 +87,11 @@ export function timelineWindow(input: Pick<GetNodeTimelineInput, 'from' | 'to'>,
 }
 
 /**
- * A node's capacity timeline (docs/product.md §5.8 Node timeline): its units with their states
- * now, the intervals of the record that meet `[from, to)` — reserved (pending ones ahead too),
- * released, VM and needs-review rows — and the point events: reclaims (rows a reclaim cut),
- * scheduled reclaims pending in the window, topology changes.
- *
- * Visibility, in SQL (§2, §5.8): a reservation's rows only to those who may see the reservation;
- * a VM's rows only to those who may see the VM (`vmVisibleTo`: a spot tenant its own), its
- * `reservationId` only where that reservation shows; scheduled reclaims only to those who may
- * read them (§5.6: operator, node owner, managing org); everyone else sees the units' states
- * now and the topology changes, like the grid. With the names of the orgs it shows (§9.1 q).
- * @param input `nodeId`, and the window: `from`/`to` ISO 8601 UTC (default: 7 days either side of now).
- * @returns NodeTimeline, items ordered by start then unit, at most MAX_TIMELINE_ITEMS.
- * @throws DomainError not_found (no such node), invalid_request (the window: `query.to` not after `from`, or over 31 days).
+ * The statement reading the intervals of `node` that meet `[from, to)` and the caller may see
+ * (docs/product.md §2, §5.8), earliest first, one past MAX_TIMELINE_ITEMS. Its own function so
+ * the test can EXPLAIN it.
  */
-export async function getNodeTimeline({ ctx, input }: { ctx: Ctx; input: GetNodeTimelineInput }): Promise<Named<NodeTimeline>> {
-  const node = await readNode(ctx, input.nodeId);
-  const { from, to } = timelineWindow(input, ctx.now);
+export function timelineItemsQuery(ctx: Ctx, node: { id: string; ownerOrgId: string }, from: Date, to: Date) {
   const seesReservation = intervalReservationVisibleTo(ctx, node) ?? sql`true`;
   const seesVm = vmVisibleTo(ctx, ctx.now) ?? sql`true`;
   const fromAt = sql`${from.toISOString()}::timestamptz`;
@@ -111,7 +99,7 @@ export async function getNodeTimeline({ ctx, input }: { ctx: Ctx; input: GetNode
 
   // Rows meeting the window: unit_intervals_node_idx (node_id, starts_at) bounds the scan by the
   // window's end; the end filter drops what ended before it began.
-  const itemsQuery = ctx.db
+  return ctx.db
     .select({
       unitId: unitIntervals.unitId,
       kind: unitIntervals.kind,
@@ -135,6 +123,27 @@ export async function getNodeTimeline({ ctx, input }: { ctx: Ctx; input: GetNode
     )
     .orderBy(asc(unitIntervals.startsAt), asc(unitIntervals.id))
     .limit(MAX_TIMELINE_ITEMS + 1);
+}
+
+/**
+ * A node's capacity timeline (docs/product.md §5.8 Node timeline): its units with their states
+ * now, the intervals of the record that meet `[from, to)` — reserved (pending ones ahead too),
+ * released, VM and needs-review rows — and the point events: reclaims (rows a reclaim cut),
+ * scheduled reclaims pending in the window, topology changes.
+ *
+ * Visibility, in SQL (§2, §5.8): a reservation's rows only to those who may see the reservation;
+ * a VM's rows only to those who may see the VM (`vmVisibleTo`: a spot tenant its own), its
+ * `reservationId` only where that reservation shows; scheduled reclaims only to those who may
+ * read them (§5.6: operator, node owner, managing org); everyone else sees the units' states
+ * now and the topology changes, like the grid. With the names of the orgs it shows (§9.1 q).
+ * @param input `nodeId`, and the window: `from`/`to` ISO 8601 UTC (default: 7 days either side of now).
+ * @returns NodeTimeline, items ordered by start then unit, at most MAX_TIMELINE_ITEMS.
+ * @throws DomainError not_found (no such node), invalid_request (the window: `query.to` not after `from`, or over 31 days).
+ */
+export async function getNodeTimeline({ ctx, input }: { ctx: Ctx; input: GetNodeTimelineInput }): Promise<Named<NodeTimeline>> {
+  const node = await readNode(ctx, input.nodeId);
+  const { from, to } = timelineWindow(input, ctx.now);
+  const itemsQuery = timelineItemsQuery(ctx, node, from, to);
 
   const schedulesVisible = reclaimSchedulesVisibleTo(ctx, node);
   const schedulesQuery = ctx.db
