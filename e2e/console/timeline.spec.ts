@@ -43,6 +43,8 @@ test('the managing org sees bars, zooms (kept on reload), reads details on hover
   const { nodeId, vmId } = await buildFixture(request);
   await signIn(page, 'mark@helix.example');
   await page.goto(`/nodes/${nodeId}`);
+  // On demand: nothing loads until asked (the page makes no client data call of its own).
+  await section(page).getByRole('button', { name: 'Show timeline' }).click();
   const bars = section(page).getByTestId('timeline-bar');
   await expect(bars.first()).toBeVisible();
   // Reserved on gpu-0…3, released on gpu-2 and 3, the VM on gpu-2, and the pending reservation ahead.
@@ -99,6 +101,7 @@ for (const theme of ['light', 'dark'] as const) {
     for (const width of [1440, 375]) {
       await page.setViewportSize({ width, height: 1000 });
       await page.goto(`/nodes/${nodeId}`);
+      await section(page).getByRole('button', { name: 'Show timeline' }).click();
       await expect(section(page).getByTestId('timeline-bar').first()).toBeVisible();
       // The page never scrolls sideways: the chart scrolls inside its section.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
