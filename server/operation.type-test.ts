@@ -13,7 +13,14 @@ import type { ListAuditInput } from './audit/schemas';
 import type { AuditEventView } from './audit/view';
 import { getNode } from './nodes/get';
 import type { UnitDetailView } from './nodes/get-unit';
-import type { ChangeTopologyInput, GetNodeInput as GetNodeInputType, GetNodeTimelineInput, GetUnitInput, ListNodesInput, RegisterNodeInput } from './nodes/schemas';
+import type {
+  ChangeTopologyInput,
+  GetNodeInput as GetNodeInputType,
+  GetNodeTimelineInput,
+  GetUnitInput,
+  ListNodesInput,
+  RegisterNodeInput,
+} from './nodes/schemas';
 import { GetNodeInput } from './nodes/schemas';
 import type { listTopologyHistory } from './nodes/topology-history';
 import type { NodeTimeline } from './nodes/timeline';
@@ -119,7 +126,9 @@ type Input<S extends z.ZodType> = z.input<S>;
 export type _RouterChecks = [
   Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns'>>,
   Assert<Exact<keyof In['scheduledReclaims'], 'list' | 'create' | 'get' | 'reschedule' | 'cancel'>>,
-  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'owners' | 'topologyHistory' | 'timeline'>>,
+  Assert<
+    Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'owners' | 'topologyHistory' | 'timeline'>
+  >,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
   Assert<Exact<Out['nodes']['owners'], { items: OrgSummary[] }>>,
   Assert<Exact<Out['nodes']['list'], NodeListPage>>,

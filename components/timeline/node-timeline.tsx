@@ -395,7 +395,7 @@ function TimelineTable({ data, zone }: { data: Timeline; zone: string }) {
           <tbody className="divide-y divide-line-soft">
             {data.items.map((i, n) => (
               <tr key={n} data-testid="timeline-table-row">
-                <th scope="row" className="py-1.5 pr-4 font-mono font-normal">
+                <th scope="row" className="py-1.5 pr-4 font-mono font-normal whitespace-nowrap">
                   {i.unitId}
                 </th>
                 <td className="py-1.5 pr-4">

@@ -80,6 +80,10 @@ describe('the node timeline (GET /v1/nodes/{nodeId}/timeline, docs/product.md §
     expect(t.events.map((e) => e.kind)).toEqual(['reclaim', 'scheduled-reclaim']);
     expect(t.reservations.map((r) => r.id)).toEqual(['r1']);
     expect(t.vms.every((v) => v.orgId === undefined)).toBe(true);
+    // The console's read names the orgs it shows (§9.1 q): r1's audience, not a tenant it may not see.
+    const named = await getNodeTimeline({ ctx: ctxFor(db(), ORG.managing, hours(3), 'console'), input: { nodeId: 'n1' } });
+    expect(Object.keys(named.orgNames)).toEqual(expect.arrayContaining([ORG.audience, ORG.managing, ORG.owner]));
+    expect(Object.keys(named.orgNames)).not.toContain(ORG.tenantA);
   });
 
   it("r1's audience sees r1's rows and its own VM, no scheduled reclaim (§5.6) and no other tenant's VM", async () => {
