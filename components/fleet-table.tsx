@@ -9,7 +9,7 @@ import { StaleBanner } from './live/stale-banner';
 import { useLastGood } from './live/use-last-good';
 import type { Fetched, RouterOutputs } from './trpc-types';
 import { DataTable, type Column } from './ui/data-table';
-import { UrlFilters, type FilterField } from './ui/url-filters';
+import { UrlFilters } from './ui/url-filters';
 import { UrlPager } from './ui/url-pager';
 import { FLEET_PAGE_SIZE, type FleetFilters } from './queries';
 import { UnitLegend } from './unit-grid/legend';
@@ -18,6 +18,7 @@ import { MiniGrid } from './unit-grid/mini-grid';
 import { unitStyles } from './unit-grid/unit-styles';
 import { offers } from './offers';
 import { OrgIds } from './org-names';
+import { fleetFilterFields as fields, relationBadges } from './fleet-filters';
 
 // Loaded on demand with the data layer it calls the server through (see node/node-view.tsx).
 const RegisterNodeDialog = lazyWithTrpc(() => import('./topology-dialogs').then((m) => m.RegisterNodeDialog));
@@ -25,48 +26,6 @@ const REFRESH_MS = 10_000;
 
 type FleetNode = RouterOutputs['nodes']['list']['items'][number];
 const states = Object.entries(unitStyles) as [keyof typeof unitStyles, (typeof unitStyles)[keyof typeof unitStyles]][];
-
-const relationBadges = { owns: 'my org owns', manages: 'my org manages', uses: 'my org may use' } as const;
-
-const fields = (owners: readonly { id: string; name: string }[]): readonly FilterField[] => [
-  { name: 'q', label: 'Search', kind: 'text', placeholder: 'node name or id' },
-  // The owner as a person types it: a name or an id; the owners matching it are offered.
-  { name: 'owner', label: 'Owner', kind: 'text', placeholder: 'e.g. Acme', suggestions: owners.map((o) => ({ value: o.name, label: o.id })) },
-  {
-    name: 'relation',
-    label: 'My org',
-    kind: 'select',
-    options: Object.entries(relationBadges).map(([value, label]) => ({ value, label: label.replace(/^my org /, '') })),
-  },
-  { name: 'hasReleased', label: 'Released units', kind: 'select', options: yesNo },
-  { name: 'needsReview', label: 'Needs review', kind: 'select', options: yesNo },
-  {
-    name: 'sort',
-    label: 'Sort by',
-    kind: 'select',
-    allowAny: false,
-    options: [
-      { value: 'id', label: 'id' },
-      { value: 'name', label: 'name' },
-      { value: 'owner', label: 'owner id' },
-      { value: 'createdAt', label: 'date added' },
-    ],
-  },
-  {
-    name: 'order',
-    label: 'Order',
-    kind: 'select',
-    allowAny: false,
-    options: [
-      { value: 'asc', label: 'ascending' },
-      { value: 'desc', label: 'descending' },
-    ],
-  },
-];
-const yesNo = [
-  { value: 'true', label: 'yes' },
-  { value: 'false', label: 'no' },
-] as const;
 
 /** A column header that sorts the list by `sort` (toggling the order when it already does), keeping the filters; paging restarts. */
 function SortHeader({ label, sort, filters }: { label: string; sort: string; filters: FleetFilters }) {

@@ -117,3 +117,20 @@ export function notificationsQueryInput(cursor?: string) {
 export function vmPageQueryInput(vmId: string) {
   return { vmId };
 }
+
+export const CALENDAR_PAGE_SIZE = 20;
+/** The calendar's own URL parameters besides the fleet's filters and `cursor`: its window and view. */
+export const calendarParamNames = ['span', 'from', 'view'] as const;
+type CalendarInput = RouterInputs['reservations']['calendar'];
+
+/** The calendar page's query: the fleet's filters over a page of nodes, and the window. */
+export function calendarQueryInput(filters: FleetFilters, cursor: string | undefined, window: { from: string; to: string }): CalendarInput {
+  // As for the fleet: the server checks what the URL says (a 400 naming the parameter).
+  return {
+    limit: CALENDAR_PAGE_SIZE,
+    ...(filters as Omit<CalendarInput, 'limit' | 'cursor' | 'from' | 'to'>),
+    ...cursorOf(cursor),
+    from: window.from,
+    to: window.to,
+  };
+}

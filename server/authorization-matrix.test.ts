@@ -106,6 +106,7 @@ const expectations = {
   'see a reservation':                                row('ok',    'ok',  'ok',    'ok',    404,   401),
   'list reservations on a node (filtered)':           row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'list reservations across nodes (filtered)':        row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'see the reservation calendar (filtered)':          row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'create a reservation on the node':                 row('ok',    'ok',  403,     403,     403,   401),
   'edit a reservation':                               row('ok',    'ok',  403,     403,     404,   401),
   'cancel a reservation':                             row('ok',    'ok',  403,     403,     404,   401),
@@ -370,6 +371,14 @@ function checkReservationsAcross(role: 'any' | 'audience') {
   };
 }
 
+/** The calendar: every node listed; r1's bar on n1 only to those who may see r1 (§2). */
+function checkCalendar(body: unknown, kind: SignedIn) {
+  const items = (body as { items: { id: string; reservations: { id: string }[] }[] }).items;
+  expect(items.map((n) => n.id)).toContain('n1');
+  const bars = items.flatMap((n) => n.reservations.map((r) => `${n.id}/${r.id}`));
+  expect(bars).toEqual(seesR1(kind) ? ['n1/r1'] : []);
+}
+
 /** The status history of r1 (built by factories: no audit events): created while active, still active. */
 function checkR1History(body: unknown) {
   const { entries, truncated } = body as { entries: { kind: string; status: string }[]; truncated: boolean };
@@ -476,6 +485,7 @@ const checks = {
   }) satisfies Check,
   reservationList: checkReservationList satisfies Check,
   reservationsAcross: checkReservationsAcross('any') satisfies Check,
+  calendar: checkCalendar satisfies Check,
   reservationsAudience: checkReservationsAcross('audience') satisfies Check,
   reservationHistory: checkR1History satisfies Check,
   vm: ((body, kind) => checkVmOrg(body as VmView, kind)) satisfies Check,
@@ -561,6 +571,8 @@ type RestRow = Common & {
   /** The operation (server/operations.ts) whose REST route the row calls; method and path come from its declaration. */
   op: OperationId;
   params?: PerKind<Record<string, string>>;
+  /** A GET's query string. */
+  query?: Record<string, string>;
   body?: PerKind<unknown>;
 };
 /** `op` is the procedure's path too: an operation's id is `<router>.<procedure>`. */
@@ -573,6 +585,8 @@ const rcs = { ...r1, scheduleId: 'rcs-matrix' };
 const rcsInput = { ...r1Input, scheduleId: 'rcs-matrix' };
 /** A time a scheduled reclaim may take (in the future, before r1 ends a day after the scene): two hours on, plus `extra`. */
 const inTwoHours = (extra = 0) => new Date(Date.now() + (2 + extra) * 3_600_000).toISOString();
+/** The calendar's window: the week around the scene (built around now). */
+const calendarWindow = () => ({ from: new Date(Date.now() - 3 * 86_400_000).toISOString(), to: new Date(Date.now() + 4 * 86_400_000).toISOString() });
 const registerBody = { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units: [{ id: 'gpu-0', model: 'H100-SXM5', memoryGiB: 80 }] };
 const createBody = { reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing], contractRef: 'C-9' };
 const placeReserved = { nodeId: 'n1', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' };
@@ -593,6 +607,7 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'nodes.changeTopology', params: { nodeId: 'n1' }, body: { units: topologyPlusOne }, action: 'change a node topology', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.listForNode', params: { nodeId: 'n1' }, action: 'list reservations on a node (filtered)', scene: 'base', mutates: false, check: checks.reservationList },
   { transport: 'rest', op: 'reservations.list', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
+  { transport: 'rest', op: 'reservations.calendar', query: calendarWindow(), action: 'see the reservation calendar (filtered)', scene: 'base', mutates: false, check: checks.calendar },
   { transport: 'rest', op: 'reservations.create', params: { nodeId: 'n1' }, body: createBody, action: 'create a reservation on the node', scene: 'base', mutates: true },
   { transport: 'rest', op: 'reservations.get', params: r1, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservation },
   { transport: 'rest', op: 'reservations.update', params: r1, body: { contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
@@ -649,6 +664,7 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'reservations.history', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false, check: checks.reservationHistory },
   { transport: 'trpc', op: 'reservations.offers', input: r1Input, action: 'see a reservation', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'reservations.list', input: {}, action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAcross },
+  { transport: 'trpc', op: 'reservations.calendar', input: calendarWindow(), action: 'see the reservation calendar (filtered)', scene: 'base', mutates: false, check: checks.calendar },
   { transport: 'trpc', op: 'reservations.list', input: { role: 'audience' }, label: 'role audience', action: 'list reservations across nodes (filtered)', scene: 'base', mutates: false, check: checks.reservationsAudience },
   { transport: 'trpc', op: 'reservations.create', input: { nodeId: 'n1', ...createBody }, action: 'create a reservation on the node', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'reservations.update', input: { ...r1Input, contractRef: 'C-2' }, action: 'edit a reservation', scene: 'base', mutates: true },
@@ -699,7 +715,8 @@ type Answer = { outcome: Outcome | string; status?: number; body: unknown; text:
 async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
   const params = r.params ? resolve(r.params, kind) : {};
   const spec = specOf(r.op);
-  const urlPath = spec.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k]!));
+  const urlPath =
+    spec.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k]!)) + (r.query ? `?${new URLSearchParams(r.query).toString()}` : '');
   const key = kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scene.keys[orgOf[kind]];
   // Route handlers take their pool from DATABASE_URL; several scenes are alive at once.
   process.env.DATABASE_URL = scene.tdb.url;

@@ -11,6 +11,7 @@
 export const consoleActionIds = [
   'fleet.page',
   'fleet.register-node',
+  'calendar.page',
   'node.page',
   'node.unit-details',
   'node.change-topology',

@@ -34,6 +34,7 @@ import { withoutOrgNames, type Named } from './orgs/internal';
 import type { SearchOrgsQuery } from './orgs/schemas';
 import type { OrgSummary } from './orgs/search';
 import type { NodeAction, ReservationAction, VmAction } from './policy';
+import type { ReservationCalendarPage } from './reservations/calendar';
 import type { ReservationHistory } from './reservations/history';
 import type { ReservationOffers } from './reservations/offers';
 import type { ReclaimPlanView } from './reservations/reclaim-plan';
@@ -46,6 +47,7 @@ import type {
   ReaffirmInput,
   ReclaimInput,
   ReclaimPlanInput,
+  ReservationCalendarInput,
   ReleaseInput,
   UpdateReservationInput,
 } from './reservations/schemas';
@@ -150,11 +152,13 @@ export type _RouterChecks = [
   Assert<
     Exact<
       keyof In['reservations'],
-      'list' | 'listForNode' | 'create' | 'get' | 'offers' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reclaimPlan' | 'reaffirm'
+      'list' | 'calendar' | 'listForNode' | 'create' | 'get' | 'offers' | 'history' | 'update' | 'cancel' | 'release' | 'reclaim' | 'reclaimPlan' | 'reaffirm'
     >
   >,
   Assert<Exact<In['reservations']['list'], Input<typeof ListReservationsInput>>>,
   Assert<Exact<Out['reservations']['list'], Page<Reservation>>>,
+  Assert<Exact<In['reservations']['calendar'], Input<typeof ReservationCalendarInput>>>,
+  Assert<Exact<Out['reservations']['calendar'], ReservationCalendarPage>>,
   Assert<Exact<In['reservations']['listForNode'], Input<typeof ListNodeReservationsInput>>>,
   Assert<Exact<Out['reservations']['listForNode'], Page<{ reservation: Reservation; actions: ReservationAction[]; orgNames: Record<string, string> }>>>,
   Assert<Exact<In['reservations']['offers'], Input<typeof GetReservationInput>>>,

@@ -52,6 +52,9 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
             <Link href="/" className="hover:text-ink">
               Fleet
             </Link>
+            <Link href="/calendar" className="hover:text-ink">
+              Calendar
+            </Link>
             {/* Read pages: audit trail, VMs, the acting org's capacity (kept as one block). */}
             <Link href="/capacity" className="hover:text-ink">
               My capacity

@@ -55,9 +55,12 @@ export function UrlFilters({
   fields,
   values,
   errors = [],
+  keep = {},
 }: {
   fields: readonly FilterField[];
   values: Readonly<Record<string, string | undefined>>;
+  /** Parameters of the page that are not filters (the calendar's window and view), kept as they are. */
+  keep?: Readonly<Record<string, string | undefined>>;
   /** The problem's `errors[]` when the list refused these filters: each said beside its filter. */
   errors?: readonly { path: string; message: string }[];
 }) {
@@ -81,6 +84,7 @@ export function UrlFilters({
           const value = typeof raw === 'string' ? raw.trim() : '';
           if (value) params.set(f.name, f.kind === 'datetime' ? wallTimeToParam(f, value, zone) : value);
         }
+        for (const [name, value] of Object.entries(keep)) if (value) params.set(name, value);
         go(params);
       }}
     >

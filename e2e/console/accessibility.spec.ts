@@ -48,7 +48,17 @@ for (const theme of ['light', 'dark'] as const) {
       await signIn(page, 'olivia@platform.example');
       await expectNoAxeViolations(page, 'fleet');
       await checkDialog(page, 'Register node…', () => page.getByRole('button', { name: 'Register node…' }).click());
-      for (const path of ['/audit', '/vms', `/vms/${vmId}`, '/capacity?role=any', '/api-keys', '/notifications', '/sign-ins', '/nodes/no-such-node']) {
+      for (const path of [
+        '/audit',
+        '/calendar',
+        '/vms',
+        `/vms/${vmId}`,
+        '/capacity?role=any',
+        '/api-keys',
+        '/notifications',
+        '/sign-ins',
+        '/nodes/no-such-node',
+      ]) {
         await page.goto(path);
         await expectNoAxeViolations(page, path);
       }

@@ -58,3 +58,22 @@ test('the download route answers the signed-in console only, from this site, wit
   expect(ok.status()).toBe(200);
   expect(ok.headers()['content-disposition']).toBe('attachment; filename="reservations-20261201T000000Z-20261208T000000Z.ndjson"');
 });
+
+test('a download the route refuses comes back to its form, said in words beside the days the user chose', async ({ page }) => {
+  await signIn(page, 'alice@acme.example');
+  await page.goto('/vms?status=running');
+  const form = page.getByRole('form', { name: 'Download' });
+  await form.getByLabel('From (UTC day)').fill('2026-10-01');
+  await form.getByLabel('To (UTC day, included)').fill('2026-12-01');
+  await form.getByRole('button', { name: 'Download' }).click();
+  // Back on the VMs page, its filter kept, the refusal named (never text) in the URL.
+  await expect(page).toHaveURL(/\/vms\?status=running&exportSince=2026-10-01&exportUntil=2026-12-01&exportError=window-too-long#export-vms-title$/);
+  await expect(form.getByRole('alert')).toHaveText('A download covers at most 31 days: choose a To day at most 31 days after From, or download in parts.');
+  await expect(form.getByLabel('From (UTC day)')).toHaveValue('2026-10-01');
+  await expect(form.getByLabel('From (UTC day)')).toHaveAttribute('aria-invalid', 'true');
+  // A name the route never sends is not echoed: the page says its own generic words.
+  await page.goto('/audit?exportError=%3Cb%3Eyou+won%3C%2Fb%3E');
+  await expect(page.getByRole('form', { name: 'Download' }).getByRole('alert')).toHaveText(
+    /^The download was refused: a filter or a day is not one a download takes/,
+  );
+});

@@ -19,7 +19,7 @@ import { queryObject, readQueryInput } from '../rest/route';
 import type { RouteSpec } from '../rest/route-spec';
 import { restRoutes } from '../rest/routes';
 import { answerExport, type ExportFormat } from './answer';
-import type { ExportableInput } from './window';
+import { exportRefusalOf, type ExportableInput } from './window';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
@@ -44,13 +44,40 @@ function formatOf(value: string | undefined): ExportFormat {
   });
 }
 
+/** A browser's navigation (the form's submit), as opposed to a program's or a script's fetch. */
+function isNavigation(req: Request): boolean {
+  const dest = req.headers.get('sec-fetch-dest');
+  if (dest !== null) return dest === 'document';
+  return (req.headers.get('accept') ?? '').includes('text/html');
+}
+
+/**
+ * Where a refused form goes: back to its page, with the page's filters and the window the user
+ * chose, and the refusal by name (`exportError`, server/exports/window.ts `exportRefusals`, or
+ * `invalid`) — the page says it in its own words beside the form, instead of the browser showing
+ * a problem+json document. Only names and the user's own values travel in the URL, never text.
+ */
+function backToForm(req: Request, page: string, list: string, e: DomainError): Response {
+  const sent = new URL(req.url).searchParams;
+  const back = new URLSearchParams();
+  for (const [name, value] of sent) {
+    if (name === 'since' || name === 'until') back.set(`export${name === 'since' ? 'Since' : 'Until'}`, value);
+    else if (name !== 'format') back.append(name, value);
+  }
+  back.set('exportError', exportRefusalOf(e.detail) ?? 'invalid');
+  const location = new URL(`${page}?${back.toString()}#export-${list}-title`, req.url);
+  return new Response(null, { status: 303, headers: { location: location.pathname + location.search + location.hash, 'cache-control': 'no-store' } });
+}
+
 /**
  * The `GET` handler of one console download route.
  * @param path the REST list route whose export it answers (`/v1/audit`).
+ * @param page the console page whose form sends it (`/audit`): a refused navigation goes back there.
  * @returns a handler answering the export file (200, streamed), or problem+json: 400 (a field of
- *   the query, the window: required, at most 31 days), 401 (no session), 403 (cross-site), 429.
+ *   the query, the window: required, at most 31 days), 401 (no session), 403 (cross-site), 429 —
+ *   except that a browser's navigation refused with a 400 is sent back to its form (303).
  */
-export function consoleExportRoute(path: RouteSpec['path']): (req: Request) => Promise<Response> {
+export function consoleExportRoute(path: RouteSpec['path'], page: string): (req: Request) => Promise<Response> {
   const spec = restRoutes.find((r) => r.path === path && r.method === 'GET' && r.export);
   if (!spec?.export) throw new Error(`No REST route ${path} declares an export.`);
   const declaration = spec.export;
@@ -72,6 +99,7 @@ export function consoleExportRoute(path: RouteSpec['path']): (req: Request) => P
       const input = readQueryInput(spec, query) as ExportableInput & Record<string, unknown>;
       return await answerExport({ ctx, list: spec.run, declaration, input, format: formatOf(format), signal: req.signal });
     } catch (e) {
+      if (e instanceof DomainError && e.code === 'invalid_request' && isNavigation(req)) return backToForm(req, page, path.slice('/v1/'.length), e);
       if (e instanceof DomainError && e.httpStatus < 500) return problemResponse(e);
       const unavailable = toServiceUnavailable(e);
       if (unavailable) return serviceUnavailableResponse(unavailable, e);

@@ -15,8 +15,30 @@ export type ExportableInput = { since?: Date; until?: Date; cursor?: string; lim
 /** An export's window. */
 export type ExportWindow = { since: Date; until: Date };
 
-function refused(field: string, message: string, detail: string): DomainError {
-  return new DomainError('invalid_request', detail, { errors: [{ path: `query.${field}`, message }] });
+/**
+ * Why an export's input is refused, in words (the problem's `detail`). Named, so the console's
+ * download form can say it again beside its fields after sending the browser back
+ * (server/exports/console-route.ts) without carrying any text in the URL.
+ */
+export const exportRefusals = {
+  'cursor-given': 'An export reads every page itself; send it without cursor, and narrow it with since and until.',
+  'limit-given': 'An export reads every page itself; send it without limit, and narrow it with since and until.',
+  'since-missing': `An export needs since and until (ISO 8601 UTC), at most ${MAX_EXPORT_DAYS} days apart; since is missing.`,
+  'until-missing': `An export needs since and until (ISO 8601 UTC), at most ${MAX_EXPORT_DAYS} days apart; until is missing.`,
+  'window-empty': 'The export window is empty: until must be after since.',
+  'window-too-long': `An export covers at most ${MAX_EXPORT_DAYS} days; choose an until at most ${MAX_EXPORT_DAYS} days after since, or export in parts.`,
+} as const;
+
+/** A named refusal of an export's input (`exportRefusals`). */
+export type ExportRefusal = keyof typeof exportRefusals;
+
+/** The named refusal a problem's detail is, if it is one. */
+export function exportRefusalOf(detail: string): ExportRefusal | undefined {
+  return (Object.keys(exportRefusals) as ExportRefusal[]).find((k) => exportRefusals[k] === detail);
+}
+
+function refused(field: string, message: string, reason: ExportRefusal): DomainError {
+  return new DomainError('invalid_request', exportRefusals[reason], { errors: [{ path: `query.${field}`, message }] });
 }
 
 /**
@@ -27,18 +49,12 @@ function refused(field: string, message: string, detail: string): DomainError {
  */
 export function assertExportWindow(input: ExportableInput): ExportWindow {
   for (const field of ['cursor', 'limit'] as const) {
-    if (input[field] !== undefined)
-      throw refused(field, 'is not taken by an export', `An export reads every page itself; send it without ${field}, and narrow it with since and until.`);
+    if (input[field] !== undefined) throw refused(field, 'is not taken by an export', `${field}-given`);
   }
   const { since, until } = input;
-  if (!since) throw refused('since', 'is required for an export', 'An export needs since and until (ISO 8601 UTC), at most 31 days apart; since is missing.');
-  if (!until) throw refused('until', 'is required for an export', 'An export needs since and until (ISO 8601 UTC), at most 31 days apart; until is missing.');
-  if (until.getTime() <= since.getTime()) throw refused('until', 'must be after since', 'The export window is empty: until must be after since.');
-  if (until.getTime() - since.getTime() > MAX_EXPORT_MS)
-    throw refused(
-      'until',
-      `must be at most ${MAX_EXPORT_DAYS} days after since`,
-      `An export covers at most ${MAX_EXPORT_DAYS} days; choose an until at most ${MAX_EXPORT_DAYS} days after since, or export in parts.`,
-    );
+  if (!since) throw refused('since', 'is required for an export', 'since-missing');
+  if (!until) throw refused('until', 'is required for an export', 'until-missing');
+  if (until.getTime() <= since.getTime()) throw refused('until', 'must be after since', 'window-empty');
+  if (until.getTime() - since.getTime() > MAX_EXPORT_MS) throw refused('until', `must be at most ${MAX_EXPORT_DAYS} days after since`, 'window-too-long');
   return { since, until };
 }

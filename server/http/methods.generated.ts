@@ -14,6 +14,7 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/nodes/{nodeId}/topology': ['PUT'],
   '/v1/nodes/{nodeId}/timeline': ['GET'],
   '/v1/reservations': ['GET'],
+  '/v1/reservation-calendar': ['GET'],
   '/v1/nodes/{nodeId}/reservations': ['GET', 'POST'],
   '/v1/nodes/{nodeId}/reservations/{id}': ['GET', 'PATCH'],
   '/v1/nodes/{nodeId}/reservations/{id}/cancel': ['POST'],

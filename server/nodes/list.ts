@@ -152,20 +152,16 @@ async function relationsOf(ctx: Ctx, page: readonly { id: string; ownerOrgId: st
   );
 }
 
+/** One page of the node list's rows, before any view is built: what the fleet and the reservation calendar share. */
+export type NodeRowsPage = { rows: (typeof nodes.$inferSelect)[]; limit: number; count: number; keyOf: (n: { id: string }) => string };
+
 /**
- * The nodes visible to the caller (all of them, docs/product.md §2), filtered, sorted by a stored
- * column and keyset-paginated (docs/product.md §5 Lists).
- * @param input.limit 1–500, default 100. @param input.cursor from a previous page of the same sort.
- * @param input.ownerOrgId only nodes this org owns. @param input.owner an owner's id, or part of its name.
- * @param input.q part of the node's id or name. @param input.sort `id` (default), `name`, `owner`, `createdAt`; `order` asc (default) or desc.
- * @param input.relation `owns`, `manages`, `uses`: how the acting org stands to the node.
- * @param input.hasReleased, input.needsReview `'true'`/`'false'`.
- * @returns `{ items, nextCursor?, total, totalCapped }`: each item with its owner's name (`orgNames`,
- *   docs/product.md §9.1 q) and the acting org's `relations` to it (the console's; REST answers Nodes);
- *   `total` counts the matches up to NODE_COUNT_CAP, `totalCapped` says more match.
+ * The node list's filters, sort and keyset cursor as two statements (the page, one row past it,
+ * and the capped count; a third reads a non-default sort's cursor back): shared by `listNodes`
+ * and the reservation calendar (server/reservations/calendar.ts), which pages the same nodes.
  * @throws DomainError invalid_request for a cursor of another sort or not from this API.
  */
-export async function listNodes({ ctx, input }: { ctx: Ctx; input: ListNodesInput }): Promise<NodeListPage> {
+export async function readNodeRows(ctx: Ctx, input: ListNodesInput): Promise<NodeRowsPage> {
   const limit = input.limit ?? 100;
   const sort = input.sort ?? 'id';
   const order = input.order ?? 'asc';
@@ -189,8 +185,25 @@ export async function listNodes({ ctx, input }: { ctx: Ctx; input: ListNodesInpu
         .as('matches'),
     ),
   ]);
-  const count = counted?.n ?? 0;
   const keyOf = (n: { id: string }) => (sort === 'id' && order === 'asc' ? n.id : compositeKey(sortTag(sort, order), n.id));
+  return { rows, limit, count: counted?.n ?? 0, keyOf };
+}
+
+/**
+ * The nodes visible to the caller (all of them, docs/product.md §2), filtered, sorted by a stored
+ * column and keyset-paginated (docs/product.md §5 Lists).
+ * @param input.limit 1–500, default 100. @param input.cursor from a previous page of the same sort.
+ * @param input.ownerOrgId only nodes this org owns. @param input.owner an owner's id, or part of its name.
+ * @param input.q part of the node's id or name. @param input.sort `id` (default), `name`, `owner`, `createdAt`; `order` asc (default) or desc.
+ * @param input.relation `owns`, `manages`, `uses`: how the acting org stands to the node.
+ * @param input.hasReleased, input.needsReview `'true'`/`'false'`.
+ * @returns `{ items, nextCursor?, total, totalCapped }`: each item with its owner's name (`orgNames`,
+ *   docs/product.md §9.1 q) and the acting org's `relations` to it (the console's; REST answers Nodes);
+ *   `total` counts the matches up to NODE_COUNT_CAP, `totalCapped` says more match.
+ * @throws DomainError invalid_request for a cursor of another sort or not from this API.
+ */
+export async function listNodes({ ctx, input }: { ctx: Ctx; input: ListNodesInput }): Promise<NodeListPage> {
+  const { rows, limit, count, keyOf } = await readNodeRows(ctx, input);
   const page = await toPage(rows, limit, keyOf, async (kept) => {
     const [named, relations] = await Promise.all([withOrgNames(ctx, await toNodeViews(ctx, kept), orgIdsNamedWithNode), relationsOf(ctx, kept)]);
     return named.map((n) => ({ ...n, relations: relations.get(n.id) ?? [] }));

@@ -31,6 +31,7 @@ import type { NodeTimeline as NodeTimelineType } from '../nodes/timeline';
 import type { NodeView } from '../nodes/view';
 import type { NotificationView } from '../notifications/view';
 import { reservationStatuses, type ReservationStatus } from '../reservations/status';
+import type { ReservationCalendarPage } from '../reservations/calendar';
 import type { ReclaimPlanView } from '../reservations/reclaim-plan';
 import type { ReclaimResult, Reservation as ReservationType } from '../reservations/view';
 import type { ReclaimScheduleView } from '../scheduled-reclaims/view';
@@ -467,6 +468,39 @@ export const NodeTimeline = z
       }),
   })
   .meta({ id: 'NodeTimeline' });
+/** One bar of the fleet calendar (docs/product.md §5.8 "Fleet calendar"): a reservation the caller may see. */
+const CalendarReservation = z
+  .strictObject({
+    id: Id,
+    status: z
+      .enum(reservationStatuses)
+      .meta({ description: 'At the time of the request (docs/product.md §4); never `cancelled`: cancelled reservations are not shown.' }),
+    units: z.int().min(0).meta({ description: 'How many units it holds (reservedUnitIds).' }),
+    startsAt: Timestamp,
+    endsAt: Timestamp.optional().meta({ description: 'Absent: open-ended.' }),
+    audience: z.array(z.strictObject({ id: Id, name: z.string() })).meta({ description: 'Its allowedOrgIds with their names (the customer), sorted by id.' }),
+    managingOrgIds: Ids,
+    released: z
+      .array(z.strictObject({ startsAt: Timestamp, endsAt: Timestamp.optional(), units: z.int().min(1) }))
+      .meta({ description: 'Spans of its units on the spot market meeting the window (the intervals record), grouped by span: how many units shared each.' }),
+  })
+  .meta({ id: 'CalendarReservation' });
+
+/** `GET /v1/reservation-calendar`: a page of nodes, each with the bars of the window. */
+export const ReservationCalendar = z
+  .strictObject({
+    from: Timestamp,
+    to: Timestamp,
+    items: z.array(
+      z
+        .strictObject({ id: Id, name: z.string(), ownerOrgId: Id, ownerName: z.string(), reservations: z.array(CalendarReservation) })
+        .meta({ id: 'CalendarNode', description: 'A node, and the reservations meeting the window that the caller may see, by startsAt.' }),
+    ),
+    nextCursor: z.string().optional().meta({ description: 'Pass as `cursor` for the next page of nodes; absent on the last page.' }),
+    total: z.int().min(0).meta({ description: 'How many nodes match the filters, counted up to 1000.' }),
+    totalCapped: z.boolean().meta({ description: 'More than `total` nodes match (at least 1001).' }),
+  })
+  .meta({ id: 'ReservationCalendar' });
 
 /** An org as the org picker shows it: id and name only. */
 export const OrgSummary = z.strictObject({ id: z.string(), name: z.string() }).meta({ id: 'OrgSummary' });
@@ -509,6 +543,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof CreatedApiKey>, CreatedApiKeyView>>,
   Assert<Exact<z.infer<typeof Problem>, ProblemOnWire>>,
   Assert<ProblemOnWire extends ProblemType ? true : false>,
+  Assert<Exact<z.infer<typeof ReservationCalendar>, ReservationCalendarPage>>,
   Assert<Exact<z.infer<typeof NodePage>, Page<NodeView> & { total: number; totalCapped: boolean }>>,
   Assert<Exact<z.infer<typeof ReservationPage>, Page<ReservationType>>>,
   Assert<Exact<z.infer<typeof VmPage>, Page<VmView>>>,

@@ -3,8 +3,9 @@
  * (server/operation.ts). REST's `{nodeId}` fills `nodeId` and `{id}` fills `reservationId`.
  */
 import type { ErrorCode } from '../errors';
-import { ReclaimPlan, ReclaimResponse, Reservation, ReservationPage } from '../openapi/schemas';
+import { ReclaimPlan, ReclaimResponse, Reservation, ReservationCalendar, ReservationPage } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
+import { listReservationCalendar } from './calendar';
 import { cancelReservation } from './cancel';
 import { createReservation } from './create';
 import { getReservation } from './get';
@@ -25,6 +26,7 @@ import {
   ReclaimInput,
   ReclaimPlanInput,
   ReleaseInput,
+  ReservationCalendarInput,
   UpdateReservationInput,
 } from './schemas';
 import { updateReservation } from './update';
@@ -69,6 +71,25 @@ export const reservationOperations = {
           { name: 'updatedAt', value: (r) => r.updatedAt },
         ],
       },
+    },
+  }),
+  calendar: operation({
+    verb: listReservationCalendar,
+    input: ReservationCalendarInput,
+    kind: 'query',
+    console: 'calendar.page',
+    rest: {
+      method: 'GET',
+      // Its own top-level path: under /v1/reservations it would read as a reservation's id.
+      path: '/v1/reservation-calendar',
+      operationId: 'listReservationCalendar',
+      tag: 'Reservations',
+      summary: 'The fleet reservation calendar: reservations by node over a window',
+      description:
+        'A page of nodes — the same filters, sort and cursor as `GET /v1/nodes` — each with the reservations whose period meets `[from, to)` (at most 31 days) that the caller may see: not cancelled, by startsAt, with their status, unit count, audience and released spans. A filtered list: never 403.',
+      response: ReservationCalendar,
+      responseDescription: 'A page of nodes with their reservations in the window.',
+      errors: [],
     },
   }),
   listForNode: operation({

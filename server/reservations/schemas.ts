@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { Id, distinctIds, freeText } from '../ids';
-import { ExpectedTopologyGen } from '../nodes/schemas';
+import { ExpectedTopologyGen, ListNodesInput } from '../nodes/schemas';
 import { LimitNumber } from '../pagination';
 import { Timestamp } from '../timestamp';
 import { reservationRoles } from './roles';
@@ -152,3 +152,22 @@ export const ListReservationsInput = z
   })
   .strict();
 export type ListReservationsInput = z.infer<typeof ListReservationsInput>;
+
+/** The longest window the reservation calendar shows (docs/product.md §5.8 "Fleet calendar"), as an export's. */
+export const MAX_CALENDAR_DAYS = 31;
+/** The calendar's window when `to` is not given: a week from `from`. */
+export const DEFAULT_CALENDAR_DAYS = 7;
+
+/**
+ * `GET /v1/reservation-calendar` and `reservations.calendar` (docs/product.md §5.8): the fleet
+ * list's own query (filters, sort, cursor and limit over nodes) and the window `[from, to)`,
+ * by default the week from now. The verb checks the window (`from` before `to`, at most 31 days): REST extends this schema
+ * with its query-string forms, which zod refuses on a refined object.
+ */
+export const ReservationCalendarInput = ListNodesInput.extend({
+  from: Timestamp.optional().meta({ description: "The window's start (inclusive), ISO 8601 UTC; default now." }),
+  to: Timestamp.optional().meta({
+    description: `The window's end (exclusive): after \`from\`, at most ${MAX_CALENDAR_DAYS} days later; default ${DEFAULT_CALENDAR_DAYS} days after \`from\`.`,
+  }),
+}).strict();
+export type ReservationCalendarInput = z.infer<typeof ReservationCalendarInput>;

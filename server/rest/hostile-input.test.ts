@@ -51,6 +51,7 @@ const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
   'nodes.timeline': { as: 'owner', params: { nodeId: 'n1' }, query: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z' }, status: 200 },
   'nodes.changeTopology': { as: 'platform', params: { nodeId: 'n-missing' }, body: { units, expectedTopologyGen: 1 }, status: 404 },
   'reservations.list': { as: 'owner', query: { role: 'any', limit: '10' }, status: 200 },
+  'reservations.calendar': { as: 'owner', query: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z', limit: '10' }, status: 200 },
   'reservations.listForNode': { as: 'owner', params: { nodeId: 'n1' }, query: { limit: '10' }, status: 200 },
   'reservations.create': {
     as: 'owner', params: { nodeId: 'n-missing' }, status: 404,

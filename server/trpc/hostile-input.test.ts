@@ -58,6 +58,7 @@ const bases: Record<string, Base> = {
   'reservations.history': { as: 'owner', input: r1, status: 200 },
   'reservations.offers': { as: 'owner', input: r1, status: 200 },
   'reservations.list': { as: 'owner', input: { role: 'any', limit: 10 }, status: 200 },
+  'reservations.calendar': { as: 'owner', input: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z', limit: 10 }, status: 200 },
   'reservations.listForNode': { as: 'owner', input: { nodeId: 'n1', limit: 10 }, status: 200 },
   'reservations.create': { as: 'owner', input: { nodeId: 'n-missing', id: 'r-new', reservedUnitIds: ['gpu-6'], allowedOrgIds: [ORG.audience], managingOrgIds: [], contractRef: 'C', startsAt: future, reason: 'x' }, status: 404 },
   'reservations.update': { as: 'owner', input: { ...missing, allowedOrgIds: [ORG.audience], managingOrgIds: [], endsAt: future, contractRef: 'C', reservedUnitIds: ['gpu-0'], reason: 'x' }, status: 404 },

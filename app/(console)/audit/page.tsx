@@ -1,4 +1,4 @@
-import { ExportDownload } from '@/components/exports/export-download';
+import { ExportDownload, readExportRefused } from '@/components/exports/export-download';
 import { AuditTrail } from '@/components/audit/audit-trail';
 import { auditFilterNames, auditQueryInput, filtersKey, readFilters, type SearchParams } from '@/components/queries';
 import { ListAuditInput } from '@/server/audit/schemas';
@@ -25,7 +25,7 @@ export default async function AuditPage({ searchParams }: { searchParams: Promis
         events={prefetched(events, zone)}
         cursor={cursor}
       />
-      <ExportDownload list="audit" filters={filters} now={new Date()} />
+      <ExportDownload list="audit" filters={filters} now={new Date()} refused={readExportRefused(params)} />
     </>
   );
 }

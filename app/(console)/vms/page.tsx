@@ -1,4 +1,4 @@
-import { ExportDownload } from '@/components/exports/export-download';
+import { ExportDownload, readExportRefused } from '@/components/exports/export-download';
 import { filtersKey, readFilters, vmFilterNames, vmsQueryInput, type SearchParams } from '@/components/queries';
 import { VmList } from '@/components/vms/vm-list';
 import { ListVmsInput } from '@/server/vms/schemas';
@@ -24,7 +24,7 @@ export default async function VmsPage({ searchParams }: { searchParams: Promise<
         vms={prefetched(vms)}
         cursor={cursor}
       />
-      <ExportDownload list="vms" filters={filters} now={new Date()} />
+      <ExportDownload list="vms" filters={filters} now={new Date()} refused={readExportRefused(params)} />
     </>
   );
 }

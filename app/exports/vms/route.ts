@@ -1,4 +1,4 @@
 import { consoleExportRoute } from '@/server/exports/console-route';
 
 /** The console's download of the vms export (docs/product.md §5.8). */
-export const GET = consoleExportRoute('/v1/vms');
+export const GET = consoleExportRoute('/v1/vms', '/vms');
