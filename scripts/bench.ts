@@ -40,6 +40,7 @@ import {
 } from './bench/stage';
 import { buildApp, hasProductionBuild } from './stress/fleet';
 import { measureUtilisation, type UtilisationFigures } from './bench/utilisation';
+import { TIMELINE_INTERVALS, seedTimelineNode, timeTimeline } from './bench/timeline';
 
 const { values } = parseArgs({
   options: {
@@ -224,6 +225,16 @@ try {
           consoleTimes.push({ nodes: stage.fleet.nodes, page: p.page, median: Number.NaN, all: [] });
         }
       }
+    }
+    // The node timeline (issue 24): a node of 1,000 intervals on the small fleet, zoom → bars painted (scripts/bench/timeline.ts).
+    try {
+      const stage = stages[0]!;
+      await seedTimelineNode(stage.fleet.db);
+      const t = await timeTimeline(browser, stage.instance.base, stage.instance.sessions[OPERATOR_EMAIL]!, smoke ? 2 : 10);
+      consoleTimes.push({ nodes: stage.fleet.nodes, page: `node timeline: zoom → ${TIMELINE_INTERVALS} intervals painted`, median: t.median, all: t.all });
+    } catch (e) {
+      console.error(`node timeline: ${String(e)}`);
+      consoleTimes.push({ nodes: stages[0]!.fleet.nodes, page: 'node timeline: zoom → intervals painted', median: Number.NaN, all: [] });
     }
   } finally {
     await browser.close();

@@ -16,6 +16,7 @@ export const consoleActionIds = [
   'node.unit-details',
   'node.change-topology',
   'node.topology-history',
+  'node.timeline',
   'node.reservations-panel',
   'node.vm-table',
   'node.reserve',

@@ -13,9 +13,17 @@ import type { ListAuditInput } from './audit/schemas';
 import type { AuditEventView } from './audit/view';
 import { getNode } from './nodes/get';
 import type { UnitDetailView } from './nodes/get-unit';
-import type { ChangeTopologyInput, GetNodeInput as GetNodeInputType, GetUnitInput, ListNodesInput, RegisterNodeInput } from './nodes/schemas';
+import type {
+  ChangeTopologyInput,
+  GetNodeInput as GetNodeInputType,
+  GetNodeTimelineInput,
+  GetUnitInput,
+  ListNodesInput,
+  RegisterNodeInput,
+} from './nodes/schemas';
 import { GetNodeInput } from './nodes/schemas';
 import type { listTopologyHistory } from './nodes/topology-history';
+import type { NodeTimeline } from './nodes/timeline';
 import type { NodeListPage } from './nodes/list';
 import type { NodeView } from './nodes/view';
 import type { ListNotificationsInput, MarkNotificationReadInput } from './notifications/schemas';
@@ -128,7 +136,9 @@ export type _RouterChecks = [
   Assert<Exact<In['utilisation']['rollup'], GetUtilisationRollupInput>>,
   Assert<Exact<Out['utilisation']['rollup'], UtilisationRollup>>,
   Assert<Exact<keyof In['scheduledReclaims'], 'list' | 'create' | 'get' | 'reschedule' | 'cancel'>>,
-  Assert<Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'owners' | 'topologyHistory'>>,
+  Assert<
+    Exact<keyof In['nodes'], 'list' | 'register' | 'get' | 'unit' | 'changeTopology' | 'actions' | 'fleetActions' | 'owners' | 'topologyHistory' | 'timeline'>
+  >,
   Assert<Exact<In['nodes']['list'], Input<typeof ListNodesInput>>>,
   Assert<Exact<Out['nodes']['owners'], { items: OrgSummary[] }>>,
   Assert<Exact<Out['nodes']['list'], NodeListPage>>,
@@ -144,6 +154,8 @@ export type _RouterChecks = [
   Assert<Exact<In['nodes']['fleetActions'], void | undefined>>,
   Assert<Exact<Out['nodes']['fleetActions'], NodeAction[]>>,
   Assert<Exact<Out['nodes']['topologyHistory'], Awaited<ReturnType<typeof listTopologyHistory>>>>,
+  Assert<Exact<In['nodes']['timeline'], Input<typeof GetNodeTimelineInput>>>,
+  Assert<Exact<Out['nodes']['timeline'], Named<NodeTimeline>>>,
 
   Assert<
     Exact<

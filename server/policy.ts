@@ -611,3 +611,24 @@ export async function utilisationRelationsOf(
     exists (select 1 from ${reservations} r where r.allowed_org_ids @> array[${me}]::text[]) as audience`);
   return { owner: Boolean(row?.owner), manager: Boolean(row?.manager), audience: Boolean(row?.audience), fleet: isOperator(principal) };
 }
+
+/**
+ * SQL over a `unit_intervals` row joined to its `reservations` row (left join, unaliased): the
+ * principal may see that reservation (`maySeeReservation`, docs/product.md §2, §5.8) — a
+ * reservation's intervals are its own. A row with no reservation (a VM on a free unit) fails it.
+ * Undefined when the caller sees every reservation on the node (the operator, the node owner).
+ */
+export function intervalReservationVisibleTo(principal: Principal, node: { ownerOrgId: string }): SQL | undefined {
+  const visible = reservationVisibleTo(principal, node);
+  return visible && sql`(${reservations.id} is not null and ${visible})`;
+}
+
+/**
+ * SQL over the node's `reclaim_schedules` joined to their `reservations` row: the principal may
+ * read that reservation's scheduled reclaims (`assertMaySeeReclaimSchedules`, docs/product.md
+ * §5.6): the operator, the node owner, a managing org. Undefined when it may read them all.
+ */
+export function reclaimSchedulesVisibleTo(principal: Principal, node: { ownerOrgId: string }): SQL | undefined {
+  if (isOperator(principal) || node.ownerOrgId === principal.orgId) return undefined;
+  return arrayContains(reservations.managingOrgIds, [principal.orgId]);
+}

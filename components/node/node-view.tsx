@@ -13,6 +13,7 @@ import { emptySelection, type Selection } from '../unit-grid/selection';
 import { ReservationsPanel, type ReservationDialog } from './reservations-panel';
 import { UnitPanel, type UnitAction } from './unit-panel';
 import { VmTable } from './vm-table';
+import { TimelineSection } from '../timeline/timeline-section';
 import { offers } from '../offers';
 import { OrgIds } from '../org-names';
 import { Id } from '../unit-ids';
@@ -120,6 +121,8 @@ export function NodeView(props: {
       </div>
 
       <VmTable vms={vms.data} onTerminate={(vm) => setOpen({ kind: 'terminate', vm })} />
+
+      <TimelineSection nodeId={nodeId} />
 
       {/* A dialog's change refreshes through the page's own refresh: "Refreshing…" until it lands. */}
       <PageRefreshContext.Provider value={refresh}>

@@ -108,6 +108,13 @@ for (const theme of ['light', 'dark'] as const) {
           .getByRole('button', { name: /^Terminate/ })
           .click(),
       );
+      // The Timeline section, open, as chart and as table (issue 24).
+      await page.getByTestId('timeline-section').getByRole('button', { name: 'Show timeline' }).click();
+      await expect(page.getByTestId('timeline-bar').first()).toBeVisible();
+      await expectNoAxeViolations(page, 'node page timeline');
+      await page.getByTestId('timeline-table-toggle').click();
+      await expect(page.getByTestId('timeline-table')).toBeVisible();
+      await expectNoAxeViolations(page, 'node page timeline table');
     });
 
     test(`the reservation page and API keys, with their dialogs, in the ${theme} theme, have no axe violations`, async ({ page, request }) => {

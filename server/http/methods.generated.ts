@@ -12,6 +12,7 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/nodes/{nodeId}': ['GET'],
   '/v1/nodes/{nodeId}/units/{unitId}': ['GET'],
   '/v1/nodes/{nodeId}/topology': ['PUT'],
+  '/v1/nodes/{nodeId}/timeline': ['GET'],
   '/v1/reservations': ['GET'],
   '/v1/reservation-calendar': ['GET'],
   '/v1/nodes/{nodeId}/reservations': ['GET', 'POST'],

@@ -1,6 +1,6 @@
 /** The node operations (docs/product.md §3, §5, §5.4): one declaration each (server/operation.ts). */
 import type { ErrorCode } from '../errors';
-import { Node, NodePage, UnitDetail } from '../openapi/schemas';
+import { Node, NodePage, NodeTimeline, UnitDetail } from '../openapi/schemas';
 import { NoInput, operation, type OperationGroup } from '../operation';
 import { withoutOrgNames } from '../orgs/internal';
 import { listFleetActions, listNodeActions } from './actions';
@@ -9,8 +9,9 @@ import { getUnit } from './get-unit';
 import { listNodes, type NodeListPage } from './list';
 import { registerNode } from './register';
 import { listNodeOwners } from './owners';
-import { ChangeTopologyInput, GetNodeInput, GetUnitInput, ListNodeOwnersInput, ListNodesInput, RegisterNodeInput } from './schemas';
+import { ChangeTopologyInput, GetNodeInput, GetNodeTimelineInput, GetUnitInput, ListNodeOwnersInput, ListNodesInput, RegisterNodeInput } from './schemas';
 import { changeTopology } from './topology';
+import { getNodeTimeline } from './timeline';
 import { listTopologyHistory } from './topology-history';
 
 /** `GET /v1/nodes`'s answer: the Node objects, without the console's names and relations, and the counts. */
@@ -140,5 +141,24 @@ export const nodeOperations = {
     kind: 'query',
     console: 'node.topology-history',
     rest: { none: "the console's view of a node's topology generations, read from the audit trail that GET /v1/audit publishes" },
+  }),
+  timeline: operation({
+    verb: getNodeTimeline,
+    input: GetNodeTimelineInput,
+    kind: 'query',
+    console: 'node.timeline',
+    rest: {
+      method: 'GET',
+      path: '/v1/nodes/{nodeId}/timeline',
+      operationId: 'getNodeTimeline',
+      tag: 'Nodes',
+      summary: "A node's capacity timeline",
+      description:
+        "The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes (docs/product.md §5.8).",
+      response: NodeTimeline,
+      responseDescription: 'The timeline.',
+      errors: ['not_found'],
+      answer: withoutOrgNames,
+    },
   }),
 } satisfies OperationGroup;

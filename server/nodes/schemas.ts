@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Id, freeText } from '../ids';
 import { LimitNumber } from '../pagination';
+import { Timestamp } from '../timestamp';
 
 /** One unit of a topology (docs/product.md §5 `units: [{ id, model?, memoryGiB?, nvlinkDomain? }]`). */
 export const TopologyUnitInput = z
@@ -87,3 +88,25 @@ export type ListNodesInput = z.infer<typeof ListNodesInput>;
 /** `nodes.owners` (console only): the fleet's owner filter's offers. */
 export const ListNodeOwnersInput = z.object({ q: freeText(100).optional() }).strict();
 export type ListNodeOwnersInput = z.infer<typeof ListNodeOwnersInput>;
+
+/** The longest window one timeline read covers (docs/product.md §5.8 Node timeline): a month, so one read stays bound. */
+export const MAX_TIMELINE_DAYS = 31;
+
+/**
+ * `GET /v1/nodes/{nodeId}/timeline` and `nodes.timeline` (docs/product.md §5.8 Node timeline):
+ * the window `[from, to)`, both optional — absent, the last 7 days and the next 7 around now; one
+ * alone, a 14-day window from (or to) it (the verb fills them in: it knows the clock). `from` before `to`, at most 31 days apart.
+ */
+export const GetNodeTimelineInput = z
+  .object({
+    nodeId: Id,
+    from: Timestamp.optional().meta({
+      description: 'Start of the window (inclusive), ISO 8601 UTC. Default: 14 days before `to` when only `to` is given, else 7 days before now.',
+    }),
+    to: Timestamp.optional().meta({
+      description:
+        'End of the window (exclusive), ISO 8601 UTC, after `from` and at most 31 days after it. Default: 14 days after `from` when only `from` is given, else 7 days after now.',
+    }),
+  })
+  .strict();
+export type GetNodeTimelineInput = z.infer<typeof GetNodeTimelineInput>;

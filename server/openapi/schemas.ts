@@ -10,7 +10,16 @@
  *
  * Request schemas are NOT here: the document uses the very schemas the routes validate with.
  */
-import { auditActions, auditVias, reclaimNoticeChanges, reclaimScheduleLapses, reclaimScheduleStatuses, vmTiers } from '@/db/schema';
+import {
+  auditActions,
+  auditVias,
+  reclaimNoticeChanges,
+  reclaimScheduleLapses,
+  reclaimScheduleStatuses,
+  unitIntervalEnds,
+  unitIntervalKinds,
+  vmTiers,
+} from '@/db/schema';
 import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
@@ -18,6 +27,7 @@ import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
 import { unitStates, type UnitView } from '../nodes/unit-states';
 import type { UnitDetailView } from '../nodes/get-unit';
+import type { NodeTimeline as NodeTimelineType } from '../nodes/timeline';
 import type { NodeView } from '../nodes/view';
 import type { NotificationView } from '../notifications/view';
 import { reservationStatuses, type ReservationStatus } from '../reservations/status';
@@ -401,6 +411,66 @@ export const AuditEventPage = pageOf(AuditEvent, 'AuditEventPage');
 export const NotificationPage = pageOf(Notification, 'NotificationPage');
 export const ApiKeyPage = pageOf(ApiKey, 'ApiKeyPage');
 
+/** A node's capacity timeline over a window (docs/product.md §5.8 Node timeline). */
+export const NodeTimeline = z
+  .strictObject({
+    nodeId: Id,
+    from: Timestamp.meta({ description: 'The window start (inclusive).' }),
+    to: Timestamp.meta({ description: 'The window end (exclusive).' }),
+    now: Timestamp.meta({ description: 'The clock the read used.' }),
+    units: z
+      .array(z.strictObject({ id: Id, state: z.enum(unitStates) }))
+      .meta({ description: "Every unit in the node's order with its state now (docs/product.md §3), shown to every caller." }),
+    items: z
+      .array(
+        z.strictObject({
+          unitId: Id,
+          kind: z.enum(unitIntervalKinds),
+          startsAt: Timestamp,
+          endsAt: Timestamp.nullable().meta({ description: 'Null: no end known (a running VM, an open-ended reservation). While `open`, the planned end.' }),
+          open: z.boolean(),
+          endedBy: z.enum(unitIntervalEnds).nullable().meta({ description: 'What cut the interval before its planned end; null if none did.' }),
+          reservationId: Id.optional().meta({
+            description: "The row's reservation (on a `vm` row: the one whose capacity the VM used), only where the caller may see that reservation.",
+          }),
+          vmId: Id.optional(),
+        }),
+      )
+      .meta({
+        description:
+          'The intervals that meet the window, by start: a reservation’s (reserved, released, needs-review) where the caller may see the reservation, a VM’s where it may see the VM.',
+      }),
+    truncated: z.boolean().meta({ description: 'More intervals met the window than one answer holds (5,000): `items` are the earliest.' }),
+    reservations: z
+      .array(
+        z.strictObject({
+          id: Id,
+          status: z.enum(reservationStatuses),
+          allowedOrgIds: Ids,
+          managingOrgIds: Ids,
+          contractRef: z.string().nullable(),
+          startsAt: Timestamp,
+          endsAt: Timestamp.nullable(),
+        }),
+      )
+      .meta({ description: 'The reservations the items name, by id.' }),
+    vms: z
+      .array(z.strictObject({ id: Id, tier: z.enum(vmTiers), status: z.enum(['running', 'terminated']), orgId: Id.optional() }))
+      .meta({ description: "The VMs the items name, by id; `orgId` only for a platform operator and the VM's own org." }),
+    events: z
+      .array(
+        z.discriminatedUnion('kind', [
+          z.strictObject({ kind: z.literal('reclaim'), at: Timestamp, unitIds: UnitIds, reservationId: Id.optional() }),
+          z.strictObject({ kind: z.literal('scheduled-reclaim'), at: Timestamp, unitIds: UnitIds, reservationId: Id, scheduleId: Id }),
+          z.strictObject({ kind: z.literal('topology'), at: Timestamp, gen: z.int().min(2) }),
+        ]),
+      )
+      .meta({
+        description:
+          'Points in the window, by time: reclaims that cut the items, pending scheduled reclaims (to those who may read them: operator, node owner, managing org), topology changes.',
+      }),
+  })
+  .meta({ id: 'NodeTimeline' });
 /** One bar of the fleet calendar (docs/product.md §5.8 "Fleet calendar"): a reservation the caller may see. */
 const CalendarReservation = z
   .strictObject({
@@ -526,6 +596,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof ReclaimSchedulePage>, Page<ReclaimScheduleView>>>,
   Assert<Exact<z.infer<typeof ReservationUtilisation>, ReservationUtilisationType>>,
   Assert<Exact<z.infer<typeof UtilisationRollup>, UtilisationRollupType>>,
+  Assert<Exact<z.infer<typeof NodeTimeline>, NodeTimelineType>>,
 ];
 
 /** The OpenAPI document itself: any JSON object. */

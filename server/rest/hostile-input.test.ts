@@ -48,6 +48,7 @@ const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
   'nodes.register': { as: 'owner', body: { id: 'n-new', name: 'New node', ownerOrgId: ORG.owner, units }, status: 403 },
   'nodes.get': { as: 'owner', params: { nodeId: 'n1' }, status: 200 },
   'nodes.unit': { as: 'owner', params: { nodeId: 'n1', unitId: 'gpu-0' }, status: 200 },
+  'nodes.timeline': { as: 'owner', params: { nodeId: 'n1' }, query: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z' }, status: 200 },
   'nodes.changeTopology': { as: 'platform', params: { nodeId: 'n-missing' }, body: { units, expectedTopologyGen: 1 }, status: 404 },
   'reservations.list': { as: 'owner', query: { role: 'any', limit: '10' }, status: 200 },
   'reservations.calendar': { as: 'owner', query: { from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z', limit: '10' }, status: 200 },

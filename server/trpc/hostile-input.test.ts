@@ -53,6 +53,7 @@ const bases: Record<string, Base> = {
   'nodes.actions': { as: 'owner', input: { nodeId: 'n1' }, status: 200 },
   'nodes.fleetActions': { as: 'owner', input: undefined, status: 200 },
   'nodes.topologyHistory': { as: 'owner', input: { nodeId: 'n1' }, status: 200 },
+  'nodes.timeline': { as: 'owner', input: { nodeId: 'n1', from: '2026-12-01T00:00:00.000Z', to: '2026-12-08T00:00:00.000Z' }, status: 200 },
   'reservations.get': { as: 'owner', input: r1, status: 200 },
   'reservations.history': { as: 'owner', input: r1, status: 200 },
   'utilisation.reservation': { as: 'owner', input: { ...r1, window: '7d' }, status: 200 },
