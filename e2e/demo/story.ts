@@ -2,10 +2,9 @@
  * The demo's story (issue 24 point 5), one entry per step: who acts, what they do, what comes of
  * it, how it is played (the console as that persona, the REST API where the story says so) and
  * the element that shows the outcome, which the run asserts — so a step that stops working fails
- * `npm test` instead of quietly filming an error. Adding a step (say, the timeline and
- * utilisation once they are on main) is one more entry in `STORY`. Everything the story needs is
- * made through the product, on a freshly seeded fleet (db/seed.ts): nothing is written to the
- * database directly.
+ * `npm test` instead of quietly filming an error. Adding a step is one more entry in `STORY`.
+ * Everything the story needs is made through the product, on a freshly seeded fleet (db/seed.ts):
+ * nothing is written to the database directly.
  */
 import { expect, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 
@@ -266,6 +265,38 @@ export const STORY: readonly Step[] = [
       await expect(unit(stage.pages.operator, 'gpu-0')).toHaveAttribute('data-state', 'reserved');
     },
     shows: ({ pages }) => pages.operator.getByTestId('outcome-banner'),
+  },
+  {
+    slug: 'manager-timeline',
+    persona: 'manager',
+    action: `Opens the node’s Timeline at 6 h: units × time, and the table of the same items for keyboards.`,
+    outcome: () =>
+      'The story on one picture: the reservation, the releases, the spot VMs the reclaim cut short, the scheduled reclaim ahead and the topology change, each marked.',
+    async play({ pages: { manager } }) {
+      // The URL names the window: the chart opens at once (a reload or a shared link does the same).
+      await manager.goto(`${NODE_PATH}?tlZoom=6h`);
+      const chart = manager.getByTestId('timeline-chart');
+      await expect(chart.locator('[data-testid="timeline-event"][data-kind="reclaim"]').first()).toBeVisible();
+      await expect(chart.locator('[data-testid="timeline-event"][data-kind="scheduled-reclaim"]').first()).toBeVisible();
+      await expect(chart.locator('[data-testid="timeline-event"][data-kind="topology"]').first()).toBeVisible();
+      await chart.locator('[data-testid="timeline-bar"][data-kind="vm"]').first().hover();
+      await expect(manager.getByTestId('timeline-details')).toContainText('VM');
+    },
+    shows: ({ pages }) => pages.manager.getByTestId('timeline-section'),
+  },
+  {
+    slug: 'manager-utilisation',
+    persona: 'manager',
+    action: 'Opens the reservation: its Utilisation over the last 7 days — GPU-hours held, idle, released, used by spot, evictions.',
+    outcome: () =>
+      'A few minutes of GPU-hours so far (the story is young), and the 2 evictions of the reclaim; the same figures roll up on the Utilisation page.',
+    async play(stage) {
+      const { manager } = stage.pages;
+      await manager.goto(`${NODE_PATH}/reservations/${stage.memo.reservation}`);
+      await expect(manager.getByTestId('utilisation-evictions')).toHaveText('2');
+      await expect(manager.getByTestId('utilisation-chart')).toBeVisible();
+    },
+    shows: ({ pages }) => pages.manager.locator('section[aria-labelledby="utilisation-title"]'),
   },
 ];
 
