@@ -9,3 +9,15 @@ export const Timestamp = z.iso
   .datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' })
   .refine((s) => s >= '1970', 'must be in 1970 or later')
   .transform((s) => new Date(s));
+
+/**
+ * The last instant a four-digit-year ISO 8601 string names (`toISOString` writes a later one as
+ * `+010000-…`, which PostgreSQL refuses): a default window end computed from a `from` the schema
+ * took stops here instead of failing the read.
+ */
+export const LAST_INSTANT_MS = Date.parse('9999-12-31T23:59:59.999Z');
+
+/** `at` plus `ms`, never past LAST_INSTANT_MS. */
+export function laterBy(at: Date, ms: number): Date {
+  return new Date(Math.min(at.getTime() + ms, LAST_INSTANT_MS));
+}

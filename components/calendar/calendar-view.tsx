@@ -79,6 +79,11 @@ function NodeRow({ node, window, zone, now }: { node: CalendarNode; window: Cale
           {node.name}
         </Link>
         <div className="truncate font-mono text-[11px] text-ink-4">{node.id}</div>
+        {node.truncated && (
+          <div className="text-[11px] text-warn-ink" data-testid="calendar-truncated">
+            More than shown: narrow the window
+          </div>
+        )}
       </div>
       <div role="cell" className="relative grow" style={{ height: count * LANE_PX + 8 }}>
         {nowAt && <div aria-hidden className="absolute inset-y-0 w-0.5 bg-danger" style={{ left: `${nowAt.left}%` }} />}

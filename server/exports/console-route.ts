@@ -32,7 +32,8 @@ const DAY = /^\d{4}-\d{2}-\d{2}$/;
 function windowBound(value: string | undefined, end: boolean): string | undefined {
   if (value === undefined || !DAY.test(value)) return value;
   const start = new Date(`${value}T00:00:00.000Z`);
-  if (Number.isNaN(start.getTime())) return value;
+  // A day that is no day (2026-11-31, which Date rolls over to 12-01) goes on as it came: the schema refuses it.
+  if (Number.isNaN(start.getTime()) || start.toISOString().slice(0, 10) !== value) return value;
   return new Date(start.getTime() + (end ? DAY_MS : 0)).toISOString();
 }
 
@@ -61,7 +62,8 @@ function backToForm(req: Request, page: string, list: string, e: DomainError): R
   const sent = new URL(req.url).searchParams;
   const back = new URLSearchParams();
   for (const [name, value] of sent) {
-    if (name === 'since' || name === 'until') back.set(`export${name === 'since' ? 'Since' : 'Until'}`, value);
+    // A day is the form's own field; anything else is the page's own since/until filter, which goes back as it came.
+    if ((name === 'since' || name === 'until') && DAY.test(value)) back.set(`export${name === 'since' ? 'Since' : 'Until'}`, value);
     else if (name !== 'format') back.append(name, value);
   }
   back.set('exportError', exportRefusalOf(e.detail) ?? 'invalid');

@@ -8,6 +8,7 @@ import type { ReservationStatus } from '../reservations/status';
 import { reservationStatus } from '../reservations/view';
 import { readNode } from './internal';
 import { MAX_TIMELINE_DAYS, type GetNodeTimelineInput } from './schemas';
+import { laterBy } from '../timestamp';
 import type { UnitState } from './unit-states';
 import { toNodeViews } from './view';
 
@@ -75,7 +76,7 @@ function refused(field: 'from' | 'to', message: string, detail: string): DomainE
  */
 export function timelineWindow(input: Pick<GetNodeTimelineInput, 'from' | 'to'>, now: Date): { from: Date; to: Date } {
   const from = input.from ?? (input.to ? new Date(input.to.getTime() - 14 * DAY_MS) : new Date(now.getTime() - 7 * DAY_MS));
-  const to = input.to ?? (input.from ? new Date(input.from.getTime() + 14 * DAY_MS) : new Date(now.getTime() + 7 * DAY_MS));
+  const to = input.to ?? (input.from ? laterBy(input.from, 14 * DAY_MS) : laterBy(now, 7 * DAY_MS));
   if (to.getTime() <= from.getTime()) throw refused('to', 'must be after from', 'The timeline window is empty: to must be after from.');
   if (to.getTime() - from.getTime() > MAX_TIMELINE_DAYS * DAY_MS)
     throw refused(

@@ -496,7 +496,17 @@ export const ReservationCalendar = z
     to: Timestamp,
     items: z.array(
       z
-        .strictObject({ id: Id, name: z.string(), ownerOrgId: Id, ownerName: z.string(), reservations: z.array(CalendarReservation) })
+        .strictObject({
+          id: Id,
+          name: z.string(),
+          ownerOrgId: Id,
+          ownerName: z.string(),
+          reservations: z.array(CalendarReservation),
+          truncated: z.literal(true).optional().meta({
+            description:
+              'More met the window than a row answers: the earliest 200 bars, and the earliest 200 released spans of each, are shown. Narrow the window.',
+          }),
+        })
         .meta({ id: 'CalendarNode', description: 'A node, and the reservations meeting the window that the caller may see, by startsAt.' }),
     ),
     nextCursor: z.string().optional().meta({ description: 'Pass as `cursor` for the next page of nodes; absent on the last page.' }),

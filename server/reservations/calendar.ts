@@ -5,6 +5,7 @@ import { DomainError } from '../errors';
 import { NODE_COUNT_CAP, readNodeRows } from '../nodes/list';
 import { toPage, type Page } from '../pagination';
 import { aliasedReservationVisibleTo } from '../policy';
+import { laterBy } from '../timestamp';
 import { DEFAULT_CALENDAR_DAYS, MAX_CALENDAR_DAYS, type ReservationCalendarInput } from './schemas';
 import type { ReservationStatus } from './status';
 import { reservationStatus } from './view';
@@ -28,8 +29,16 @@ export type CalendarReservation = {
   released: CalendarReleasedSpan[];
 };
 
-/** One row of the calendar: a node and its bars. */
-export type CalendarNode = { id: string; name: string; ownerOrgId: string; ownerName: string; reservations: CalendarReservation[] };
+/** One row of the calendar: a node and its bars; `truncated` when more met the window than one row answers. */
+export type CalendarNode = { id: string; name: string; ownerOrgId: string; ownerName: string; reservations: CalendarReservation[]; truncated?: true };
+
+/**
+ * The most bars one node's row answers, and released spans one bar does (the earliest of each):
+ * a page's cost is bound by its nodes times these, whatever a node's history (a reservation
+ * released and reclaimed every minute gathers thousands of spans).
+ */
+export const MAX_CALENDAR_BARS = 200;
+export const MAX_CALENDAR_SPANS = 200;
 
 /** A page of the calendar: the window it shows, the nodes (paged like the fleet) and how many match. */
 export type ReservationCalendarPage = Page<CalendarNode> & { from: string; to: string; total: number; totalCapped: boolean };
@@ -80,13 +89,19 @@ async function readCalendarRows(ctx: Ctx, ids: string[], from: Date, to: Date): 
               where ui.node_id = r.node_id and ui.reservation_id = r.id and ui.kind = 'released'
                 and ui.starts_at < ${at(to)} and (ui.ends_at is null or ui.ends_at > ${at(from)})
               group by ui.starts_at, ui.ends_at
+              order by ui.starts_at, ui.ends_at
+              limit ${MAX_CALENDAR_SPANS + 1}
             ) s
           )
         ) order by r.starts_at, r.id)
-        from reservations r
-        where r.node_id = ${nodes.id} and r.cancelled_at is null
-          and r.starts_at < ${at(to)} and (r.ends_at is null or r.ends_at > ${at(from)})
-          and ${visible}
+        from (
+          select r.* from reservations r
+          where r.node_id = ${nodes.id} and r.cancelled_at is null
+            and r.starts_at < ${at(to)} and (r.ends_at is null or r.ends_at > ${at(from)})
+            and ${visible}
+          order by r.starts_at, r.id
+          limit ${MAX_CALENDAR_BARS + 1}
+        ) r
       ), '[]'::json) as reservations
     from ${nodes} join orgs o on o.id = ${nodes.ownerOrgId}
     where ${nodes.id} in (${sql.join(
@@ -127,7 +142,7 @@ function assertCalendarWindow(from: Date, to: Date): void {
  * @throws DomainError invalid_request for a window that is empty or longer than 31 days (naming `query.to`), or a cursor of another sort or not from this API.
  */
 export async function listReservationCalendar({ ctx, input }: { ctx: Ctx; input: ReservationCalendarInput }): Promise<ReservationCalendarPage> {
-  const { from = ctx.now, to = new Date(from.getTime() + DEFAULT_CALENDAR_DAYS * 86_400_000), ...list } = input;
+  const { from = ctx.now, to = laterBy(from, DEFAULT_CALENDAR_DAYS * 86_400_000), ...list } = input;
   assertCalendarWindow(from, to);
   const { rows, limit, count, keyOf } = await readNodeRows(ctx, list);
   const page = await toPage(rows, limit, keyOf, async (kept) => {
@@ -143,25 +158,33 @@ export async function listReservationCalendar({ ctx, input }: { ctx: Ctx; input:
     );
     return kept.map((n): CalendarNode => {
       const row = byId.get(n.id);
+      const bars = row?.reservations ?? [];
+      let truncated = bars.length > MAX_CALENDAR_BARS;
+      const reservations = bars.slice(0, MAX_CALENDAR_BARS).map((r): CalendarReservation => {
+        const spans = r.released ?? [];
+        if (spans.length > MAX_CALENDAR_SPANS) truncated = true;
+        const startsAt = new Date(r.startsAt);
+        const endsAt = r.endsAt ? new Date(r.endsAt) : null;
+        return {
+          id: r.id,
+          status: reservationStatus({ cancelledAt: null, startsAt, endsAt, topologyGen: r.topologyGen }, n.topologyGen, ctx.now),
+          units: Number(r.units),
+          startsAt: startsAt.toISOString(),
+          ...(endsAt ? { endsAt: endsAt.toISOString() } : {}),
+          audience: r.audience ?? [],
+          managingOrgIds: r.managing,
+          released: spans
+            .slice(0, MAX_CALENDAR_SPANS)
+            .map((s) => ({ startsAt: iso(s.startsAt), ...(s.endsAt ? { endsAt: iso(s.endsAt) } : {}), units: s.units })),
+        };
+      });
       return {
         id: n.id,
         name: n.name,
         ownerOrgId: n.ownerOrgId,
         ownerName: row?.owner_name ?? n.ownerOrgId,
-        reservations: (row?.reservations ?? []).map((r) => {
-          const startsAt = new Date(r.startsAt);
-          const endsAt = r.endsAt ? new Date(r.endsAt) : null;
-          return {
-            id: r.id,
-            status: reservationStatus({ cancelledAt: null, startsAt, endsAt, topologyGen: r.topologyGen }, n.topologyGen, ctx.now),
-            units: Number(r.units),
-            startsAt: startsAt.toISOString(),
-            ...(endsAt ? { endsAt: endsAt.toISOString() } : {}),
-            audience: r.audience ?? [],
-            managingOrgIds: r.managing,
-            released: (r.released ?? []).map((s) => ({ startsAt: iso(s.startsAt), ...(s.endsAt ? { endsAt: iso(s.endsAt) } : {}), units: s.units })),
-          };
-        }),
+        reservations,
+        ...(truncated ? { truncated: true as const } : {}),
       };
     });
   });

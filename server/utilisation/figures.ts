@@ -95,11 +95,11 @@ export function utilisationStatement(scope: SQL, window: UtilisationWindow, now:
       select i.kind, i.node_id, i.unit_id, i.reservation_id, i.vm_id, i.ended_by, i.ends_at as ended_at,
         greatest(i.starts_at, ${ws}) as s, least(coalesce(i.ends_at, ${we}), ${we}) as e
       from unit_intervals i
-      where ${scope} and i.kind in ('reserved', 'released', 'vm') and i.starts_at < ${we} and (i.ends_at is null or i.ends_at > ${ws})
+      where ${scope} and i.kind in ('reserved', 'released', 'vm') and i.starts_at < ${we} and (i.ends_at is null or i.ends_at >= ${ws})
     ),
     p as (
-      select 'held' as k, s, e from iv where kind = 'reserved'
-      union all select 'released', s, e from iv where kind = 'released'
+      select 'held' as k, s, e from iv where kind = 'reserved' and s < e
+      union all select 'released', s, e from iv where kind = 'released' and s < e
       union all
         select case when v.tier = 'spot' then 'spot' else 'reserved-tier' end, greatest(x.s, h.s), least(x.e, h.e)
         from iv x
@@ -136,7 +136,10 @@ export function utilisationStatement(scope: SQL, window: UtilisationWindow, now:
     -- An eviction is an instant: in the bucket holding it, the last one when it is now.
     evicted as (
       select least(${bucketOf('ended_at')}${ws}) / ${step})::int, ${buckets - 1}::int) as b, vm_id
-      from iv where kind = 'vm' and ended_by = 'reclaim' and ended_at <= ${we}
+      from iv x where kind = 'vm' and ended_by = 'reclaim' and ended_at <= ${we}
+        -- This reservation's own reclaim: it cut its released row of the unit at that instant (not another holder's reclaim of a VM spanning both).
+        and exists (select 1 from unit_intervals r where r.node_id = x.node_id and r.reservation_id = x.reservation_id and r.unit_id = x.unit_id
+          and r.kind = 'released' and r.ended_by = 'reclaim' and r.ends_at = x.ended_at)
     ),
     f as (
       select g.b, grouping(g.b) as total,
