@@ -1,7 +1,7 @@
 'use client';
 
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useEffect, useLayoutEffect, useMemo, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useState, type ReactNode } from 'react';
 import { formatDateTime } from '../format';
 import { problemOf } from '../problem';
 import { errorMessage } from '../problem-words';
@@ -371,87 +371,99 @@ function Legend() {
   );
 }
 
+/**
+ * One of the timeline's tables: a keyboard-focusable scroll region (axe scrollable-region-focusable:
+ * a table wider than a phone scrolls inside it), a caption, column headers, and a row saying so
+ * when there is nothing to show.
+ */
+function ScrollTable({
+  label,
+  testId,
+  caption,
+  headers,
+  empty,
+  children,
+}: {
+  label: string;
+  testId: string;
+  caption: ReactNode;
+  headers: readonly string[];
+  empty: string | null;
+  children: ReactNode;
+}) {
+  return (
+    <div className="relative max-w-full overflow-x-auto" tabIndex={0} role="region" aria-label={label}>
+      <table className="w-full text-left text-sm" data-testid={testId}>
+        <caption className="mb-2 text-left text-sm text-ink-3">{caption}</caption>
+        <thead className="text-xs uppercase tracking-wide text-ink-4">
+          <tr>
+            {headers.map((h) => (
+              <th key={h} scope="col" className="py-2 pr-4 font-medium">
+                {h}
+              </th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line-soft">
+          {children}
+          {empty !== null && (
+            <tr>
+              <td colSpan={headers.length} className="py-2 text-ink-4">
+                {empty}
+              </td>
+            </tr>
+          )}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 /** The same data as an accessible table (docs/product.md §6): one row per interval, then the events. */
 function TimelineTable({ data, zone }: { data: Timeline; zone: string }) {
   const { who, vmTier } = useWho(data);
   const window = `${formatDateTime(data.from, zone)} to ${formatDateTime(data.to, zone)}`;
   return (
     <div className="space-y-4">
-      {/* Focusable: a keyboard scrolls a table wider than a phone (axe scrollable-region-focusable). */}
-      <div className="relative max-w-full overflow-x-auto" tabIndex={0} role="region" aria-label="Timeline intervals">
-        <table className="w-full text-left text-sm" data-testid="timeline-table">
-          <caption className="mb-2 text-left text-sm text-ink-3">
-            Intervals on node {data.nodeId} from {window}
-          </caption>
-          <thead className="text-xs uppercase tracking-wide text-ink-4">
-            <tr>
-              {['Unit', 'What', 'Who', 'From', 'To', 'Ended by'].map((h) => (
-                <th key={h} scope="col" className="py-2 pr-4 font-medium">
-                  {h}
-                </th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line-soft">
-            {data.items.map((i, n) => (
-              <tr key={n} data-testid="timeline-table-row">
-                <th scope="row" className="py-1.5 pr-4 font-mono font-normal whitespace-nowrap">
-                  {i.unitId}
-                </th>
-                <td className="py-1.5 pr-4">
-                  {kindStyles[barKind(i, vmTier)].label}
-                  {i.startsAt > data.now ? ' (ahead)' : ''}
-                </td>
-                <td className="py-1.5 pr-4">{who(i)}</td>
-                <td className="py-1.5 pr-4 whitespace-nowrap">{when(i.startsAt, zone)}</td>
-                <td className="py-1.5 pr-4 whitespace-nowrap">{when(i.endsAt, zone)}</td>
-                <td className="py-1.5 pr-4">{i.endedBy ?? (i.open ? 'open' : '—')}</td>
-              </tr>
-            ))}
-            {data.items.length === 0 && (
-              <tr>
-                <td colSpan={6} className="py-2 text-ink-4">
-                  No intervals you may see in this window.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
-      <div className="relative max-w-full overflow-x-auto" tabIndex={0} role="region" aria-label="Timeline events">
-        <table className="w-full text-left text-sm" data-testid="timeline-events-table">
-          <caption className="mb-2 text-left text-sm text-ink-3">
-            Events on node {data.nodeId} from {window}
-          </caption>
-          <thead className="text-xs uppercase tracking-wide text-ink-4">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                When
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                Event
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-line-soft">
-            {data.events.map((e, n) => (
-              <tr key={n}>
-                <th scope="row" className="py-1.5 pr-4 font-normal whitespace-nowrap">
-                  {formatDateTime(e.at, zone)}
-                </th>
-                <td className="py-1.5 pr-4">{eventWords(e, zone)}</td>
-              </tr>
-            ))}
-            {data.events.length === 0 && (
-              <tr>
-                <td colSpan={2} className="py-2 text-ink-4">
-                  No events you may see in this window.
-                </td>
-              </tr>
-            )}
-          </tbody>
-        </table>
-      </div>
+      <ScrollTable
+        label="Timeline intervals"
+        testId="timeline-table"
+        caption={`Intervals on node ${data.nodeId} from ${window}`}
+        headers={['Unit', 'What', 'Who', 'From', 'To', 'Ended by']}
+        empty={data.items.length === 0 ? 'No intervals you may see in this window.' : null}
+      >
+        {data.items.map((i, n) => (
+          <tr key={n} data-testid="timeline-table-row">
+            <th scope="row" className="py-1.5 pr-4 font-mono font-normal whitespace-nowrap">
+              {i.unitId}
+            </th>
+            <td className="py-1.5 pr-4">
+              {kindStyles[barKind(i, vmTier)].label}
+              {i.startsAt > data.now ? ' (ahead)' : ''}
+            </td>
+            <td className="py-1.5 pr-4">{who(i)}</td>
+            <td className="py-1.5 pr-4 whitespace-nowrap">{when(i.startsAt, zone)}</td>
+            <td className="py-1.5 pr-4 whitespace-nowrap">{when(i.endsAt, zone)}</td>
+            <td className="py-1.5 pr-4">{i.endedBy ?? (i.open ? 'open' : '—')}</td>
+          </tr>
+        ))}
+      </ScrollTable>
+      <ScrollTable
+        label="Timeline events"
+        testId="timeline-events-table"
+        caption={`Events on node ${data.nodeId} from ${window}`}
+        headers={['When', 'Event']}
+        empty={data.events.length === 0 ? 'No events you may see in this window.' : null}
+      >
+        {data.events.map((e, n) => (
+          <tr key={n}>
+            <th scope="row" className="py-1.5 pr-4 font-normal whitespace-nowrap">
+              {formatDateTime(e.at, zone)}
+            </th>
+            <td className="py-1.5 pr-4">{eventWords(e, zone)}</td>
+          </tr>
+        ))}
+      </ScrollTable>
     </div>
   );
 }
