@@ -42,6 +42,7 @@ import { hashApiKeySecret, issueApiKey } from './api-keys/internal';
 import { revokeApiKey } from './api-keys/revoke';
 import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
 import type { AuditEventView } from './audit/view';
+import type { EventPage } from './events/feed';
 import { systemCtx, type Principal } from './context';
 import { registerNode } from './nodes/register';
 import { changeTopology } from './nodes/topology';
@@ -134,6 +135,8 @@ const expectations = {
   'terminate a VM: its own':                          row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'read the audit trail (filtered, always 200)':      row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'read notifications (the acting org’s)':            row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // docs/product.md §5.7: each org reads its own feed, addressed to it with the fields it may see.
+  'read events (the acting org’s)':                   row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   // docs/product.md §5.8 Utilisation: each org's own relations; the operator's the fleet too.
   'read the utilisation roll-up (filtered, always 200)': row('ok', 'ok',  'ok',    'ok',    'ok',  401),
   // The org picker: for those who may create reservations (the operator, node owners).
@@ -512,6 +515,7 @@ const checks = {
   }) satisfies Check,
   audit: checkAudit satisfies Check,
   notifications: checkNotifications satisfies Check,
+  events: checkEvents satisfies Check,
   unreadCount: ((body, kind) => expect(body).toEqual({ unread: kind === 'other' ? 2 : 1 })) satisfies Check,
   read: ((body, kind) => expect(body as NotificationView).toMatchObject({ id: ownNotification(kind), readAt: expect.any(String) })) satisfies Check,
   apiKeyList: checkApiKeyList satisfies Check,
@@ -522,6 +526,25 @@ const checks = {
   }) satisfies Check,
   apiKeyRevoked: ((body, kind) => expect(body as ApiKeyView).toMatchObject({ id: spareKey(kind), revokedAt: expect.any(String) })) satisfies Check,
 };
+
+/**
+ * docs/product.md §5.7: the history scene's reclaim as each org's feed tells it — the managers
+ * of r1 the VMs it ended, its audience not, each evicted tenant its own VM and never r1, and no
+ * VM's org to anyone but the operator and that org.
+ */
+function checkEvents(body: unknown, kind: Kind): void {
+  const items = (body as EventPage).items;
+  const reclaimed = items.find((e) => e.type === 'reservation.reclaimed');
+  for (const e of items) if ('orgId' in e.data && kind !== 'operator') expect(e.data.orgId, e.type).toBe(orgOf[kind as SignedIn]);
+  if (kind === 'operator' || kind === 'owner' || kind === 'managing') expect(reclaimed?.data.terminated).toHaveLength(2);
+  if (kind === 'audience') expect(Object.keys(reclaimed?.data ?? {}).sort()).toEqual(['nodeId', 'reservationId', 'unitIds']);
+  if (kind === 'other') {
+    expect(reclaimed).toBeUndefined();
+    const own = items.filter((e) => e.type === 'vm.reclaimed');
+    expect(own).toHaveLength(1);
+    expect(own[0]!.data).not.toHaveProperty('reservationId');
+  }
+}
 
 /**
  * §2: "the org that owns a VM appears only to the operator and to that org, in every
@@ -641,6 +664,7 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'audit.list', action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
   { transport: 'rest', op: 'orgs.search', action: 'search orgs (the org picker)', scene: 'base', mutates: false, check: checks.orgSearch, namesOrgs: true },
   { transport: 'rest', op: 'audit.notifications', action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+  { transport: 'rest', op: 'events.list', action: 'read events (the acting org’s)', scene: 'history', mutates: false, check: checks.events },
   { transport: 'rest', op: 'audit.markNotificationRead', params: (k) => ({ id: ownNotification(k) }), body: {}, label: 'own', action: 'mark own notification read', scene: 'history', mutates: true, check: checks.read },
   { transport: 'rest', op: 'audit.markNotificationRead', params: { id: ownNotification('tenant-a') }, body: {}, label: 'another org’s', action: 'mark another org’s notification read', scene: 'history', mutates: true },
   { transport: 'rest', op: 'apiKeys.list', action: 'manage own API keys', scene: 'base', mutates: false, check: checks.apiKeyList },
@@ -702,6 +726,7 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'vms.terminate', input: (k: Kind) => ({ vmId: ownVm(k) }), label: 'own', action: 'terminate a VM: its own', scene: 'base', mutates: true, check: checks.terminated },
   { transport: 'trpc', op: 'audit.list', input: {}, action: 'read the audit trail (filtered, always 200)', scene: 'history', mutates: false, check: checks.audit },
   { transport: 'trpc', op: 'audit.notifications', input: {}, action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.notifications },
+  { transport: 'trpc', op: 'events.list', input: {}, action: 'read events (the acting org’s)', scene: 'history', mutates: false, check: checks.events },
   { transport: 'trpc', op: 'audit.unreadNotificationCount', input: undefined, action: 'read notifications (the acting org’s)', scene: 'history', mutates: false, check: checks.unreadCount },
   { transport: 'trpc', op: 'audit.markNotificationRead', input: (k: Kind) => ({ notificationId: ownNotification(k) }), label: 'own', action: 'mark own notification read', scene: 'history', mutates: true, check: checks.read },
   { transport: 'trpc', op: 'audit.markNotificationRead', input: { notificationId: ownNotification('tenant-a') }, label: 'another org’s', action: 'mark another org’s notification read', scene: 'history', mutates: true },

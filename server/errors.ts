@@ -26,6 +26,9 @@ export const errorTable = {
   not_enough_units: { status: 409, title: 'Not enough units', trpc: 'CONFLICT' },
   already_scheduled: { status: 409, title: 'Already scheduled', trpc: 'CONFLICT' },
   schedule_not_pending: { status: 409, title: 'Schedule not pending', trpc: 'CONFLICT' },
+  // tRPC has no 410, and each tRPC code names one row (server/trpc/init.ts reads them back): the
+  // cursor's precondition, that what follows it is still kept, failed. The problem says 410.
+  cursor_expired: { status: 410, title: 'Cursor expired', trpc: 'PRECONDITION_FAILED' },
   payload_too_large: { status: 413, title: 'Payload too large', trpc: 'PAYLOAD_TOO_LARGE' },
   not_acceptable: { status: 406, title: 'Not acceptable', trpc: 'BAD_REQUEST' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type', trpc: 'UNSUPPORTED_MEDIA_TYPE' },

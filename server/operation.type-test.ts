@@ -11,6 +11,8 @@ import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
 import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput } from './api-keys/schemas';
 import type { ListAuditInput } from './audit/schemas';
 import type { AuditEventView } from './audit/view';
+import type { EventPage } from './events/feed';
+import type { ListEventsInput } from './events/schemas';
 import { getNode } from './nodes/get';
 import type { UnitDetailView } from './nodes/get-unit';
 import type {
@@ -129,7 +131,10 @@ type Out = inferRouterOutputs<AppRouter>;
 type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
-  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation'>>,
+  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events'>>,
+  Assert<Exact<keyof In['events'], 'list'>>,
+  Assert<Exact<In['events']['list'], Input<typeof ListEventsInput>>>,
+  Assert<Exact<Out['events']['list'], EventPage>>,
   Assert<Exact<keyof In['utilisation'], 'reservation' | 'rollup'>>,
   Assert<Exact<In['utilisation']['reservation'], GetReservationUtilisationInput>>,
   Assert<Exact<Out['utilisation']['reservation'], ReservationUtilisation>>,

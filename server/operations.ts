@@ -6,6 +6,7 @@
  */
 import { apiKeyOperations } from './api-keys/operations';
 import { auditOperations } from './audit/operations';
+import { eventOperations } from './events/operations';
 import { nodeOperations } from './nodes/operations';
 import type { AnyOperation } from './operation';
 import { orgOperations } from './orgs/operations';
@@ -25,6 +26,7 @@ export const operationGroups = {
   orgs: orgOperations,
   signIns: signInOperations,
   utilisation: utilisationOperations,
+  events: eventOperations,
 };
 
 type Groups = typeof operationGroups;

@@ -16,7 +16,7 @@
  * A new read needs a rule in 3, never an entry in 2 (docs/architecture.md "Add a verb").
  */
 import type { DbOrTx } from '@/db/client';
-import { apiKeys, auditEvents, nodes, notifications, reservations, vms } from '@/db/schema';
+import { apiKeys, auditEvents, events, nodes, notifications, reservations, vms } from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
@@ -562,6 +562,15 @@ export function auditActorShown(principal: Principal): SQL<boolean> {
  */
 export function notificationsVisibleTo(principal: Principal): SQL {
   return eq(notifications.orgId, principal.orgId);
+}
+
+/**
+ * Events are the acting org's own feed (docs/product.md §5.7): each was addressed to its
+ * recipients, with the fields each may see, when it was written (server/events/catalog.ts), so
+ * reading is only "this org's copies". Nobody, the operator included, reads another org's feed.
+ */
+export function eventsVisibleTo(principal: Principal): SQL {
+  return eq(events.orgId, principal.orgId);
 }
 
 /**

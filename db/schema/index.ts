@@ -11,3 +11,4 @@ export * from './sessions';
 export * from './sign-in-throttles';
 export * from './vms';
 export * from './unit-intervals';
+export * from './events';

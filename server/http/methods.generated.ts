@@ -35,5 +35,6 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/orgs': ['GET'],
   '/v1/nodes/{nodeId}/reservations/{id}/utilisation': ['GET'],
   '/v1/utilisation': ['GET'],
+  '/v1/events': ['GET'],
   '/v1/openapi.json': ['GET'],
 };

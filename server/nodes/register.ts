@@ -7,6 +7,7 @@ import { assertNodeAction, nodeRelation } from '../policy';
 import { normalise, unitRows } from './internal';
 import type { RegisterNodeInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
+import { recipientsOf } from '../events/write';
 
 /**
  * Registers a node with its units at topologyGen 1 (docs/product.md §5 `POST /v1/nodes`).
@@ -30,6 +31,7 @@ export async function registerNode({ ctx, input }: { ctx: Ctx; input: RegisterNo
     await writeAuditEvent(tx, ctx, {
       action: 'node.register',
       nodeId: node.id,
+      to: recipientsOf(node),
       unitIds: units.map((u) => u.id),
       details: { name: node.name, ownerOrgId: node.ownerOrgId, topologyGen: 1 },
     });

@@ -11,6 +11,7 @@ import { dropScheduledUnits, lockNodeSettled } from '../scheduled-reclaims/settl
 import { assertExpectedTopologyGen, normalise, unitRows } from './internal';
 import type { ChangeTopologyInput } from './schemas';
 import { toNodeViews, type NodeView } from './view';
+import { recipientsOf, writeEvents } from '../events/write';
 
 /**
  * Replaces a node's unit list (docs/product.md §5.4). When anything differs (ids, order or attributes)
@@ -65,6 +66,7 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
     await writeAuditEvent(tx, lctx, {
       action: 'node.topology',
       nodeId: node.id,
+      to: recipientsOf(node),
       unitIds: after.map((u) => u.id),
       details: {
         fromGen: node.topologyGen,
@@ -78,7 +80,7 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
     await dropScheduledUnits(tx, { ctx: lctx, node }, removed);
     // Pending or active until now (not cancelled, not ended, at the node's old generation): needs-review from this commit on.
     const wereCurrent = await tx
-      .select({ id: reservations.id })
+      .select({ id: reservations.id, allowedOrgIds: reservations.allowedOrgIds, managingOrgIds: reservations.managingOrgIds })
       .from(reservations)
       .where(
         and(
@@ -99,6 +101,16 @@ export async function changeTopology({ ctx, input }: { ctx: Ctx; input: ChangeTo
       tx,
       lctx.now,
       wereCurrent.map((r) => ({ nodeId: node.id, reservationId: r.id, fromGen: node.topologyGen, topologyGen: gen })),
+    );
+    await writeEvents(
+      tx,
+      wereCurrent.map((r) => ({
+        type: 'reservation.needs_review' as const,
+        at: lctx.now,
+        nodeId: node.id,
+        data: { nodeId: node.id, reservationId: r.id, fromGen: node.topologyGen, topologyGen: gen },
+        to: recipientsOf(node, r),
+      })),
     );
     const [view] = await toNodeViews(lctx, [updated!]);
     return view!;

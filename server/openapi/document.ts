@@ -236,6 +236,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
       { name: 'Utilisation', description: 'GPU-hours held, idle, released and used, from the record of unit intervals.' },
       { name: 'VMs', description: 'Workloads on units.' },
       { name: 'Audit', description: 'The audit trail and notifications.' },
+      { name: 'Events', description: "The acting org's typed events, in commit order." },
       { name: 'Orgs', description: 'Finding orgs to reserve units for.' },
       { name: 'API keys', description: "The acting org's API keys." },
       { name: 'Meta', description: 'This document.' },

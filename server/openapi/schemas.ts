@@ -25,6 +25,8 @@ import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
 import type { AuditEventView } from '../audit/view';
 import { errorTable, type Problem as ProblemType } from '../errors';
+import { Event, type EventView } from '../events/catalog';
+import type { EventPage as EventPageType } from '../events/feed';
 import { unitStates, type UnitView } from '../nodes/unit-states';
 import type { UnitDetailView } from '../nodes/get-unit';
 import type { NodeTimeline as NodeTimelineType } from '../nodes/timeline';
@@ -364,6 +366,14 @@ export function pageOf<T extends z.ZodType>(item: T, id: string) {
     .meta({ id });
 }
 
+/** A page of the events feed (docs/product.md §5.7): unlike the lists, `nextCursor` is always there. */
+export const EventPage = z
+  .strictObject({
+    items: z.array(Event),
+    nextCursor: z.string().meta({ description: 'Opaque; pass it as `after` to read on, also after an empty page. Valid for the 30 days events are kept.' }),
+  })
+  .meta({ id: 'EventPage' });
+
 /** A scheduled reclaim (docs/product.md §5.6). */
 export const ReclaimSchedule = z
   .strictObject({
@@ -607,6 +617,8 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof ReservationUtilisation>, ReservationUtilisationType>>,
   Assert<Exact<z.infer<typeof UtilisationRollup>, UtilisationRollupType>>,
   Assert<Exact<z.infer<typeof NodeTimeline>, NodeTimelineType>>,
+  Assert<[z.infer<typeof Event>] extends [EventView] ? true : false>,
+  Assert<SameKeys<z.infer<typeof EventPage>, EventPageType>>,
 ];
 
 /** The OpenAPI document itself: any JSON object. */

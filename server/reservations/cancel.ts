@@ -8,6 +8,8 @@ import { lapseForReservation, openReservationSettled } from '../scheduled-reclai
 import { requireAction, saveReservation } from './internal';
 import type { CancelReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
+import { dropMilestones } from '../events/milestones';
+import { recipientsOf } from '../events/write';
 
 /**
  * Cancels a pending, active or needs-review reservation (docs/product.md §5 Cancel). Its fields stay as
@@ -28,10 +30,13 @@ export async function cancelReservation({ ctx, input }: { ctx: Ctx; input: Cance
       .where(and(eq(reservationUnits.nodeId, s.node.id), eq(reservationUnits.reservationId, s.reservation.id)));
     // Its intervals end now; a pending one's never began (docs/product.md §5.8).
     await closeIntervals(tx, { nodeId: s.node.id, reservationId: s.reservation.id }, s.ctx.now, 'cancel');
+    // A cancelled reservation neither starts nor expires (§5.7).
+    await dropMilestones(tx, s.node.id, s.reservation.id);
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.cancel',
       nodeId: s.node.id,
       reservationId: s.reservation.id,
+      to: recipientsOf(s.node, s.reservation),
       unitIds: sortUnitIds(
         s.units.map((u) => u.unitId),
         s.positions,

@@ -11,6 +11,8 @@ import { assertNodeAction, nodeRelation } from '../policy';
 import { overlappingUnits, runningOn } from './internal';
 import type { CreateReservationInput } from './schemas';
 import { toReservation, type Reservation } from './view';
+import { planMilestones } from '../events/milestones';
+import { recipientsOf } from '../events/write';
 
 /**
  * How far before the request's clock a new reservation may start (docs/product.md §5 create,
@@ -90,11 +92,14 @@ export async function createReservation({ ctx, input }: { ctx: Ctx; input: Creat
       .insert(reservationUnits)
       .values(input.reservedUnitIds.map((unitId) => ({ reservationId: id, nodeId: node.id, unitId, startsAt, endsAt, cancelled: false, released: false })));
     await openReservationIntervals(tx, { nodeId: node.id, reservationId: id, kind: 'reserved', unitIds: input.reservedUnitIds, startsAt, endsAt });
+    // Its start and end, for the job runner to tell of once the clock passes them (§5.7).
+    await planMilestones(tx, { nodeId: node.id, id, startsAt, endsAt });
     const unitIds = sortUnitIds(input.reservedUnitIds, positions);
     await writeAuditEvent(tx, lctx, {
       action: 'reservation.create',
       nodeId: node.id,
       reservationId: id,
+      to: recipientsOf(node, row),
       unitIds,
       reason: input.reason || undefined,
       details: {

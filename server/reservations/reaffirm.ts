@@ -8,6 +8,7 @@ import { openReservationSettled } from '../scheduled-reclaims/settle';
 import { requireAction, saveReservation } from './internal';
 import type { ReaffirmInput } from './schemas';
 import { reservationStatus, toReservation, type Reservation } from './view';
+import { recipientsOf } from '../events/write';
 
 /**
  * Re-affirms a needs-review reservation against the node's current topology (docs/product.md §5.4):
@@ -43,6 +44,7 @@ export async function reaffirm({ ctx, input }: { ctx: Ctx; input: ReaffirmInput 
       action: 'reservation.reaffirm',
       nodeId: node.id,
       reservationId: r.id,
+      to: recipientsOf(node, r),
       unitIds: sortUnitIds(
         s.units.map((u) => u.unitId),
         positions,

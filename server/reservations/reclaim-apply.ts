@@ -1,8 +1,9 @@
 import type { Tx } from '@/db/client';
 import { preparedSql, preparedStatement, toColumnRecord } from '@/db/prepared';
-import { auditEvents, notifications, reservationUnits, reservations, unitIntervals, vmUnits, vms } from '@/db/schema';
-import { and, asc, eq, getTableColumns, inArray, sql } from 'drizzle-orm';
-import { auditEventRow } from '../audit/write';
+import { notifications, reservationUnits, reservations, unitIntervals, vmUnits, vms } from '@/db/schema';
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import { auditEventFact, auditEventRow, auditJson, insertAuditSql } from '../audit/write';
+import { eventRows, eventsJson, insertEventsSql, recipientsOf, type EventFact } from '../events/write';
 import { cutOpenIntervals } from '../intervals/record';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
@@ -96,16 +97,14 @@ export function planEviction<V extends { id: string; tier: string }>(
 }
 
 const notificationColumns = ['id', 'org_id', 'at', 'kind', 'message', 'details'] as const;
-const auditColumns = Object.values(getTableColumns(auditEvents))
-  .map((c) => c.name)
-  .filter((name) => name !== 'seq');
 const columnList = (names: readonly string[]) => sql.raw(names.map((n) => `"${n}"`).join(', '));
 
 /**
  * Every write of a reclaim in one statement (step 7): the VMs end whole, their units are
  * freed, the named units leave the market, their intervals and the VMs' close (docs/product.md
  * §5.8), the reservation's `updatedAt` (and reason) move, and its audit event and the evicted
- * tenants' notifications are written — one round trip under the node lock instead of ten.
+ * tenants' notifications and the events (docs/product.md §5.7) are written — one round trip
+ * under the node lock instead of eleven.
  * Data-modifying CTEs all run, referenced or not, on the one snapshot; they touch different
  * rows, so none needs to see another's effect.
  */
@@ -124,8 +123,7 @@ const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
       update ${reservationUnits} set released = false
       where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and unit_id = any(${p('leaving')}::text[]) returning unit_id
     ), audit as (
-      insert into ${auditEvents} (${columnList(auditColumns)})
-      select ${columnList(auditColumns)} from jsonb_populate_record(null::audit_events, ${p('audit')}::jsonb) returning seq
+      ${insertAuditSql(p('audit'))}
     ), released_dropped as (
       delete from ${unitIntervals} where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and open and kind = 'released'
         and unit_id = any(${p('leaving')}::text[]) and starts_at >= ${p('now')}::timestamptz
@@ -140,6 +138,8 @@ const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
     ), notified as (
       insert into ${notifications} (${columnList(notificationColumns)})
       select ${columnList(notificationColumns)} from jsonb_populate_recordset(null::notifications, ${p('notifications')}::jsonb) returning seq
+    ), told as (
+      ${insertEventsSql(p('events'))}
     )
     update ${reservations} set updated_at = ${p('now')}::timestamptz, reason = coalesce(${p('reason')}::text, reason)
     where node_id = ${p('nodeId')} and id = ${p('reservationId')}
@@ -178,17 +178,35 @@ export async function applyReclaim(
   const leaving = units.filter((u) => u.released && named.has(u.unitId)).map((u) => u.unitId);
   if (leaving.length === 0 && terminate.length === 0) return { result: { ...current, terminated: [], skipped }, leaving };
   const unitIds = sortUnitIds(input.unitIds, positions);
-  const audit = auditEventRow(lctx, {
+  const auditInput = {
     action: 'reservation.reclaim',
     nodeId: node.id,
     reservationId: reservation.id,
+    to: recipientsOf(node, reservation),
     unitIds,
     reason: input.reason || undefined,
     details: { terminated: terminate, skipped, ...details },
-  });
+  } as const;
+  const audit = auditEventRow(lctx, auditInput);
+  const facts: EventFact[] = [auditEventFact(lctx, auditInput)!];
   // A multi-unit VM ends whole and frees all its units (step 7); its tenant is told which.
   const notices = toTerminate.map((vm) => {
     const vmUnitIds = sortUnitIds(vm.unitIds, positions);
+    facts.push({
+      type: 'vm.reclaimed',
+      at: lctx.now,
+      nodeId: node.id,
+      data: {
+        vmId: vm.id,
+        nodeId: node.id,
+        unitIds: vmUnitIds,
+        orgId: vm.orgId,
+        terminatedAt: lctx.now.toISOString(),
+        reservationId: reservation.id,
+        reason: input.reason || undefined,
+      },
+      to: recipientsOf(node, undefined, vm.orgId),
+    });
     return toColumnRecord(notifications, {
       id: newId('ntf'),
       orgId: vm.orgId,
@@ -212,8 +230,9 @@ export async function applyReclaim(
     vmIds: terminate,
     leaving,
     reason: input.reason || null,
-    audit: JSON.stringify(toColumnRecord(auditEvents, audit)),
+    audit: auditJson(audit),
     notifications: JSON.stringify(notices),
+    events: eventsJson(eventRows(facts)),
   });
 
   const updated = { ...reservation, updatedAt: lctx.now, reason: input.reason || reservation.reason };

@@ -11,6 +11,7 @@ import { openReservationSettled } from '../scheduled-reclaims/settle';
 import { openReservation, requireAction, runningOn, saveReservation } from './internal';
 import type { ReleaseInput } from './schemas';
 import { toReservation, type Reservation } from './view';
+import { recipientsOf } from '../events/write';
 
 /**
  * Puts reserved units of an active reservation on the spot market (docs/product.md §5.2). Same
@@ -58,6 +59,7 @@ export async function release({ ctx, input }: { ctx: Ctx; input: ReleaseInput })
       action: 'reservation.release',
       nodeId: node.id,
       reservationId: r.id,
+      to: recipientsOf(node, r),
       unitIds: sortUnitIds(input.unitIds, positions),
       reason: input.reason || undefined,
       details: { released: sortUnitIds(entering, positions) },

@@ -10,6 +10,8 @@ import { dropScheduledUnits, lapseForReservation, openReservationSettled } from 
 import { overlappingUnits, requireAction, runningOn, saveReservation } from './internal';
 import type { UpdateReservationInput } from './schemas';
 import { holdsNow, toReservation, type Reservation } from './view';
+import { moveExpiry } from '../events/milestones';
+import { recipientsOf } from '../events/write';
 
 /**
  * Edits a reservation: audience, managing orgs, endsAt, contractRef, and shrinking
@@ -105,11 +107,16 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
         );
     // The units that left end their intervals now; the others' planned end follows endsAt (§5.8).
     await closeIntervals(tx, { nodeId: node.id, reservationId: r.id, unitIds: removed }, s.ctx.now, 'shrink');
-    if ('endsAt' in changes) await moveIntervalEnds(tx, node.id, r.id, endsAt);
+    if ('endsAt' in changes) {
+      await moveIntervalEnds(tx, node.id, r.id, endsAt);
+      await moveExpiry(tx, node.id, r.id, endsAt);
+    }
     await writeAuditEvent(tx, s.ctx, {
       action: 'reservation.update',
       nodeId: node.id,
       reservationId: r.id,
+      // Addressed to those who stand to it after the change (docs/product.md §5.7).
+      to: recipientsOf(node, updated),
       unitIds: sortUnitIds(held, positions),
       reason: input.reason || undefined,
       details: changes,

@@ -33,6 +33,8 @@ type Who = keyof typeof ORG | null;
 type Base = { as: Who; params?: Record<string, string>; query?: Record<string, string>; body?: unknown; headers?: Record<string, string>; status: number };
 
 const future = new Date(Date.now() + 7 * 86_400_000).toISOString();
+/** A feed cursor at the start, as the API hands one out (server/events/feed.ts). */
+const feedStart = Buffer.from(JSON.stringify({ x: 0, s: 0, t: Date.now() }), 'utf8').toString('base64url');
 const units = [
   { id: 'gpu-0', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-0' },
   { id: 'gpu-1', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-0' },
@@ -75,6 +77,7 @@ const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
   'scheduledReclaims.cancel': { as: 'owner', params: { ...missingReservation, scheduleId: 'rcs-missing' }, body: {}, status: 404 },
   'reservations.reaffirm': { as: 'platform', params: missingReservation, body: { reason: 'hostile', expectedTopologyGen: 1 }, status: 404 },
   'vms.list': { as: 'owner', query: { nodeId: 'n1', status: 'running', tier: 'spot', limit: '10' }, status: 200 },
+  'events.list': { as: 'owner', query: { after: feedStart, types: 'vm.reclaimed,reservation.reclaimed', wait: '0', limit: '10' }, status: 200 },
   'vms.place': { as: 'audience', body: { nodeId: 'n-missing', unitIds: ['gpu-5'], tier: 'reserved', reservationId: 'r1' }, status: 404 },
   'vms.get': { as: 'owner', params: { id: 'vm-res' }, status: 200 },
   'vms.terminate': { as: 'owner', params: { id: 'vm-missing' }, body: {}, status: 404 },

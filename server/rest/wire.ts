@@ -5,15 +5,19 @@
  * verb's schema; the OpenAPI document renders the three parts derived here.
  */
 import { z } from 'zod';
+import { WaitQuery, WaitSeconds } from '../events/schemas';
 import { Limit, LimitNumber } from '../pagination';
 import type { PathParams } from '../operation';
 import type { WireObject } from './route-spec';
 
 /**
- * A field that is not a string, as a query string carries it: digits for `limit` (the only
- * one today). A field without a form here cannot be a query parameter (`wireOf` refuses it).
+ * A field that is not a string, as a query string carries it: digits for `limit` and `wait` (the
+ * only two). A field without a form here cannot be a query parameter (`wireOf` refuses it).
  */
-const queryForms = new Map<z.ZodType, z.ZodType>([[LimitNumber, Limit]]);
+const queryForms = new Map<z.ZodType, z.ZodType>([
+  [LimitNumber, Limit],
+  [WaitSeconds, WaitQuery],
+]);
 
 /** The parameter names of a path template, in order. */
 export function pathParamNames<P extends string>(path: P): PathParams<P>[] {

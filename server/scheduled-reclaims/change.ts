@@ -10,6 +10,7 @@ import { enqueueWake, requireScheduleTime } from './create';
 import type { CancelReclaimScheduleInput, RescheduleReclaimInput } from './schemas';
 import { notifyTenants, openReservationSettled } from './settle';
 import { toReclaimScheduleView, type ReclaimScheduleRow, type ReclaimScheduleView } from './view';
+import { recipientsOf } from '../events/write';
 
 /**
  * Opens a pending schedule for a change: node (due schedules run first), reservation, then the
@@ -57,6 +58,7 @@ export async function rescheduleReclaim({ ctx, input }: { ctx: Ctx; input: Resch
       action: 'reclaim_schedule.update',
       nodeId: s.node.id,
       reservationId: s.reservation.id,
+      to: recipientsOf(s.node, s.reservation),
       unitIds: row.unitIds,
       details: { scheduleId: row.id, at: input.at.toISOString(), previousAt: row.at.toISOString(), tenantsTold: told },
     });
@@ -82,6 +84,7 @@ export async function cancelReclaimSchedule({ ctx, input }: { ctx: Ctx; input: C
       action: 'reclaim_schedule.cancel',
       nodeId: s.node.id,
       reservationId: s.reservation.id,
+      to: recipientsOf(s.node, s.reservation),
       unitIds: row.unitIds,
       details: { scheduleId: row.id, at: row.at.toISOString(), tenantsTold: told },
     });

@@ -10,6 +10,7 @@ import type { ReservationScope } from '../reservations/internal';
 import type { CreateReclaimScheduleInput } from './schemas';
 import { notifyTenants, openReservationSettled } from './settle';
 import { toReclaimScheduleView, type ReclaimScheduleView } from './view';
+import { recipientsOf } from '../events/write';
 
 /** How far ahead a reclaim may be scheduled (docs/product.md §5.6). */
 export const MAX_SCHEDULE_AHEAD_DAYS = 30;
@@ -114,6 +115,7 @@ export async function createReclaimSchedule({ ctx, input }: { ctx: Ctx; input: C
       action: 'reclaim_schedule.create',
       nodeId: s.node.id,
       reservationId: s.reservation.id,
+      to: recipientsOf(s.node, s.reservation),
       unitIds,
       reason: input.reason || undefined,
       details: { scheduleId: row!.id, at: input.at.toISOString(), tenantsTold: told },

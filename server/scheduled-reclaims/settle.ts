@@ -1,8 +1,18 @@
 import type { Tx } from '@/db/client';
-import { notifications, reclaimScheduleUnits, reclaimSchedules, vmUnits, vms, type ReclaimNoticeChange, type ReclaimScheduleLapse } from '@/db/schema';
+import {
+  notifications,
+  reclaimScheduleUnits,
+  reclaimSchedules,
+  reservations,
+  vmUnits,
+  vms,
+  type ReclaimNoticeChange,
+  type ReclaimScheduleLapse,
+} from '@/db/schema';
 import { and, asc, eq, inArray, lte, sql } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { testClockEnabled } from '../clock';
+import { recipientsOf, writeEvents, type EventFact, type Recipients } from '../events/write';
 import { actorOfColumns, SettleFirst, systemCtx, type Ctx, type Principal } from '../context';
 import { newId, sortUnitIds } from '../ids';
 import { lockNode, type LockedNode } from '../nodes/internal';
@@ -131,6 +141,35 @@ async function runSchedule(tx: Tx, lctx: Ctx, node: LockedNode, s: ReclaimSchedu
     .set({ status: 'done', outcome: { terminated: result.terminated ?? [], skipped: result.skipped ?? [] }, updatedAt: lctx.now })
     .where(eq(reclaimSchedules.id, s.id));
   await tx.delete(reclaimScheduleUnits).where(eq(reclaimScheduleUnits.scheduleId, s.id));
+  await writeEvents(tx, [
+    {
+      type: 'reclaim_schedule.done',
+      at: lctx.now,
+      nodeId: node.id,
+      data: {
+        nodeId: node.id,
+        reservationId: reservation.id,
+        scheduleId: s.id,
+        unitIds: sortUnitIds(unitIds, node.positions),
+        at: s.at.toISOString(),
+        terminated: result.terminated ?? [],
+        skipped: result.skipped ?? [],
+      },
+      to: recipientsOf(node, reservation),
+    },
+  ]);
+}
+
+/**
+ * Who stands to each of some reservations of a locked node now: the recipients of the events of
+ * their schedules (docs/product.md §5.7). One read, for the paths that have no reservation in scope.
+ */
+async function recipientsByReservation(tx: Tx, node: LockedNode, ids: readonly string[]): Promise<Map<string, Recipients>> {
+  const rows = await tx
+    .select({ id: reservations.id, allowedOrgIds: reservations.allowedOrgIds, managingOrgIds: reservations.managingOrgIds })
+    .from(reservations)
+    .where(and(eq(reservations.nodeId, node.id), inArray(reservations.id, [...new Set(ids)])));
+  return new Map(rows.map((r) => [r.id, recipientsOf(node, r)]));
 }
 
 /**
@@ -145,11 +184,17 @@ export async function lapseSchedules(tx: Tx, lctx: Ctx, node: LockedNode, schedu
   await tx.update(reclaimSchedules).set({ status: 'lapsed', lapseReason: why, updatedAt: lctx.now }).where(inArray(reclaimSchedules.id, ids));
   await tx.delete(reclaimScheduleUnits).where(inArray(reclaimScheduleUnits.scheduleId, ids));
   const job = systemCtx(tx, SCHEDULE_JOB, lctx.now);
+  const to = await recipientsByReservation(
+    tx,
+    node,
+    schedules.map((s) => s.reservationId),
+  );
   for (const s of schedules) {
     await writeAuditEvent(tx, job, {
       action: 'reclaim_schedule.lapse',
       nodeId: node.id,
       reservationId: s.reservationId,
+      to: to.get(s.reservationId) ?? recipientsOf(node),
       unitIds: sortUnitIds(s.unitIds, node.positions),
       details: { scheduleId: s.id, at: s.at.toISOString(), lapseReason: why },
     });
@@ -217,6 +262,11 @@ export async function dropScheduledUnits(tx: Tx, scope: { ctx: Ctx; node: Locked
     .orderBy(asc(reclaimSchedules.id))
     .for('update');
   const emptied: ReclaimScheduleRow[] = [];
+  const to = await recipientsByReservation(
+    tx,
+    node,
+    rows.map((s) => s.reservationId),
+  );
   for (const s of rows) {
     const gone = new Set(bySchedule.get(s.id));
     const kept = s.unitIds.filter((u) => !gone.has(u));
@@ -226,6 +276,7 @@ export async function dropScheduledUnits(tx: Tx, scope: { ctx: Ctx; node: Locked
       action: 'reclaim_schedule.update',
       nodeId: node.id,
       reservationId: s.reservationId,
+      to: to.get(s.reservationId) ?? recipientsOf(node),
       unitIds: droppedIds,
       details: { scheduleId: s.id, at: s.at.toISOString(), droppedUnitIds: droppedIds, unitIds: sortUnitIds(kept, node.positions) },
     });
@@ -271,10 +322,28 @@ export async function notifyTenants(
   if (tenants.length === 0) return 0;
   const at = schedule.at.toISOString();
   const previous = previousAt?.toISOString();
+  const facts: EventFact[] = [];
   await tx.insert(notifications).values(
     tenants.map((vm) => {
       const unitIds = sortUnitIds(vm.unitIds, node.positions);
       const reason = schedule.reason ? ` (reason: ${schedule.reason})` : '';
+      facts.push({
+        type: 'vm.reclaim_scheduled',
+        at: now,
+        nodeId: node.id,
+        data: {
+          vmId: vm.id,
+          nodeId: node.id,
+          unitIds,
+          orgId: vm.orgId,
+          change,
+          reclaimAt: at,
+          notBefore: at,
+          previousAt: previous,
+          reason: schedule.reason ?? undefined,
+        },
+        to: recipientsOf(node, undefined, vm.orgId),
+      });
       return {
         id: newId('ntf'),
         orgId: vm.orgId,
@@ -294,5 +363,7 @@ export async function notifyTenants(
       };
     }),
   );
+  // The same notice as an event to each tenant (docs/product.md §5.7); no holder, no schedule.
+  await writeEvents(tx, facts);
   return tenants.length;
 }

@@ -2,6 +2,7 @@ import { directDatabaseUrl, getDb, type Db } from '@/db/client';
 import type { Logger as GraphileLogger } from 'graphile-worker';
 import { sql } from 'drizzle-orm';
 import { readClockOffsetMs, shifted } from '../clock';
+import { emitDueMilestones, purgeOldEvents } from '../events/milestones';
 import { systemCtx } from '../context';
 import { toServiceUnavailable } from '../errors';
 import { lockNode } from '../nodes/internal';
@@ -41,6 +42,9 @@ export async function sweepDueReclaims(db: Db = getDb()): Promise<number> {
   return settled;
 }
 
+/** How often an instance purges events past their retention (docs/product.md §5.7). */
+const PURGE_INTERVAL_MS = 60_000;
+
 /** How often each instance sweeps (docs/product.md §5.6: at most every 250 ms). */
 export const SWEEP_INTERVAL_MS = 250;
 
@@ -58,9 +62,17 @@ export async function startReclaimSweeper(): Promise<Runner> {
   if (process.env.RECLAIM_SWEEPER === 'off') return { stop: async () => {} };
   let stopped = false;
   let sweeping: Promise<unknown> | null = null;
+  let purgedAt = 0;
   const sweep = () => {
-    // One sweep at a time per instance; a wake during one is served by the next poll.
+    // One sweep at a time per instance; a wake during one is served by the next poll. The same
+    // tick tells of reservations' starts and ends, and once a minute purges old events (§5.7).
     sweeping ??= sweepDueReclaims()
+      .then(() => emitDueMilestones(getDb()))
+      .then(() => {
+        if (Date.now() - purgedAt < PURGE_INTERVAL_MS) return;
+        purgedAt = Date.now();
+        return purgeOldEvents(getDb());
+      })
       .catch((e: unknown) => {
         if (!toServiceUnavailable(e)) console.error('[reclaim-sweeper] sweep failed', e);
       })

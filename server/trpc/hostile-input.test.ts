@@ -36,6 +36,8 @@ type Base = { as: Who; input: unknown; status: number; skipAccepted?: true };
 
 // Timestamps travel as ISO strings on both transports (server/timestamp.ts).
 const future = new Date(Date.now() + 7 * 86_400_000).toISOString();
+/** A feed cursor at the start, as the API hands one out (server/events/feed.ts). */
+const feedStart = Buffer.from(JSON.stringify({ x: 0, s: 0, t: Date.now() }), 'utf8').toString('base64url');
 const units = [{ id: 'gpu-0', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-0' }];
 const r1 = { nodeId: 'n1', reservationId: 'r1' };
 const missing = { nodeId: 'n1', reservationId: 'r-missing' };
@@ -75,6 +77,7 @@ const bases: Record<string, Base> = {
   'scheduledReclaims.cancel': { as: 'owner', input: { ...missing, scheduleId: 'rcs-missing' }, status: 404 },
   'reservations.reaffirm': { as: 'platform', input: { ...missing, reason: 'x', expectedTopologyGen: 1 }, status: 404 },
   'vms.list': { as: 'owner', input: { nodeId: 'n1', status: 'running', tier: 'spot', limit: 10 }, status: 200 },
+  'events.list': { as: 'owner', input: { after: feedStart, types: 'vm.reclaimed,reservation.reclaimed', wait: 0, limit: 10 }, status: 200 },
   'vms.listForNode': { as: 'owner', input: { nodeId: 'n1', status: 'running' }, status: 200 },
   'vms.get': { as: 'owner', input: { vmId: 'vm-res' }, status: 200 },
   'vms.detail': { as: 'owner', input: { vmId: 'vm-res' }, status: 200 },

@@ -12,6 +12,7 @@ import { findVisibleReservation, occupiedUnits } from '../reservations/internal'
 import { reservationStatus } from '../reservations/view';
 import type { PlaceVmInput } from './schemas';
 import { toVmView, type VmView } from './view';
+import { recipientsOf } from '../events/write';
 
 /**
  * Places a VM on some of a node's units (docs/product.md §5.3).
@@ -84,6 +85,7 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       action: 'vm.place',
       nodeId: node.id,
       reservationId: input.reservationId,
+      to: recipientsOf(node, undefined, ctx.orgId),
       unitIds,
       details: { vmId: id, tier: input.tier },
     });

@@ -10,6 +10,7 @@ import { assertCanTerminateVm, vmVisibleTo } from '../policy';
 import { endVms, toVmViews } from './internal';
 import type { GetVmInput } from './schemas';
 import { toVmView, type VmView } from './view';
+import { recipientsOf } from '../events/write';
 
 /**
  * Terminates a VM (docs/product.md §5.3): its own org or the operator; owners and managing orgs evict
@@ -42,6 +43,7 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
       action: 'vm.terminate',
       nodeId: node.id,
       reservationId: vm.reservationId ?? undefined,
+      to: recipientsOf(node, undefined, vm.orgId),
       unitIds: sortUnitIds(freed, positions),
       details: { vmId: vm.id, tier: vm.tier },
     });
