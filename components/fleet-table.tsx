@@ -133,7 +133,8 @@ export function FleetTable(props: {
   const nodes = useLastGood(props.nodes, cursor ?? '');
   const fleetActions = useLastGood(props.fleetActions, '');
   const pathname = usePathname();
-  const { refresh } = useAutoRefresh(REFRESH_MS);
+  // Live: at once when a change on any node commits (the acting org's stream), polling meanwhile.
+  const { refresh } = useAutoRefresh(REFRESH_MS, (c) => c.nodeId !== undefined);
   const [registering, setRegistering] = useState(false);
   const page = nodes.data;
   // The owners the filter matched, as the page names them (a name matches several orgs' names).

@@ -20,6 +20,7 @@ import { gpuUnits, insertNode, insertUser, insertVm } from '@/db/factories';
 import {
   apiKeys,
   auditEvents,
+  events,
   nodeUnits,
   nodes,
   notifications,
@@ -31,6 +32,9 @@ import {
   signInThrottles,
   vmUnits,
   vms,
+  webhookAttempts,
+  webhookEndpoints,
+  webhookSecrets,
 } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
@@ -43,6 +47,8 @@ import { revokeApiKey } from './api-keys/revoke';
 import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
 import type { AuditEventView } from './audit/view';
 import type { EventPage } from './events/feed';
+import { newWebhookSecret } from './webhooks/internal';
+import type { WebhookAttemptView, WebhookView, WebhookWithSecretView } from './webhooks/view';
 import { systemCtx, type Principal } from './context';
 import { registerNode } from './nodes/register';
 import { changeTopology } from './nodes/topology';
@@ -148,6 +154,9 @@ const expectations = {
   'manage own API keys':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   // … and no other's: the operator sees only the platform org's own keys.
   'revoke another org’s API key':                     row(404,     404,   404,     404,     404,   401),
+  // docs/product.md §5.7: webhooks are per org, like keys.
+  'manage own webhooks':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  'manage another org’s webhook':                     row(404,     404,   404,     404,     404,   401),
   // docs/product.md §9.3 "Unlock": who is under attack is the platform's business alone.
   'see and lift sign-in locks':                       row('ok',    403,   403,     403,     403,   401),
 } satisfies Record<string, Expectation>;
@@ -182,6 +191,9 @@ const ownVm = (kind: Kind) => (kind === 'anonymous' || kind === 'revoked' ? 'own
 /** The spare key and the notification each kind's org holds; org_tenant_a's are nobody's own. */
 const spareKey = (kind: Kind | 'tenant-a') => `key-spare-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
 const ownNotification = (kind: Kind | 'tenant-a') => `ntf-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+/** Each holder's webhook endpoint and one event of its own (to redeliver); the endpoint's address is refused when sending, so nothing leaves. */
+const ownWebhook = (kind: Kind | 'tenant-a') => `wh-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+const ownEvent = (kind: Kind | 'tenant-a') => `ev-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
 const holders: [SignedIn | 'tenant-a', string][] = [...signedIn.map((k): [SignedIn, string] => [k, orgOf[k]]), ['tenant-a', ORG.tenantA]];
 const topologyPlusOne = [...gpuUnits(8), { id: 'gpu-8', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-2' }];
 
@@ -202,6 +214,20 @@ async function makeScene(name: SceneName): Promise<Scene> {
   for (const [holder, orgId] of holders) {
     const secret = randomBytes(32).toString('base64url');
     await db.insert(apiKeys).values({ id: spareKey(holder), orgId, name: 'spare', prefix: 'gpuk_spare', secretHash: hashApiKeySecret(secret), createdAt: now });
+    const hook = {
+      id: ownWebhook(holder),
+      orgId,
+      url: 'https://192.0.2.1/hook',
+      types: [],
+      enabled: true,
+      createdAt: now,
+      updatedAt: now,
+      cursorXid: 0,
+      cursorSeq: 0,
+    };
+    await db.insert(webhookEndpoints).values(hook);
+    await db.insert(webhookSecrets).values({ endpointId: hook.id, secret: newWebhookSecret(), createdAt: now });
+    await db.insert(events).values({ id: ownEvent(holder), orgId, type: 'node.registered', at: now, data: { nodeId: 'n1' } });
   }
 
   // A known account locked out by failed sign-ins (docs/product.md §9.3), for the operator to unlock.
@@ -285,6 +311,18 @@ async function snapshot(db: Db): Promise<string> {
     db.select({ id: apiKeys.id, name: apiKeys.name, revokedAt: apiKeys.revokedAt }).from(apiKeys).orderBy(apiKeys.id),
     db.select().from(signInThrottles).orderBy(signInThrottles.subject),
     db.select().from(reclaimSchedules).orderBy(reclaimSchedules.id),
+    db
+      .select({
+        id: webhookEndpoints.id,
+        url: webhookEndpoints.url,
+        types: webhookEndpoints.types,
+        enabled: webhookEndpoints.enabled,
+        d: webhookEndpoints.description,
+      })
+      .from(webhookEndpoints)
+      .orderBy(webhookEndpoints.id),
+    db.select({ n: count() }).from(webhookSecrets),
+    db.select({ n: count() }).from(webhookAttempts),
   ]);
   return JSON.stringify(parts);
 }
@@ -524,6 +562,13 @@ const checks = {
     expect(key).toMatchObject({ name: 'matrix', secret: expect.stringMatching(/^gpuk_/) });
     expect(key.secret.startsWith(key.prefix)).toBe(true);
   }) satisfies Check,
+  webhookList: ((body, kind) => expect((body as { items: WebhookView[] }).items.map((w) => w.id)).toEqual([ownWebhook(kind)])) satisfies Check,
+  webhookOwn: ((body, kind) => expect((body as WebhookView).id).toBe(ownWebhook(kind))) satisfies Check,
+  webhookSecret: ((body) => expect((body as WebhookWithSecretView).secret).toMatch(/^whsec_/)) satisfies Check,
+  webhookAttempts: ((body) => expect((body as { items: unknown[] }).items).toEqual([])) satisfies Check,
+  // The endpoint's address is refused when sending: the attempt is logged, nothing left the machine.
+  webhookRedelivered: ((body, kind) =>
+    expect(body as WebhookAttemptView).toMatchObject({ eventId: ownEvent(kind), manual: true, error: expect.stringMatching(/reserved/) })) satisfies Check,
   apiKeyRevoked: ((body, kind) => expect(body as ApiKeyView).toMatchObject({ id: spareKey(kind), revokedAt: expect.any(String) })) satisfies Check,
 };
 
@@ -671,6 +716,20 @@ const routes: MatrixRow[] = [
   { transport: 'rest', op: 'apiKeys.create', body: { name: 'matrix' }, action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyCreated },
   { transport: 'rest', op: 'apiKeys.revoke', params: (k) => ({ id: spareKey(k) }), body: {}, label: 'own', action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyRevoked },
   { transport: 'rest', op: 'apiKeys.revoke', params: { id: spareKey('tenant-a') }, body: {}, label: 'another org’s', action: 'revoke another org’s API key', scene: 'base', mutates: true },
+  { transport: 'rest', op: 'webhooks.list', action: 'manage own webhooks', scene: 'base', mutates: false, check: checks.webhookList },
+  { transport: 'rest', op: 'webhooks.create', body: { url: 'https://hooks.example.com/matrix' }, action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookSecret },
+  { transport: 'rest', op: 'webhooks.get', params: (k) => ({ id: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: false, check: checks.webhookOwn },
+  { transport: 'rest', op: 'webhooks.get', params: { id: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: false },
+  { transport: 'rest', op: 'webhooks.update', params: (k) => ({ id: ownWebhook(k) }), body: { description: 'matrix' }, label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookOwn },
+  { transport: 'rest', op: 'webhooks.update', params: { id: ownWebhook('tenant-a') }, body: { enabled: false }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'rest', op: 'webhooks.delete', params: (k) => ({ id: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookOwn },
+  { transport: 'rest', op: 'webhooks.delete', params: { id: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'rest', op: 'webhooks.rotateSecret', params: (k) => ({ id: ownWebhook(k) }), body: {}, label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookSecret },
+  { transport: 'rest', op: 'webhooks.rotateSecret', params: { id: ownWebhook('tenant-a') }, body: {}, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'rest', op: 'webhooks.attempts', params: (k) => ({ id: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: false, check: checks.webhookAttempts },
+  { transport: 'rest', op: 'webhooks.attempts', params: { id: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: false },
+  { transport: 'rest', op: 'webhooks.redeliver', params: (k) => ({ id: ownWebhook(k) }), body: (k: Kind) => ({ eventId: ownEvent(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookRedelivered },
+  { transport: 'rest', op: 'webhooks.redeliver', params: { id: ownWebhook('tenant-a') }, body: { eventId: ownEvent('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
 
   // tRPC ──────────────────────────────────────────────────────────────────────────────
   { transport: 'trpc', op: 'nodes.get', input: { nodeId: 'n1' }, action: 'see node and its unit grid', scene: 'base', mutates: false, check: checks.nodeN1 },
@@ -734,6 +793,20 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'apiKeys.create', input: { name: 'matrix' }, action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyCreated },
   { transport: 'trpc', op: 'apiKeys.revoke', input: (k: Kind) => ({ apiKeyId: spareKey(k) }), label: 'own', action: 'manage own API keys', scene: 'base', mutates: true, check: checks.apiKeyRevoked },
   { transport: 'trpc', op: 'apiKeys.revoke', input: { apiKeyId: spareKey('tenant-a') }, label: 'another org’s', action: 'revoke another org’s API key', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'webhooks.list', input: {}, action: 'manage own webhooks', scene: 'base', mutates: false, check: checks.webhookList },
+  { transport: 'trpc', op: 'webhooks.create', input: { url: 'https://hooks.example.com/matrix' }, action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookSecret },
+  { transport: 'trpc', op: 'webhooks.get', input: (k: Kind) => ({ webhookId: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: false, check: checks.webhookOwn },
+  { transport: 'trpc', op: 'webhooks.get', input: { webhookId: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: false },
+  { transport: 'trpc', op: 'webhooks.update', input: (k: Kind) => ({ webhookId: ownWebhook(k), description: 'matrix' }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookOwn },
+  { transport: 'trpc', op: 'webhooks.update', input: { webhookId: ownWebhook('tenant-a'), enabled: false }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'webhooks.delete', input: (k: Kind) => ({ webhookId: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookOwn },
+  { transport: 'trpc', op: 'webhooks.delete', input: { webhookId: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'webhooks.rotateSecret', input: (k: Kind) => ({ webhookId: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookSecret },
+  { transport: 'trpc', op: 'webhooks.rotateSecret', input: { webhookId: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'webhooks.attempts', input: (k: Kind) => ({ webhookId: ownWebhook(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: false, check: checks.webhookAttempts },
+  { transport: 'trpc', op: 'webhooks.attempts', input: { webhookId: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: false },
+  { transport: 'trpc', op: 'webhooks.redeliver', input: (k: Kind) => ({ webhookId: ownWebhook(k), eventId: ownEvent(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookRedelivered },
+  { transport: 'trpc', op: 'webhooks.redeliver', input: { webhookId: ownWebhook('tenant-a'), eventId: ownEvent('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'signIns.locked', input: undefined, action: 'see and lift sign-in locks', scene: 'base', mutates: false, check: checks.lockedSignIns },
   { transport: 'trpc', op: 'signIns.unlock', input: { userId: 'user_locked' }, action: 'see and lift sign-in locks', scene: 'base', mutates: true, check: checks.unlocked },
 ];

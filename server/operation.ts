@@ -32,7 +32,7 @@ export type ParamMap<P extends string, F extends string> = { [K in PathParams<P>
 };
 
 /** The tags the document groups operations under. */
-export type RestTag = 'Nodes' | 'Reservations' | 'Utilisation' | 'VMs' | 'Audit' | 'Events' | 'Orgs' | 'API keys' | 'Meta';
+export type RestTag = 'Nodes' | 'Reservations' | 'Utilisation' | 'VMs' | 'Audit' | 'Events' | 'Webhooks' | 'Orgs' | 'API keys' | 'Meta';
 
 /** How the public REST API publishes an operation (docs/product.md §5). */
 export type RestDeclaration<I extends z.ZodType, O, P extends `/v1${string}`, R extends z.ZodType> = {

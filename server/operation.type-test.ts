@@ -13,6 +13,8 @@ import type { ListAuditInput } from './audit/schemas';
 import type { AuditEventView } from './audit/view';
 import type { EventPage } from './events/feed';
 import type { ListEventsInput } from './events/schemas';
+import type { CreateWebhookInput, ListWebhookAttemptsInput, RedeliverWebhookInput, UpdateWebhookInput, WebhookKey } from './webhooks/schemas';
+import type { WebhookAttemptView, WebhookView, WebhookWithSecretView } from './webhooks/view';
 import { getNode } from './nodes/get';
 import type { UnitDetailView } from './nodes/get-unit';
 import type {
@@ -131,10 +133,25 @@ type Out = inferRouterOutputs<AppRouter>;
 type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
-  Assert<Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events'>>,
+  Assert<
+    Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events' | 'webhooks'>
+  >,
   Assert<Exact<keyof In['events'], 'list'>>,
   Assert<Exact<In['events']['list'], Input<typeof ListEventsInput>>>,
   Assert<Exact<Out['events']['list'], EventPage>>,
+  Assert<Exact<keyof In['webhooks'], 'list' | 'create' | 'get' | 'update' | 'delete' | 'rotateSecret' | 'attempts' | 'redeliver'>>,
+  Assert<Exact<In['webhooks']['create'], Input<typeof CreateWebhookInput>>>,
+  Assert<Exact<Out['webhooks']['create'], WebhookWithSecretView>>,
+  Assert<Exact<In['webhooks']['update'], Input<typeof UpdateWebhookInput>>>,
+  Assert<Exact<Out['webhooks']['update'], WebhookView>>,
+  Assert<Exact<In['webhooks']['get'], Input<typeof WebhookKey>>>,
+  Assert<Exact<Out['webhooks']['list'], Page<WebhookView>>>,
+  Assert<Exact<Out['webhooks']['delete'], WebhookView>>,
+  Assert<Exact<Out['webhooks']['rotateSecret'], WebhookWithSecretView>>,
+  Assert<Exact<In['webhooks']['attempts'], Input<typeof ListWebhookAttemptsInput>>>,
+  Assert<Exact<Out['webhooks']['attempts'], Page<WebhookAttemptView>>>,
+  Assert<Exact<In['webhooks']['redeliver'], Input<typeof RedeliverWebhookInput>>>,
+  Assert<Exact<Out['webhooks']['redeliver'], WebhookAttemptView>>,
   Assert<Exact<keyof In['utilisation'], 'reservation' | 'rollup'>>,
   Assert<Exact<In['utilisation']['reservation'], GetReservationUtilisationInput>>,
   Assert<Exact<Out['utilisation']['reservation'], ReservationUtilisation>>,

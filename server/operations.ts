@@ -7,6 +7,7 @@
 import { apiKeyOperations } from './api-keys/operations';
 import { auditOperations } from './audit/operations';
 import { eventOperations } from './events/operations';
+import { webhookOperations } from './webhooks/operations';
 import { nodeOperations } from './nodes/operations';
 import type { AnyOperation } from './operation';
 import { orgOperations } from './orgs/operations';
@@ -27,6 +28,7 @@ export const operationGroups = {
   signIns: signInOperations,
   utilisation: utilisationOperations,
   events: eventOperations,
+  webhooks: webhookOperations,
 };
 
 type Groups = typeof operationGroups;

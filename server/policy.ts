@@ -16,7 +16,7 @@
  * A new read needs a rule in 3, never an entry in 2 (docs/architecture.md "Add a verb").
  */
 import type { DbOrTx } from '@/db/client';
-import { apiKeys, auditEvents, events, nodes, notifications, reservations, vms } from '@/db/schema';
+import { apiKeys, auditEvents, events, nodes, notifications, reservations, vms, webhookEndpoints } from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
@@ -571,6 +571,16 @@ export function notificationsVisibleTo(principal: Principal): SQL {
  */
 export function eventsVisibleTo(principal: Principal): SQL {
   return eq(events.orgId, principal.orgId);
+}
+
+/**
+ * Webhook endpoints are per org, like API keys (docs/product.md §2, §5.7): every principal of an
+ * org lists, creates, changes and deletes that org's endpoints and no other's — the one rule is
+ * both the visibility and the permission, so another org's endpoint is 404, the operator's call
+ * included.
+ */
+export function webhooksVisibleTo(principal: Principal): SQL {
+  return eq(webhookEndpoints.orgId, principal.orgId);
 }
 
 /**

@@ -3,6 +3,7 @@ import { OrgSwitcher } from '@/components/org-switcher';
 import { ActingOrgProvider } from '@/components/acting-org';
 import { AutoRefresh } from '@/components/live/auto-refresh';
 import { ConnectionStatus } from '@/components/live/connection-status';
+import { LastUpdated } from '@/components/live/last-updated';
 import { OutcomeHost } from '@/components/live/outcome-host';
 import { getConsoleSession } from '@/server/auth/console-principal';
 import { getSafeReturnPath } from '@/server/auth/site';
@@ -85,6 +86,7 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               )}
             </span>
             {session.orgs.length > 1 && <OrgSwitcher orgs={session.orgs} actingOrgId={acting.id} action={switchOrgAction} />}
+            <LastUpdated />
             <TimeZoneSwitch zone={zones.zone} action={setTimeZoneAction} />
             <ThemeSwitch theme={await readTheme()} action={setThemeAction} />
             <span className="text-ink-3 [overflow-wrap:anywhere]">{session.user.email}</span>

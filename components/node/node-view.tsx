@@ -44,7 +44,8 @@ export function NodeView(props: {
   readAt: number;
 }) {
   const { nodeId, readAt } = props;
-  const { refreshing, refresh } = useAutoRefresh(REFRESH_MS);
+  // Live: at once when a change on this node commits (the acting org's stream), polling meanwhile.
+  const { refreshing, refresh } = useAutoRefresh(REFRESH_MS, (c) => c.nodeId === nodeId);
   // A failed refresh keeps what the page shows (and an open dialog), its error beside it.
   const node = useLastGood(props.node, nodeId);
   const actions = useLastGood(props.actions, nodeId);

@@ -150,6 +150,24 @@ const kinds: {
       </>
     ),
   },
+  'webhook.disabled': {
+    subject: (n) => n.details.webhookId,
+    what: (n) => (
+      <span>
+        Webhook <span className="font-mono">{n.details.webhookId}</span>
+      </span>
+    ),
+    where: (n) => <span className="font-mono [overflow-wrap:anywhere]">{n.details.url}</span>,
+    why: (n) => (
+      <>
+        <div>
+          Disabled: deliveries failed since <Time iso={n.details.failingSince} />
+        </div>
+        {n.details.lastError && <div className="text-ink-3">Last: {n.details.lastError}</div>}
+        <div className="text-ink-3">Enable it again to resume where it stopped.</div>
+      </>
+    ),
+  },
 };
 
 /** The row's cells, by its kind (one lookup, typed per kind). */

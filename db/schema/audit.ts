@@ -20,7 +20,16 @@ export const nodeAuditActions = [
 ] as const;
 
 /** Org-level actions (docs/product.md §5 Objects): no node, no reservation, so no `nodeId`. */
-export const orgAuditActions = ['api_key.create', 'api_key.revoke', 'sign_in.lockout', 'sign_in.unlock'] as const;
+export const orgAuditActions = [
+  'api_key.create',
+  'api_key.revoke',
+  'sign_in.lockout',
+  'sign_in.unlock',
+  'webhook.create',
+  'webhook.update',
+  'webhook.delete',
+  'webhook.rotate_secret',
+] as const;
 
 export const auditActions = [...nodeAuditActions, ...orgAuditActions] as const;
 export type AuditAction = (typeof auditActions)[number];

@@ -12,3 +12,4 @@ export * from './sign-in-throttles';
 export * from './vms';
 export * from './unit-intervals';
 export * from './events';
+export * from './webhooks';

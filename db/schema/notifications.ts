@@ -65,7 +65,13 @@ export type SignInLockoutDetails = {
   lockedUntil: string;
 };
 
-export const notificationKinds = ['vm.reclaimed', 'vm.reclaim_scheduled', 'reservation.needs_review', 'sign_in.lockout'] as const;
+/**
+ * What a `webhook.disabled` notification says (docs/product.md §5.7): which of the org's
+ * endpoints stopped after 24 h of failed deliveries, since when, and the last failure.
+ */
+export type WebhookDisabledDetails = { webhookId: string; url: string; failingSince: string; lastError?: string };
+
+export const notificationKinds = ['vm.reclaimed', 'vm.reclaim_scheduled', 'reservation.needs_review', 'sign_in.lockout', 'webhook.disabled'] as const;
 export type NotificationKind = (typeof notificationKinds)[number];
 
 /** Each kind's details (the column holds one of them, by `kind`). */
@@ -74,6 +80,7 @@ export type NotificationDetails = {
   'vm.reclaim_scheduled': VmReclaimScheduledDetails;
   'reservation.needs_review': ReservationNeedsReviewDetails;
   'sign_in.lockout': SignInLockoutDetails;
+  'webhook.disabled': WebhookDisabledDetails;
 };
 
 /** Messages to one org, e.g. "your spot VM was terminated by a reclaim". */

@@ -56,7 +56,9 @@ test('the operator opens Calendar, sees bars by status, filters, changes the win
   await expect(table.locator('tr[data-reservation-id="res-zephyr-11"]')).toContainText('active');
   await expect(table.getByRole('columnheader', { name: 'Status' })).toBeVisible();
   await page.getByRole('link', { name: 'Chart', exact: true }).click();
-  await bar(page, 'res-zephyr-11').click();
+  // The chart's bar, not the table's row of the same reservation while the table is still shown.
+  await expect(page).not.toHaveURL(/view=table/);
+  await row(page, 'borealis-a100-01').locator('[data-reservation-id="res-zephyr-11"]').click();
   await expect(page).toHaveURL(/\/nodes\/borealis-a100-01\/reservations\/res-zephyr-11/);
 });
 

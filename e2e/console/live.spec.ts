@@ -67,3 +67,71 @@ test('a refresh that fails (over the rate limit) keeps the page and an open dial
     await sql.end();
   }
 });
+
+/**
+ * docs/product.md §5.7 "Live console": the node page follows the acting org's event stream, so a
+ * change made elsewhere shows at once — while the stream is open the page polls only every 30 s,
+ * so a change that shows well before that came by the stream — and the header says how fresh
+ * the view is and how it stays so.
+ */
+test('the node page follows the event stream: a change over the API shows by itself, and the header says it is live', async ({ page, request }) => {
+  const state = readState();
+  await signIn(page, 'mark@helix.example');
+  await page.goto('/nodes/acme-h100-03');
+  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'reserved');
+  const updated = page.getByTestId('last-updated');
+  await expect(updated).toHaveAttribute('data-mode', 'live');
+  await expect(updated).toContainText('Updated');
+
+  const released = await request.post('/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/release', {
+    headers: { authorization: `Bearer ${state.keys.org_helix}` },
+    data: { unitIds: ['gpu-2'] },
+  });
+  expect(released.status(), await released.text()).toBe(200);
+  // Well inside the 30 s a live page waits between polls: this is the stream's doing.
+  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'released', { timeout: 10_000 });
+  await expect(updated).toContainText(/Updated (just now|\d+ s ago) · live/);
+
+  // Put it back for the other tests on this node.
+  const back = await request.post('/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/reclaim', {
+    headers: { authorization: `Bearer ${state.keys.org_helix}` },
+    data: { unitIds: ['gpu-2'] },
+  });
+  expect(back.status(), await back.text()).toBe(200);
+  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'reserved', { timeout: 10_000 });
+});
+
+test('the stream is the signed-in console’s only: 401 without a session, 403 from another site, and it ends with its session', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(60_000);
+  expect((await request.get('/api/events')).status()).toBe(401);
+
+  const first = await browser.newContext({ baseURL });
+  const page = await first.newPage();
+  await signIn(page, 'sam@helix.example');
+  const crossSite = await page.request.get('/api/events', { headers: { 'sec-fetch-site': 'cross-site' } });
+  expect(crossSite.status()).toBe(403);
+
+  // A bare page of this site (no console script of its own), holding one stream.
+  await page.goto('/v1/openapi.json');
+  await page.evaluate(() => {
+    const w = window as unknown as { es: EventSource; opened: number };
+    w.opened = 0;
+    w.es = new EventSource('/api/events');
+    w.es.onopen = () => (w.opened += 1);
+  });
+  await expect.poll(() => page.evaluate(() => (window as unknown as { opened: number }).opened)).toBeGreaterThan(0);
+
+  // The same user signs out everywhere from another browser: the stream ends, and is refused when it comes back.
+  const second = await browser.newContext({ baseURL });
+  const other = await second.newPage();
+  await signIn(other, 'sam@helix.example');
+  await other.getByRole('button', { name: 'Sign out everywhere' }).click();
+  await expect(other).toHaveURL(/sign-in/);
+  await expect.poll(() => page.evaluate(() => (window as unknown as { es: EventSource }).es.readyState), { timeout: 30_000 }).toBe(2 /* CLOSED */);
+  await first.close();
+  await second.close();
+});

@@ -36,8 +36,8 @@ const scheduleFields = {
   at: Timestamp.meta({ description: 'When the reclaim is (or was) to run.' }),
 };
 
-/** Who receives an event (docs/product.md §2's columns, plus the VM's own org). */
-export const recipientRoles = ['operator', 'owner', 'managing', 'audience', 'tenant'] as const;
+/** Who receives an event (docs/product.md §2's columns, plus the VM's own org, and the org whose own thing it is — its webhook). */
+export const recipientRoles = ['operator', 'owner', 'managing', 'audience', 'tenant', 'org'] as const;
 export type RecipientRole = (typeof recipientRoles)[number];
 
 /** What a role receives of an event's data: every field, or all but some. */
@@ -191,6 +191,17 @@ export const eventCatalog = {
     // The tenant's notice; the holder and the schedule stay private (§5.6).
     to: { operator: 'all', tenant: 'all' },
   },
+  'webhook.disabled': {
+    description: 'One of the org’s webhook endpoints was disabled after 24 h of failed deliveries.',
+    data: z.strictObject({
+      webhookId: Id,
+      url: z.string(),
+      failingSince: Timestamp.meta({ description: 'When its run of failures began.' }),
+      lastError: z.string().optional().meta({ description: 'What the last attempt came to.' }),
+    }),
+    // The org's own endpoint: nobody else, the operator included, sees an org's webhooks.
+    to: { org: 'all' },
+  },
 } as const satisfies Record<string, EventSpec>;
 
 export type EventType = keyof typeof eventCatalog;
@@ -222,6 +233,10 @@ export const auditEventTypes = {
   'api_key.revoke': null,
   'sign_in.lockout': null,
   'sign_in.unlock': null,
+  'webhook.create': null,
+  'webhook.update': null,
+  'webhook.delete': null,
+  'webhook.rotate_secret': null,
 } as const satisfies Record<AuditAction, EventType | null>;
 
 /**

@@ -2,7 +2,7 @@ import type { DbOrTx } from '@/db/client';
 import { textArray } from '@/db/prepared';
 import { events } from '@/db/schema';
 import { sql } from 'drizzle-orm';
-import type { Ctx } from '../context';
+import type { Ctx, Principal } from '../context';
 import { DomainError } from '../errors';
 import { eventsVisibleTo } from '../policy';
 import type { EventType, EventView } from './catalog';
@@ -17,18 +17,21 @@ export type EventPage = { items: EventView[]; nextCursor: string };
  * A position in one org's feed: the last event served (`x`: its transaction id, `s`: its seq),
  * and when it was handed out (`t`, ms), which says whether it is older than the retention.
  */
-type Position = { x: number; s: number; t: number };
+export type Position = { x: number; s: number; t: number };
 
 const START: Omit<Position, 't'> = { x: 0, s: 0 };
 
-function encodePosition(p: Position): string {
+export function encodePosition(p: Position): string {
   return Buffer.from(JSON.stringify({ x: p.x, s: p.s, t: p.t }), 'utf8').toString('base64url');
 }
 
 const isCount = (v: unknown): v is number => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
 
-/** @throws DomainError invalid_request for anything this API did not hand out. */
-function decodePosition(cursor: string): Position {
+/**
+ * @param path where the cursor came from, for the 400's `errors`.
+ * @throws DomainError invalid_request for anything this API did not hand out.
+ */
+export function decodePosition(cursor: string, path = 'query.after'): Position {
   try {
     const p: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
     if (p && typeof p === 'object' && 'x' in p && 's' in p && 't' in p && isCount(p.x) && isCount(p.s) && isCount(p.t)) {
@@ -39,8 +42,14 @@ function decodePosition(cursor: string): Position {
     // not base64url JSON: malformed
   }
   throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous answer unchanged.', {
-    errors: [{ path: 'query.after', message: 'is not a cursor this API returned' }],
+    errors: [{ path, message: 'is not a cursor this API returned' }],
   });
+}
+
+/** The feed's head now: what follows it is what commits from here on (every transaction still open included). */
+export async function headPosition(db: DbOrTx): Promise<Omit<Position, 't'>> {
+  const [row] = await db.execute<{ xmin: string }>(sql`select pg_snapshot_xmin(pg_current_snapshot())::text as xmin`);
+  return { x: Number(row!.xmin), s: 0 };
 }
 
 type FeedRow = {
@@ -59,14 +68,14 @@ type FeedRow = {
  * when every transaction that began before its own has ended — `xid` below the snapshot's
  * `xmin` — and the database's clock, in one statement that always returns a row.
  */
-async function readFeed(db: DbOrTx, ctx: Ctx, from: Omit<Position, 't'>, types: readonly EventType[] | undefined, limit: number) {
+export async function readFeed(db: DbOrTx, ctx: Principal, from: Omit<Position, 't'>, types: readonly string[] | undefined, limit: number) {
   const rows = await db.execute<FeedRow>(sql`
     with h as (select pg_snapshot_xmin(pg_current_snapshot())::text::bigint as xmin, now() as now)
     select h.now, e.seq, e.xid, e.id, e.type, e.at, e.data, e.xid < h.xmin as settled
     from h left join lateral (
       select seq, xid, id, type, at, data from ${events}
       where ${eventsVisibleTo(ctx)} and (xid, seq) > (${from.x}::bigint, ${from.s}::bigint)
-        ${types ? sql`and type = any(${textArray(types)})` : sql``}
+        ${types && types.length > 0 ? sql`and type = any(${textArray(types)})` : sql``}
       order by xid, seq limit ${limit}
     ) e on true`);
   const now = new Date(rows[0]!.now);

@@ -12,6 +12,9 @@ import postgres from 'postgres';
 
 type Waiter = { orgId: string; wake: () => void };
 
+/** A waiter for any org's events (the webhook dispatcher). */
+export const ANY_ORG = '*';
+
 type Listener = { waiters: Set<Waiter>; sql: postgres.Sql | null; started: Promise<void> | null };
 
 const globalForEvents = globalThis as unknown as { __eventsListeners?: Map<string, Listener> };
@@ -25,7 +28,7 @@ function listenerFor(url: string): Listener {
 
 function wakeMatching(l: Listener, payload: string): void {
   const orgs = payload === '*' ? null : new Set(payload.split(','));
-  for (const w of l.waiters) if (!orgs || orgs.has(w.orgId)) w.wake();
+  for (const w of l.waiters) if (!orgs || w.orgId === ANY_ORG || orgs.has(w.orgId)) w.wake();
 }
 
 function start(l: Listener, url: string): Promise<void> {

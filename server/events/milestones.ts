@@ -117,7 +117,8 @@ export async function emitDueMilestones(db: Db): Promise<number> {
 export const EVENT_RETENTION_DAYS = 30;
 
 /**
- * Deletes events past the retention, a bounded batch at a time (the sweeper calls it now and then).
+ * Deletes events past the retention, and webhook delivery attempts as old, a bounded batch at a
+ * time (the sweeper calls it once a minute).
  * An hour's margin past the 30 days keeps every event a still-valid cursor can reach: a change's
  * `at` is taken when its transaction starts, before it commits.
  * @returns how many rows it deleted.
@@ -126,5 +127,9 @@ export async function purgeOldEvents(db: Db, batch = 10_000): Promise<number> {
   const gone = await db.execute(sql`
     delete from events where seq in (
       select seq from events where at < now() - ${EVENT_RETENTION_DAYS} * interval '1 day' - interval '1 hour' limit ${batch})`);
+  // The webhooks' delivery logs are kept as long as the events they tell of.
+  await db.execute(sql`
+    delete from webhook_attempts where seq in (
+      select seq from webhook_attempts where at < now() - ${EVENT_RETENTION_DAYS} * interval '1 day' limit ${batch})`);
   return gone.count;
 }

@@ -6,7 +6,7 @@
  * org receives one, and every copy parses with the document's `Event` schema.
  */
 import { gpuUnits } from '@/db/factories';
-import { events, nodes, reservations, vms } from '@/db/schema';
+import { events, nodes, reservations, vms, webhookEndpoints } from '@/db/schema';
 import { asc } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { setClockOffsetMs } from '../clock';
@@ -28,7 +28,9 @@ import { placeVm } from '../vms/place';
 import { terminateVm } from '../vms/terminate';
 import { Event, eventTypes, fieldsFor, type EventType, type RecipientRole } from './catalog';
 import { stopEventsListeners } from './listen';
+import { createWebhook } from '../webhooks/create';
 import { emitDueMilestones } from './milestones';
+import { writeEvents } from './write';
 
 const BASE = new Date(Math.floor(Date.now() / 1000) * 1000);
 const scene = useFreshScene(() => BASE);
@@ -71,6 +73,13 @@ async function playHistory(): Promise<void> {
   await cancelReservation({ ctx: as(ORG.owner), input: { nodeId: 'n1', reservationId: 'r2', reason: 'not needed' } });
   await changeTopology({ ctx: as(ORG.platform), input: { nodeId: 'n1', units: [...gpuUnits(8), { id: 'gpu-8', model: 'H100-SXM5', memoryGiB: 80 }] } });
   await reaffirm({ ctx: as(ORG.platform), input: { ...r1, reason: 'checked' } });
+  // A tenant's endpoint that failed for 24 h, as the dispatcher tells of it (server/webhooks/dispatch.ts).
+  const hook = await createWebhook({ ctx: as(ORG.tenantA), input: { url: 'https://hooks.example.com/x' } });
+  await db().transaction((tx) =>
+    writeEvents(tx, [
+      { type: 'webhook.disabled', at: BASE, data: { webhookId: hook.id, url: hook.url, failingSince: BASE.toISOString() }, to: { orgId: ORG.tenantA } },
+    ]),
+  );
 }
 
 type Copy = typeof events.$inferSelect;
@@ -82,6 +91,7 @@ describe('who receives what (docs/product.md §5.7)', () => {
     const nodeOwner = new Map((await db().select().from(nodes)).map((n) => [n.id, n.ownerOrgId]));
     const lists = new Map((await db().select().from(reservations)).map((r) => [`${r.nodeId}/${r.id}`, r]));
     const vmOrg = new Map((await db().select().from(vms)).map((v) => [v.id, v.orgId]));
+    const webhookOrg = new Map((await db().select().from(webhookEndpoints)).map((w) => [w.id, w.orgId]));
 
     // Every type of the catalog happened.
     expect([...new Set(rows.map((r) => r.type))].sort()).toEqual([...eventTypes].sort());
@@ -90,14 +100,16 @@ describe('who receives what (docs/product.md §5.7)', () => {
     for (const row of rows) byEvent.set(row.id, [...(byEvent.get(row.id) ?? []), row]);
     for (const copies of byEvent.values()) {
       const type = copies[0]!.type as EventType;
-      const operatorCopy = copies.find((c) => c.orgId === platformOrgId());
-      expect(operatorCopy, `${type}: the operator receives every event`).toBeDefined();
-      const full = operatorCopy!.data;
+      // The operator receives every event but an org's own webhook's, which only that org does.
+      const fullCopy = type === 'webhook.disabled' ? copies[0] : copies.find((c) => c.orgId === platformOrgId());
+      expect(fullCopy, `${type}: the operator's copy`).toBeDefined();
+      const full = fullCopy!.data;
 
       // The roles each org holds towards this event, from the rows (docs/product.md §2's columns).
       const roles = new Map<string, Set<RecipientRole>>();
       const add = (org: string | undefined, role: RecipientRole) => org && roles.set(org, (roles.get(org) ?? new Set()).add(role));
       add(platformOrgId(), 'operator');
+      add(webhookOrg.get(full.webhookId as string), 'org');
       add(nodeOwner.get(full.nodeId as string), 'owner');
       // r1's lists never change in this history; r2's and r3's neither.
       const r = full.reservationId ? lists.get(`${full.nodeId as string}/${full.reservationId as string}`) : undefined;

@@ -16,6 +16,8 @@ export type Recipients = {
   managingOrgIds?: readonly string[];
   allowedOrgIds?: readonly string[];
   tenantOrgId?: string;
+  /** The org whose own thing the subject is (its webhook endpoint). */
+  orgId?: string;
 };
 
 /** One event as a change states it: its type, everything its data may carry, and who stands to it. */
@@ -43,6 +45,7 @@ function rolesByOrg(to: Recipients): Map<string, Set<RecipientRole>> {
   for (const org of to.managingOrgIds ?? []) add(org, 'managing');
   for (const org of to.allowedOrgIds ?? []) add(org, 'audience');
   add(to.tenantOrgId, 'tenant');
+  add(to.orgId, 'org');
   return roles;
 }
 

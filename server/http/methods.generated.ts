@@ -36,5 +36,10 @@ export const declaredMethods: Readonly<Record<`/v1${string}`, readonly DeclaredM
   '/v1/nodes/{nodeId}/reservations/{id}/utilisation': ['GET'],
   '/v1/utilisation': ['GET'],
   '/v1/events': ['GET'],
+  '/v1/webhooks': ['GET', 'POST'],
+  '/v1/webhooks/{id}': ['GET', 'PATCH', 'DELETE'],
+  '/v1/webhooks/{id}/rotate-secret': ['POST'],
+  '/v1/webhooks/{id}/attempts': ['GET'],
+  '/v1/webhooks/{id}/redeliver': ['POST'],
   '/v1/openapi.json': ['GET'],
 };

@@ -132,8 +132,13 @@ describe('GET /v1/openapi.json', () => {
           expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['400', '401', '429']));
         }
         const idem = (op.parameters ?? []).some((x) => x.$ref === '#/components/parameters/IdempotencyKey');
-        // Creating an API key refuses the header: its answer holds the secret, which is never stored.
-        expect(idem, `${method} ${p} Idempotency-Key`).toBe(method !== 'get' && !(method === 'post' && p === '/v1/api-keys'));
+        // Creating an API key or a webhook, and rotating a webhook's secret, refuse the header: their
+        // answers hold a secret, which is never stored.
+        const refused = ['post /v1/api-keys', 'post /v1/webhooks', 'post /v1/webhooks/{id}/rotate-secret'].includes(`${method} ${p}`);
+        expect(refused, `${method} ${p} is declared idempotency: refused`).toBe(
+          restRoutes.some((r) => r.method.toLowerCase() === method && r.path === p && r.idempotency === 'refused'),
+        );
+        expect(idem, `${method} ${p} Idempotency-Key`).toBe(method !== 'get' && !refused);
       }
     }
     expect(doc.components?.parameters?.IdempotencyKey).toMatchObject({ in: 'header', name: 'Idempotency-Key' });
@@ -151,6 +156,7 @@ describe('GET /v1/openapi.json', () => {
       'POST /v1/nodes/{nodeId}/reservations',
       'POST /v1/nodes/{nodeId}/reservations/{id}/scheduled-reclaims',
       'POST /v1/vms',
+      'POST /v1/webhooks',
     ]);
   });
 

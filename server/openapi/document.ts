@@ -237,6 +237,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
       { name: 'VMs', description: 'Workloads on units.' },
       { name: 'Audit', description: 'The audit trail and notifications.' },
       { name: 'Events', description: "The acting org's typed events, in commit order." },
+      { name: 'Webhooks', description: "The acting org's webhook endpoints: its events delivered, signed (Standard Webhooks)." },
       { name: 'Orgs', description: 'Finding orgs to reserve units for.' },
       { name: 'API keys', description: "The acting org's API keys." },
       { name: 'Meta', description: 'This document.' },

@@ -41,6 +41,7 @@ import type { ReservationUtilisation as ReservationUtilisationType } from '../ut
 import type { UtilisationRollup as UtilisationRollupType } from '../utilisation/rollup';
 import { utilisationRelations, utilisationWindows } from '../utilisation/windows';
 import type { VmView } from '../vms/view';
+import type { WebhookAttemptView, WebhookView, WebhookWithSecretView } from '../webhooks/view';
 
 // docs/product.md §5 Ids: the same pattern the request schemas enforce; responses only ever carry such ids.
 const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/);
@@ -283,6 +284,18 @@ export const Notification = z
         })
         .meta({ description: 'The lockout, as its `sign_in.lockout` audit event records it.' }),
     }),
+    z.strictObject({
+      ...notificationFields,
+      kind: z.literal('webhook.disabled').meta({ description: 'To the org: one of its webhook endpoints was disabled after 24 h of failed deliveries.' }),
+      details: z
+        .strictObject({
+          webhookId: Id,
+          url: z.string(),
+          failingSince: Timestamp,
+          lastError: z.string().optional().meta({ description: 'What the last attempt came to.' }),
+        })
+        .meta({ description: 'Which endpoint, since when it failed, and how; enable it again to resume where it stopped.' }),
+    }),
   ])
   .meta({ id: 'Notification' });
 
@@ -321,6 +334,49 @@ export const ApiKey = z
 export const CreatedApiKey = ApiKey.extend({
   secret: z.string().meta({ description: 'The key itself, for `Authorization: Bearer <secret>`. Shown this once: only its hash is stored.' }),
 }).meta({ id: 'CreatedApiKey' });
+
+/** A webhook endpoint (docs/product.md §5.7): never its secret. */
+export const Webhook = z
+  .strictObject({
+    id: Id,
+    url: z.string(),
+    types: z.array(z.string()).meta({ description: 'The event types delivered; empty: every type.' }),
+    description: z.string().optional(),
+    enabled: z.boolean(),
+    disabledAt: Timestamp.optional(),
+    disabledReason: z
+      .enum(['failing', 'disabled'])
+      .optional()
+      .meta({ description: '`failing`: 24 h of failed deliveries; `disabled`: turned off by the org.' }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+    attempts: z.int().meta({ description: 'Failed attempts at the next event since the last delivery.' }),
+    failingSince: Timestamp.optional().meta({ description: 'When the current run of failures began; 24 h of it disables the endpoint.' }),
+    nextAttemptAt: Timestamp.optional().meta({ description: 'When the next event is tried again.' }),
+  })
+  .meta({ id: 'Webhook' });
+
+/** Creating an endpoint, or rotating its secret: the one time the secret is shown. */
+export const WebhookWithSecret = Webhook.extend({
+  secret: z.string().meta({
+    description:
+      'The Standard Webhooks signing secret (`whsec_…`), shown this once. After a rotation the old one keeps signing beside it for 24 h (two signatures in webhook-signature).',
+  }),
+}).meta({ id: 'WebhookWithSecret' });
+
+/** One delivery attempt: the endpoint's delivery log. */
+export const WebhookAttempt = z
+  .strictObject({
+    id: z.string(),
+    eventId: z.string(),
+    eventType: z.string(),
+    at: Timestamp,
+    statusCode: z.int().optional().meta({ description: 'What the endpoint answered; absent when no answer came.' }),
+    latencyMs: z.int(),
+    error: z.string().optional().meta({ description: 'Why it failed.' }),
+    manual: z.boolean().meta({ description: 'A redelivery someone asked for.' }),
+  })
+  .meta({ id: 'WebhookAttempt' });
 
 const errorCodes = Object.keys(errorTable) as [keyof typeof errorTable, ...(keyof typeof errorTable)[]];
 
@@ -365,6 +421,9 @@ export function pageOf<T extends z.ZodType>(item: T, id: string) {
     })
     .meta({ id });
 }
+
+export const WebhookPage = pageOf(Webhook, 'WebhookPage');
+export const WebhookAttemptPage = pageOf(WebhookAttempt, 'WebhookAttemptPage');
 
 /** A page of the events feed (docs/product.md §5.7): unlike the lists, `nextCursor` is always there. */
 export const EventPage = z
@@ -618,6 +677,11 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof UtilisationRollup>, UtilisationRollupType>>,
   Assert<Exact<z.infer<typeof NodeTimeline>, NodeTimelineType>>,
   Assert<[z.infer<typeof Event>] extends [EventView] ? true : false>,
+  Assert<Exact<z.infer<typeof Webhook>, WebhookView>>,
+  Assert<Exact<z.infer<typeof WebhookWithSecret>, WebhookWithSecretView>>,
+  Assert<Exact<z.infer<typeof WebhookAttempt>, WebhookAttemptView>>,
+  Assert<Exact<z.infer<typeof WebhookPage>, Page<WebhookView>>>,
+  Assert<Exact<z.infer<typeof WebhookAttemptPage>, Page<WebhookAttemptView>>>,
   Assert<SameKeys<z.infer<typeof EventPage>, EventPageType>>,
 ];
 

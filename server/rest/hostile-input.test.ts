@@ -89,6 +89,20 @@ const bases: Partial<Record<OperationId | 'getOpenApiDocument', Base>> = {
   // is checked after the body, so a valid body is still refused and no key is made.
   'apiKeys.create': { as: 'owner', body: { name: 'hostile' }, headers: { 'idempotency-key': 'hostile-1' }, status: 400 },
   'apiKeys.revoke': { as: 'owner', params: { id: 'key-missing' }, body: {}, status: 404 },
+  'webhooks.list': { as: 'owner', query: { limit: '10' }, status: 200 },
+  // As with keys: the answer holds a secret, so the refused Idempotency-Key keeps a valid body from creating one.
+  'webhooks.create': {
+    as: 'owner',
+    body: { url: 'https://hooks.example.com/x', types: ['vm.reclaimed'], description: 'hostile', enabled: true },
+    headers: { 'idempotency-key': 'hostile-1' },
+    status: 400,
+  },
+  'webhooks.get': { as: 'owner', params: { id: 'wh-missing' }, status: 404 },
+  'webhooks.update': { as: 'owner', params: { id: 'wh-missing' }, body: { url: 'https://hooks.example.com/y', types: [], description: 'x', enabled: false }, status: 404 },
+  'webhooks.delete': { as: 'owner', params: { id: 'wh-missing' }, body: {}, status: 404 },
+  'webhooks.rotateSecret': { as: 'owner', params: { id: 'wh-missing' }, body: {}, status: 404 },
+  'webhooks.attempts': { as: 'owner', params: { id: 'wh-missing' }, query: { limit: '10' }, status: 404 },
+  'webhooks.redeliver': { as: 'owner', params: { id: 'wh-missing' }, body: { eventId: 'ev-missing' }, status: 404 },
   'orgs.search': { as: 'owner', query: { q: 'org' }, status: 200 },
   getOpenApiDocument: { as: null, status: 200 },
 };

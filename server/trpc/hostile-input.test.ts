@@ -93,6 +93,15 @@ const bases: Record<string, Base> = {
   // only the variants its schema refuses are sent.
   'apiKeys.create': { as: 'owner', input: { name: 'hostile' }, status: 200, skipAccepted: true },
   'apiKeys.revoke': { as: 'owner', input: { apiKeyId: 'key-missing' }, status: 404 },
+  'webhooks.list': { as: 'owner', input: { limit: 10 }, status: 200 },
+  // Any valid body creates an endpoint: only the variants its schema refuses are sent.
+  'webhooks.create': { as: 'owner', input: { url: 'https://hooks.example.com/x', types: ['vm.reclaimed'], description: 'x', enabled: true }, status: 200, skipAccepted: true },
+  'webhooks.get': { as: 'owner', input: { webhookId: 'wh-missing' }, status: 404 },
+  'webhooks.update': { as: 'owner', input: { webhookId: 'wh-missing', url: 'https://hooks.example.com/y', types: [], description: 'x', enabled: false }, status: 404 },
+  'webhooks.delete': { as: 'owner', input: { webhookId: 'wh-missing' }, status: 404 },
+  'webhooks.rotateSecret': { as: 'owner', input: { webhookId: 'wh-missing' }, status: 404 },
+  'webhooks.attempts': { as: 'owner', input: { webhookId: 'wh-missing', limit: 10 }, status: 404 },
+  'webhooks.redeliver': { as: 'owner', input: { webhookId: 'wh-missing', eventId: 'ev-missing' }, status: 404 },
   'signIns.locked': { as: 'platform', input: undefined, status: 200 },
   'signIns.unlock': { as: 'platform', input: { userId: 'user-missing' }, status: 404 },
 };

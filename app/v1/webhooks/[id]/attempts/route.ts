@@ -1,0 +1,3 @@
+import { routeHandlers } from '@/server/rest/routes';
+
+export const { GET, HEAD, POST, PUT, PATCH, DELETE, OPTIONS } = routeHandlers('/v1/webhooks/{id}/attempts');
