@@ -106,6 +106,12 @@ export function apiKeysQueryInput(cursor?: string) {
   return { limit: API_KEYS_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
 }
 
+/** The webhooks page: the org's endpoints (at most 20), and the chosen one's latest delivery attempts. */
+export const WEBHOOK_ATTEMPTS_PAGE_SIZE = 50;
+export function webhookAttemptsQueryInput(webhookId: string, cursor?: string) {
+  return { webhookId, limit: WEBHOOK_ATTEMPTS_PAGE_SIZE, ...(cursor ? { cursor } : {}) };
+}
+
 export const NOTIFICATIONS_PAGE_SIZE = 20;
 
 /** The notifications page's list. */

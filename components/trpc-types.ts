@@ -21,6 +21,9 @@ export type AuditEvent = RouterOutputs['audit']['list']['items'][number];
 export type HistoryEntry = RouterOutputs['reservations']['history']['entries'][number];
 export type ApiKeyView = RouterOutputs['apiKeys']['list']['items'][number];
 export type CreatedApiKey = RouterOutputs['apiKeys']['create'];
+export type WebhookView = RouterOutputs['webhooks']['get'];
+export type WebhookWithSecret = RouterOutputs['webhooks']['create'];
+export type WebhookAttempt = RouterOutputs['webhooks']['attempts']['items'][number];
 export type NotificationView = RouterOutputs['audit']['notifications']['items'][number];
 export type LockedSignIn = RouterOutputs['signIns']['locked']['items'][number];
 /** A scheduled reclaim of some of a reservation's units (issue 22). */

@@ -47,6 +47,13 @@ export const consoleActionIds = [
   'api-keys.page',
   'api-keys.create',
   'api-keys.revoke',
+  'webhooks.page',
+  'webhooks.create',
+  'webhooks.update',
+  'webhooks.delete',
+  'webhooks.rotate-secret',
+  'webhooks.attempts',
+  'webhooks.redeliver',
   'sign-ins.page',
   'sign-ins.unlock',
 ] as const;

@@ -15,6 +15,9 @@ export async function AccountNav() {
       <Link href="/api-keys" className="hover:text-ink">
         API keys
       </Link>
+      <Link href="/webhooks" className="hover:text-ink">
+        Webhooks
+      </Link>
       <NotificationBell unread={prefetched(unread).data?.unread} />
     </nav>
   );

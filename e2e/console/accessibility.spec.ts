@@ -55,6 +55,7 @@ for (const theme of ['light', 'dark'] as const) {
         `/vms/${vmId}`,
         '/capacity?role=any',
         '/api-keys',
+        '/webhooks',
         '/notifications',
         '/sign-ins',
         '/utilisation',

@@ -41,7 +41,7 @@ test('the node page refreshes by itself with no client data call; a dialog loads
   await expect(unit(page, 'gpu-0')).toHaveAttribute('data-state', 'reserved', { timeout: 3_000 });
 });
 
-test('a refresh that fails (over the rate limit) keeps the page and an open dialog, says so, and recovers', async ({ page }) => {
+test('a refresh that fails (over the rate limit) keeps the page and an open dialog, says so, and recovers', async ({ page, request }) => {
   test.setTimeout(60_000);
   const sql = postgres(readState().databaseUrl, { max: 1, onnotice: () => {} });
   try {
@@ -56,11 +56,19 @@ test('a refresh that fails (over the rate limit) keeps the page and an open dial
     const windows = sql`select ${`user:${user!.id}`} as key_id, date_trunc('minute', now()) + m * interval '1 minute' as window_start from generate_series(0, 1) m`;
     await sql`insert into rate_limit_windows (key_id, window_start, count) select key_id, window_start, 100000 from (${windows}) w
       on conflict (key_id, window_start) do update set count = 100000`;
+    // A change on the node (a program's, over the API: its key's budget, not the user's) makes the page refresh — and fail.
+    const change = (verb: 'release' | 'reclaim') =>
+      request.post(`/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/${verb}`, {
+        headers: { authorization: `Bearer ${readState().keys.org_helix}` },
+        data: { unitIds: ['gpu-0'] },
+      });
+    expect((await change('release')).status()).toBe(200);
     await expect(page.getByTestId('refresh-failed')).toContainText('Could not refresh the node', { timeout: 12_000 });
     await expect(dialog).toBeVisible();
     await expect(page.locator('[data-unit-id]')).toHaveCount(8);
     // The limit lifted, the next refresh clears the notice; the dialog is still there.
     await sql`delete from rate_limit_windows where key_id = ${`user:${user!.id}`}`;
+    expect((await change('reclaim')).status()).toBe(200);
     await expect(page.getByTestId('refresh-failed')).toHaveCount(0, { timeout: 12_000 });
     await expect(dialog).toBeVisible();
   } finally {
@@ -78,27 +86,28 @@ test('the node page follows the event stream: a change over the API shows by its
   const state = readState();
   await signIn(page, 'mark@helix.example');
   await page.goto('/nodes/acme-h100-03');
-  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'reserved');
+  await expect(unit(page, 'gpu-1')).toHaveAttribute('data-state', 'reserved');
   const updated = page.getByTestId('last-updated');
   await expect(updated).toHaveAttribute('data-mode', 'live');
   await expect(updated).toContainText('Updated');
 
   const released = await request.post('/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/release', {
     headers: { authorization: `Bearer ${state.keys.org_helix}` },
-    data: { unitIds: ['gpu-2'] },
+    data: { unitIds: ['gpu-1'] },
   });
   expect(released.status(), await released.text()).toBe(200);
   // Well inside the 30 s a live page waits between polls: this is the stream's doing.
-  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'released', { timeout: 10_000 });
+  await expect(unit(page, 'gpu-1')).toHaveAttribute('data-state', 'released', { timeout: 10_000 });
   await expect(updated).toContainText(/Updated (just now|\d+ s ago) · live/);
+  await page.screenshot({ path: 'test-results/live-header.png' });
 
   // Put it back for the other tests on this node.
   const back = await request.post('/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/reclaim', {
     headers: { authorization: `Bearer ${state.keys.org_helix}` },
-    data: { unitIds: ['gpu-2'] },
+    data: { unitIds: ['gpu-1'] },
   });
   expect(back.status(), await back.text()).toBe(200);
-  await expect(unit(page, 'gpu-2')).toHaveAttribute('data-state', 'reserved', { timeout: 10_000 });
+  await expect(unit(page, 'gpu-1')).toHaveAttribute('data-state', 'reserved', { timeout: 10_000 });
 });
 
 test('the stream is the signed-in console’s only: 401 without a session, 403 from another site, and it ends with its session', async ({

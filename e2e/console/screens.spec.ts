@@ -41,6 +41,7 @@ test('every page fits every width from 360 px to 2560 px: no sideways scroll of 
     '/vms/vm-orbit-train-01',
     '/capacity',
     '/api-keys',
+    '/webhooks',
     '/notifications',
     '/utilisation?window=30d',
     '/no-such-page',

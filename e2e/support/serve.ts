@@ -23,7 +23,14 @@ fs.writeFileSync(stateFile(), JSON.stringify({ databaseUrl: pg.url, keys, baseUR
 
 const next = spawn('node_modules/.bin/next', ['start', '-p', String(E2E_PORT), '-H', '127.0.0.1'], {
   stdio: 'inherit',
-  env: appServerEnv({ ...process.env, DATABASE_URL: pg.url, AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('hex'), AUTH_TRUST_HOST: 'true' }),
+  env: appServerEnv({
+    ...process.env,
+    DATABASE_URL: pg.url,
+    AUTH_SECRET: process.env.AUTH_SECRET ?? randomBytes(32).toString('hex'),
+    AUTH_TRUST_HOST: 'true',
+    // The webhook tests' receiver listens on loopback, in the test process (docs/product.md §5.7).
+    WEBHOOKS_ALLOW_LOOPBACK: '1',
+  }),
 });
 let stopping = false;
 async function stop(code: number) {

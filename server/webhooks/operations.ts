@@ -9,7 +9,6 @@ import { rotateWebhookSecret } from './rotate-secret';
 import { CreateWebhookInput, ListWebhookAttemptsInput, ListWebhooksInput, RedeliverWebhookInput, UpdateWebhookInput, WebhookKey } from './schemas';
 import { updateWebhook } from './update';
 
-const apiOnly = { apiOnly: 'the console page for webhooks comes with the live console (issue 25, last layer)' };
 const own = "One of the acting org's endpoints; another org's is 404, the platform operator's call included.";
 
 export const webhookOperations = {
@@ -17,7 +16,7 @@ export const webhookOperations = {
     verb: listWebhooks,
     input: ListWebhooksInput,
     kind: 'query',
-    console: apiOnly,
+    console: 'webhooks.page',
     rest: {
       method: 'GET',
       path: '/v1/webhooks',
@@ -34,7 +33,7 @@ export const webhookOperations = {
     verb: createWebhook,
     input: CreateWebhookInput,
     kind: 'mutation',
-    console: apiOnly,
+    console: 'webhooks.create',
     rest: {
       method: 'POST',
       path: '/v1/webhooks',
@@ -54,7 +53,7 @@ export const webhookOperations = {
     verb: getWebhook,
     input: WebhookKey,
     kind: 'query',
-    console: apiOnly,
+    console: 'webhooks.page',
     rest: {
       method: 'GET',
       path: '/v1/webhooks/{id}',
@@ -72,7 +71,7 @@ export const webhookOperations = {
     verb: updateWebhook,
     input: UpdateWebhookInput,
     kind: 'mutation',
-    console: apiOnly,
+    console: 'webhooks.update',
     rest: {
       method: 'PATCH',
       path: '/v1/webhooks/{id}',
@@ -90,7 +89,7 @@ export const webhookOperations = {
     verb: deleteWebhook,
     input: WebhookKey,
     kind: 'mutation',
-    console: apiOnly,
+    console: 'webhooks.delete',
     rest: {
       method: 'DELETE',
       path: '/v1/webhooks/{id}',
@@ -108,7 +107,7 @@ export const webhookOperations = {
     verb: rotateWebhookSecret,
     input: WebhookKey,
     kind: 'mutation',
-    console: apiOnly,
+    console: 'webhooks.rotate-secret',
     rest: {
       method: 'POST',
       path: '/v1/webhooks/{id}/rotate-secret',
@@ -127,7 +126,7 @@ export const webhookOperations = {
     verb: listWebhookAttempts,
     input: ListWebhookAttemptsInput,
     kind: 'query',
-    console: apiOnly,
+    console: 'webhooks.attempts',
     rest: {
       method: 'GET',
       path: '/v1/webhooks/{id}/attempts',
@@ -145,7 +144,7 @@ export const webhookOperations = {
     verb: redeliverWebhook,
     input: RedeliverWebhookInput,
     kind: 'mutation',
-    console: apiOnly,
+    console: 'webhooks.redeliver',
     rest: {
       method: 'POST',
       path: '/v1/webhooks/{id}/redeliver',

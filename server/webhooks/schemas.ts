@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { eventTypes } from '../events/catalog';
+import { eventTypes, type EventType } from '../events/catalog';
 import { Id, freeText } from '../ids';
 import { LimitNumber } from '../pagination';
 import { refusedUrl } from './send';
@@ -16,7 +16,7 @@ const WebhookUrl = z
 
 /** The event types an endpoint takes: distinct, each known; empty for every type. */
 const WebhookTypes = z
-  .array(z.enum(eventTypes as [string, ...string[]]))
+  .array(z.enum(eventTypes as [EventType, ...EventType[]]))
   .max(eventTypes.length)
   .refine((t) => new Set(t).size === t.length, 'must not repeat a type')
   .meta({ description: 'The event types to deliver; empty or absent: every type.' });
