@@ -58,6 +58,10 @@ export async function consoleEventStream(req: Request): Promise<Response> {
         const until = Date.now() + STREAM_MS;
         // Reconnect a second after the server ends a stream (the browser's default is about 3 s).
         send('retry: 1000\n\n');
+        // Where it starts, as the browser's Last-Event-ID (an id alone dispatches nothing): a
+        // reconnect resumes here even when no change came before the stream ended.
+        const mark = () => send(`id: ${encodePosition({ ...position, t: Date.now() })}\n\n`);
+        mark();
         try {
           let lastBeat = Date.now();
           while (!closed.value && Date.now() < until) {
@@ -74,7 +78,7 @@ export async function consoleEventStream(req: Request): Promise<Response> {
             }
             if (settled.length > 0) continue;
             if (Date.now() - lastBeat >= HEARTBEAT_MS) {
-              send(': alive\n\n');
+              mark();
               lastBeat = Date.now();
             }
             await waitForEvents(principal.orgId, Math.min(1000, until - Date.now()));
