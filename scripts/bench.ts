@@ -40,6 +40,7 @@ import {
 } from './bench/stage';
 import { buildApp, hasProductionBuild } from './stress/fleet';
 import { measureUtilisation, type UtilisationFigures } from './bench/utilisation';
+import { measureEventLatency, type EventFigures } from './bench/events';
 import { TIMELINE_INTERVALS, seedTimelineNode, timeTimeline } from './bench/timeline';
 
 const { values } = parseArgs({
@@ -92,6 +93,7 @@ const samples = new Map<string, Sample[]>();
 const consoleTimes: { nodes: number; page: string; median: number; all: number[] }[] = [];
 let fleetInfo = '';
 let utilisation: UtilisationFigures | undefined;
+let events: EventFigures | undefined;
 
 /** One measurement: statements counted over the main run only (the c=1 pass comes after). */
 /** Round 1's statements of every scenario and fleet, per query text: where each request's statements go. */
@@ -202,6 +204,19 @@ try {
   }
 
   if (only) throw new OnlyDone();
+  log('events (issue 25): change → webhook delivered and → live stream, two instances on the small fleet');
+  {
+    const second = await startInstance(FIRST_APP_PORT + 10, stages[0]!.fleet.url, [OPERATOR_EMAIL]);
+    instances.push(second);
+    events = await measureEventLatency(
+      [stages[0]!.instance.base, second.base],
+      stages[0]!.fleet.keys.org_platform!,
+      second.sessions[OPERATOR_EMAIL]!,
+      smoke ? 20 : 200,
+    );
+    // Gone before the console timings, so they measure what they did before.
+    await stopInstance(second);
+  }
   log('utilisation (issue 24) on the large fleet');
   utilisation = await measureUtilisation(stages.at(-1)!.fleet.db, opts.large, smoke ? 20 : 200);
   log('console timings in Chromium');
@@ -346,6 +361,20 @@ for (const r of rows) {
     figure: clean ? `${r.requests} requests, all 200` : `${r.requests} requests, ${JSON.stringify(r.unexpected)}: ${r.sample ?? ''}`,
     target: 'every answer 200',
     ok: clean,
+  });
+}
+if (events) {
+  for (const [what, f] of [
+    ['change → webhook delivered (2 instances)', events.webhook],
+    ['change → live stream message (the console refreshes on it)', events.stream],
+  ] as const) {
+    checks.push({ what: `${what}, p50 / p99 of ${f.n}`, figure: `${f.p50} / ${f.p99} ms`, target: 'p99 ≤ 1000 ms', ok: f.p99 <= 1000 });
+  }
+  smokeChecks.push({
+    what: 'every change reached its webhook',
+    figure: `${events.lost} lost of ${events.webhook.n + events.lost}`,
+    target: 'none lost',
+    ok: events.lost === 0,
   });
 }
 for (const t of consoleTimes) {

@@ -20,6 +20,9 @@
  * `--outage-seconds` (30) and starts it again; `--faults` does both. A 503 counts as acceptable
  * only during the outage (plus 2 s for reconnects), no answer only from the killed instance
  * while it is down; writes that got either are retried afterwards with their Idempotency-Key.
+ * `--receiver-outage` (also in `--faults`): the webhook receiver answers 503 for `--outage-seconds`
+ * from half-way. Always: webhook endpoints of four orgs, whose deliveries must match their feeds
+ * after the run — every event, in order, duplicates only with the same webhook-id.
  * `--pgbouncer`: the instances reach PostgreSQL through a local PgBouncer in transaction mode,
  * with prepared statements off (exit 2 when pgbouncer is not installed).
  */
@@ -45,6 +48,7 @@ import { PLATFORM, refreshNode, retryUnanswered, runClient, World, type StormCon
 import { Faults } from './stress/faults';
 import { findPgBouncer, startPgBouncer, type PgBouncer } from './stress/pgbouncer';
 import { printReport, Stats } from './stress/report';
+import { WebhookWatch } from './stress/webhooks';
 
 const { values: args } = parseArgs({
   options: {
@@ -58,6 +62,7 @@ const { values: args } = parseArgs({
     'kill-instance': { type: 'boolean', default: false },
     'db-outage': { type: 'boolean', default: false },
     'outage-seconds': { type: 'string', default: '30' },
+    'receiver-outage': { type: 'boolean', default: false },
     pgbouncer: { type: 'boolean', default: false },
     port: { type: 'string' },
     schedules: { type: 'string' },
@@ -99,6 +104,7 @@ const seed = args.seed === undefined ? Math.floor(Math.random() * 2 ** 31) : pos
 const killOne = args.faults || args['kill-instance'];
 const outage = args.faults || args['db-outage'];
 const outageSeconds = positive('outage-seconds', args['outage-seconds']);
+const receiverOutage = args.faults || args['receiver-outage'];
 if (outage && seconds < outageSeconds / 0.65 + 5) {
   console.error(
     `--db-outage stops PostgreSQL at 35 % of the run for ${outageSeconds} s and needs time after it: pass --seconds ${Math.ceil(outageSeconds / 0.65 + 5)} or more.`,
@@ -156,12 +162,14 @@ async function addStormNodes(base: string, keys: Record<string, string>): Promis
 }
 
 let database: Database | undefined;
+let watch: WebhookWatch | undefined;
 let bouncer: PgBouncer | undefined;
 const instances: Instance[] = [];
 let cleaningUp: Promise<void> | undefined;
 const cleanup = () =>
   (cleaningUp ??= (async () => {
     await stopInstances(instances);
+    await watch?.stop().catch(() => {});
     await bouncer?.stop().catch(() => {});
     await database?.close().catch(() => {});
     await database?.pg.stop().catch(() => {});
@@ -218,7 +226,14 @@ try {
   const target = await instanceDatabase(database.pg.url);
   const [{ keys, seededAt }] = await Promise.all([
     seedFleet(database.db),
-    startInstances(instanceCount, target.url, instances, target.env, args.port === undefined ? undefined : positive('port', args.port)),
+    // The webhook watch's receiver listens on loopback (scripts/stress/webhooks.ts).
+    startInstances(
+      instanceCount,
+      target.url,
+      instances,
+      { ...target.env, WEBHOOKS_ALLOW_LOOPBACK: '1' },
+      args.port === undefined ? undefined : positive('port', args.port),
+    ),
   ]);
   laps.push(lap('seed and instances'));
   const bases = instances.map((i) => i.base);
@@ -233,6 +248,11 @@ try {
     }),
   );
   laps.push(lap('sign-ins'));
+  // Webhook endpoints of the operator (every event), an owner, a managing org and a tenant, made
+  // while nothing else writes: their deliveries are checked against their feeds after the storm.
+  watch = new WebhookWatch(bases[0]!, keys, ['org_platform', 'org_acme', 'org_helix', 'org_orbit']);
+  await watch.start();
+  laps.push(lap('webhooks'));
   const seededUpdatedAt = new Map(
     [
       ...(await database.db.execute<{ node_id: string; id: string; updated_at: string }>(
@@ -241,7 +261,7 @@ try {
     ].map((r) => [`${r.node_id}\u0000${r.id}`, r.updated_at]),
   );
 
-  const faults = killOne || outage ? new Faults() : undefined;
+  const faults = killOne || outage || receiverOutage ? new Faults() : undefined;
   const stats = new Stats(faults);
   const acks: Ack[] = [];
   const ctx: StormContext = {
@@ -307,6 +327,14 @@ try {
       databaseDown = false;
       faults.close(w);
     }
+    if (receiverOutage) {
+      await sleep(at(0.5) - performance.now());
+      const w = faults.open('receiver', `the webhook receiver down (503) for ${outageSeconds} s mid-storm`);
+      watch!.setDown(true);
+      await sleep(outageSeconds * 1000);
+      watch!.setDown(false);
+      faults.close(w);
+    }
   })();
   let checkFailed: unknown;
   const checker = (async () => {
@@ -326,12 +354,22 @@ try {
 
   const retried = faults ? await retryUnanswered(ctx, instances[0]!.base) : undefined;
   const lost = await verifyAcks(database.db, acks, seededUpdatedAt);
+  // Every event of the watched orgs delivered, in their feeds' order (a retry after an outage
+  // waits up to an hour's backoff cap in principle; here at most a few tens of seconds).
+  const hooks = await watch.verify(180_000);
   await check();
   const violations = [...found.values()];
   const header = `storm results: ${seconds} s × ${clients} clients × ${instanceCount} instances, seed ${seed}; invariants checked ${checks} times (every ${CHECK_EVERY_MS / 1000} s and at the end)`;
   passed = printReport(
     stats,
-    { violations, lost, replayMismatches: ctx.replayMismatches, acks, ...(retried ? { extra: retried.lines, failures: retried.failures } : {}) },
+    {
+      violations,
+      lost,
+      replayMismatches: ctx.replayMismatches,
+      acks,
+      extra: [...(retried?.lines ?? []), ...hooks.lines, ...hooks.failures.map((f) => `  ${f}`)],
+      failures: (retried?.failures ?? 0) + hooks.failures.length,
+    },
     header,
     elapsed,
   );

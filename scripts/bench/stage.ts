@@ -98,6 +98,8 @@ export async function startInstance(port: number, url: string, emails: readonly 
       RATE_LIMIT_PER_MINUTE: '0',
       RATE_LIMIT_PER_ORG_PER_MINUTE: '0',
       BENCH_FLOOR: '1',
+      // The events figures' webhook receiver listens on loopback (scripts/bench/events.ts).
+      WEBHOOKS_ALLOW_LOOPBACK: '1',
       NODE_ENV: 'production' as const,
     }),
   });

@@ -11,7 +11,8 @@
 import type { Reply } from './http';
 import { percentile } from './report';
 
-export type FaultKind = 'kill' | 'outage';
+/** A killed instance, PostgreSQL stopped, or the webhook receiver down (which no API answer depends on). */
+export type FaultKind = 'kill' | 'outage' | 'receiver';
 
 /** One injected fault: from just before it starts until the system should be whole again. */
 export type FaultWindow = { kind: FaultKind; from: number; to?: number; base?: string; note: string };
