@@ -105,6 +105,13 @@ export async function listEvents({ ctx, input }: { ctx: Ctx; input: ListEventsIn
   let backoff = 50;
   for (let first = true; ; first = false) {
     const { now, settled, pending } = await readFeed(ctx.db, ctx, from, input.types, limit);
+    // A cursor stamped later than now (beyond a minute of clocks disagreeing) was not handed out:
+    // it would never grow old enough for its 410.
+    if (first && given && given.t > now.getTime() + 60_000) {
+      throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous answer unchanged.', {
+        errors: [{ path: 'query.after', message: 'is not a cursor this API returned' }],
+      });
+    }
     if (first && given && given.t < now.getTime() - EVENT_RETENTION_DAYS * 86_400_000) {
       throw new DomainError(
         'cursor_expired',

@@ -118,6 +118,8 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
       // Addressed to those who stand to it after the change (docs/product.md §5.7).
       to: recipientsOf(node, updated),
       unitIds: sortUnitIds(held, positions),
+      // The event says what the reservation holds after the change (the audit event, what it named before).
+      eventData: { unitIds: sortUnitIds([...keep], positions) },
       reason: input.reason || undefined,
       details: changes,
     });

@@ -14,7 +14,7 @@ import { toWebhookView, type WebhookWithSecretView } from './view';
  * Registers a webhook endpoint for the acting org (docs/product.md §5.7 Webhooks; §2: any
  * principal of the org, as with API keys). It receives the org's events from its creation on:
  * its cursor starts at the feed's horizon now, so every event of a transaction still open is
- * delivered and none committed before. Bounded: at most 20 per org, counted under the org's lock.
+ * delivered (and one that committed a moment before, while an older transaction was still open). Bounded: at most 20 per org, counted under the org's lock.
  * Audited as the org-level `webhook.create`.
  * @param input.url https (loopback http only with WEBHOOKS_ALLOW_LOOPBACK=1), no credentials.
  * @param input.types the event types to deliver; absent or empty, all. @param input.enabled default true.

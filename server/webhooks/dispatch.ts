@@ -130,12 +130,22 @@ async function deliverLeased(db: Db, w: WebhookRow, offsetMs: number, instance: 
       if (settled.length === 0) return delivered;
       const secrets = await signingSecrets(db, w.id, shifted(new Date(), offsetMs));
       for (const e of settled) {
+        // The endpoint as it is now: a change of URL or types that committed since the lease
+        // counts from the next send on (the next pass leases it with the new ones); disabled,
+        // deleted or leased away, this instance stops.
+        const [current] = await db
+          .select({ url: webhookEndpoints.url, types: webhookEndpoints.types, enabled: webhookEndpoints.enabled, leasedBy: webhookEndpoints.leasedBy })
+          .from(webhookEndpoints)
+          .where(eq(webhookEndpoints.id, w.id));
+        const same =
+          current && current.enabled && current.leasedBy === instance && current.url === w.url && JSON.stringify(current.types) === JSON.stringify(w.types);
+        if (!same) return delivered;
         const event = { id: e.id!, type: e.type!, at: new Date(e.at!), data: e.data! };
         const outcome = await deliverEvent(w.url, secrets, event, new Date());
-        const now = shifted(new Date(), offsetMs);
-        if (!(await recordAttempt(db, w.id, event, now, outcome))) return delivered;
+        const at = shifted(new Date(), offsetMs);
+        if (!(await recordAttempt(db, w.id, event, at, outcome))) return delivered;
         if (!outcome.ok) {
-          await recordFailure(db, w, now, outcome, instance);
+          await recordFailure(db, w, at, outcome, instance);
           return delivered;
         }
         cursor = { x: Number(e.xid), s: Number(e.seq) };

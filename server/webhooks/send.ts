@@ -44,7 +44,8 @@ export function refusedUrl(raw: string): string | null {
   }
   if (url.username || url.password) return 'must not carry a user name or password';
   if (url.hash) return 'must not have a fragment';
-  const host = url.hostname.replace(/^\[|\]$/g, '');
+  // `localhost.` is `localhost`: a trailing dot names the same host.
+  const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const literal = ipaddr.isValid(host);
   const loopbackName = host === 'localhost' || (literal && ipaddr.parse(host).range() === 'loopback');
   if (url.protocol === 'http:') {
@@ -59,19 +60,29 @@ export function refusedUrl(raw: string): string | null {
 export type SendOutcome = { ok: boolean; statusCode?: number; latencyMs: number; error?: string };
 
 /**
- * The addresses to connect to: the checked ones only. A name any of whose addresses is refused
- * is refused whole, so an attacker's name cannot mix a public address with a private one.
+ * What a refused name is said to be, whatever the reason: the delivery log is the org's to read,
+ * and saying "10.20.30.40 is private" or "does not resolve" would let any org map the names of
+ * the network the servers sit in.
  */
-async function checkedAddress(host: string): Promise<{ address: string; family: 4 | 6 } | { refused: string }> {
+const NOT_PUBLIC = 'refused: the URL’s host does not resolve to public addresses only';
+
+/**
+ * The addresses to connect to: the checked ones only. A name any of whose addresses is refused
+ * is refused whole, so an attacker's name cannot mix a public address with a private one. An
+ * address literal is refused with its reason (the org typed it); a name only as NOT_PUBLIC.
+ * @param deadline when the whole send must be over: the lookup counts too.
+ */
+async function checkedAddress(host: string, deadline: number): Promise<{ address: string; family: 4 | 6 } | { refused: string }> {
   const name = host.replace(/^\[|\]$/g, '');
-  const found = ipaddr.isValid(name)
-    ? [{ address: name, family: ipaddr.parse(name).kind() === 'ipv6' ? 6 : 4 }]
-    : await lookup(name, { all: true, verbatim: true }).catch(() => []);
-  if (found.length === 0) return { refused: `${name} does not resolve` };
-  for (const a of found) {
-    const why = refusedAddress(a.address);
-    if (why) return { refused: why };
+  if (ipaddr.isValid(name)) {
+    const why = refusedAddress(name);
+    return why ? { refused: why } : { address: name, family: ipaddr.parse(name).kind() === 'ipv6' ? 6 : 4 };
   }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timedOut = new Promise<'timeout'>((r) => (timer = setTimeout(() => r('timeout'), Math.max(0, deadline - Date.now()))));
+  const found = await Promise.race([lookup(name, { all: true, verbatim: true }).catch(() => []), timedOut]).finally(() => clearTimeout(timer));
+  if (found === 'timeout') return { refused: `no answer within ${SEND_TIMEOUT_MS / 1000} s` };
+  if (found.length === 0 || found.some((a) => refusedAddress(a.address) !== null)) return { refused: NOT_PUBLIC };
   const first = found[0]!;
   return { address: first.address, family: first.family === 6 ? 6 : 4 };
 }
@@ -82,11 +93,12 @@ async function checkedAddress(host: string): Promise<{ address: string; family: 
  */
 export async function sendWebhook(url: string, body: string, headers: Record<string, string>): Promise<SendOutcome> {
   const started = performance.now();
+  const deadline = Date.now() + SEND_TIMEOUT_MS;
   const done = (o: Omit<SendOutcome, 'latencyMs'>): SendOutcome => ({ ...o, latencyMs: Math.round(performance.now() - started) });
   const refused = refusedUrl(url);
   if (refused) return done({ ok: false, error: `URL ${refused}` });
   const target = new URL(url);
-  const checked = await checkedAddress(target.hostname);
+  const checked = await checkedAddress(target.hostname, deadline);
   if ('refused' in checked) return done({ ok: false, error: checked.refused });
   const secure = target.protocol === 'https:';
   const hostname = target.hostname.replace(/^\[|\]$/g, '');
@@ -127,7 +139,8 @@ export async function sendWebhook(url: string, body: string, headers: Record<str
       res.on('end', () => finish(answerOutcome(res.statusCode)));
       res.on('error', () => finish(answerOutcome(res.statusCode)));
     });
-    const timer = setTimeout(() => finish({ ok: false, error: `no answer within ${SEND_TIMEOUT_MS / 1000} s` }), SEND_TIMEOUT_MS);
+    // What the lookup left of the 10 s.
+    const timer = setTimeout(() => finish({ ok: false, error: `no answer within ${SEND_TIMEOUT_MS / 1000} s` }), Math.max(0, deadline - Date.now()));
     req.on('error', (e) => finish({ ok: false, error: e.message }));
     req.end(body);
   });
