@@ -2,11 +2,12 @@
  * Review findings (an adversarial review of issue 25, mended) for the webhook sender (docs/product.md §5.7 "Where it may send"): name
  * resolution mocked, so no test here reaches the network.
  */
+import type * as DnsPromises from 'node:dns/promises';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 const dns = vi.hoisted(() => ({ impl: null as null | ((name: string) => Promise<{ address: string; family: number }[]>) }));
 vi.mock('node:dns/promises', async (importOriginal) => {
-  const real = await importOriginal<typeof import('node:dns/promises')>();
+  const real = await importOriginal<typeof DnsPromises>();
   const lookup = (name: string, opts: unknown) => (dns.impl ? dns.impl(name) : (real.lookup as (n: string, o: unknown) => Promise<unknown>)(name, opts));
   return { ...real, default: { ...real, lookup }, lookup };
 });
