@@ -26,8 +26,8 @@ test('the operator opens Calendar, sees bars by status, filters, changes the win
   await expect(bar(page, 'res-nimbus-01')).toHaveAttribute('aria-label', /for Nimbus/);
 
   // The window: 24 h, then a day later; the URL keeps it, and a reload shows the same window.
-  await page.getByRole('link', { name: '24 h' }).click();
-  await expect(page.getByRole('link', { name: '24 h' })).toHaveAttribute('aria-current', 'true');
+  await page.getByRole('link', { name: '24 h', exact: true }).click();
+  await expect(page.getByRole('link', { name: '24 h', exact: true })).toHaveAttribute('aria-current', 'true');
   const before = await page.getByTestId('calendar-period').textContent();
   await page.getByRole('link', { name: 'Later →' }).click();
   await expect(page).toHaveURL(/span=24h/);
@@ -40,8 +40,8 @@ test('the operator opens Calendar, sees bars by status, filters, changes the win
   await expect(page.getByTestId('calendar-period')).toHaveText(before!);
 
   // The fleet's filters, with its words; the window stays.
-  await page.getByRole('link', { name: '30 d' }).click();
-  await expect(page.getByRole('link', { name: '30 d' })).toHaveAttribute('aria-current', 'true');
+  await page.getByRole('link', { name: '30 d', exact: true }).click();
+  await expect(page.getByRole('link', { name: '30 d', exact: true })).toHaveAttribute('aria-current', 'true');
   await page.getByLabel('Owner').fill('borealis');
   await page.getByRole('button', { name: 'Filter' }).click();
   await expect(page).toHaveURL(/owner=borealis/);

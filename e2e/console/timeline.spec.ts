@@ -62,14 +62,14 @@ test('the managing org sees bars, zooms (kept on reload), reads details on hover
 
   // Zoom: the window changes and lands in the URL; a reload keeps it.
   const before = await section(page).getByTestId('timeline-window').textContent();
-  await section(page).getByRole('button', { name: '24 h' }).click();
+  await section(page).getByRole('button', { name: '24 h', exact: true }).click();
   await expect(page).toHaveURL(/tlZoom=24h/);
   await expect(section(page).getByTestId('timeline-window')).not.toHaveText(before!);
-  await expect(section(page).getByRole('button', { name: '24 h' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(section(page).getByRole('button', { name: '24 h', exact: true })).toHaveAttribute('aria-pressed', 'true');
   await section(page).getByRole('button', { name: 'Later →' }).click();
   await page.reload();
-  await expect(section(page).getByRole('button', { name: '24 h' })).toHaveAttribute('aria-pressed', 'true');
-  await section(page).getByRole('button', { name: '7 d' }).click();
+  await expect(section(page).getByRole('button', { name: '24 h', exact: true })).toHaveAttribute('aria-pressed', 'true');
+  await section(page).getByRole('button', { name: '7 d', exact: true }).click();
 
   // The table: the same rows, with a caption and header cells.
   await section(page).getByTestId('timeline-table-toggle').click();
