@@ -1,5 +1,6 @@
 import type { DbOrTx, Tx } from '@/db/client';
 import { shifted } from './clock';
+import { notifyAfterCommit } from './events/notify';
 import type { RequestReads } from './request-reads';
 
 /**
@@ -120,12 +121,15 @@ const SETTLE_RETRIES = 3;
  * (`SettleFirst`), that is committed in its own transaction, then `fn` runs again.
  */
 export async function inTransaction<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await ctx.db.transaction(fn);
-    } catch (e) {
-      if (!(e instanceof SettleFirst) || attempt >= SETTLE_RETRIES) throw e;
-      await e.settle(ctx.db);
+  // The events it writes are told of once it commits (docs/product.md §5.7), not from inside it.
+  return notifyAfterCommit(ctx.db, async () => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await ctx.db.transaction(fn);
+      } catch (e) {
+        if (!(e instanceof SettleFirst) || attempt >= SETTLE_RETRIES) throw e;
+        await e.settle(ctx.db);
+      }
     }
-  }
+  });
 }

@@ -8,6 +8,7 @@ import { useFreshScene } from '../testing/fresh-scene';
 import { ORG, ctxFor, hours } from '../testing/scene';
 import { listEvents } from './feed';
 import { stopEventsListeners, waitForEvents } from './listen';
+import { notifyAfterCommit } from './notify';
 import { sql } from 'drizzle-orm';
 import { writeEvents, type EventFact } from './write';
 
@@ -135,23 +136,32 @@ describe('the feed (docs/product.md §5.7)', () => {
 
     const polling = feed(ORG.owner, { after: none.nextCursor, wait: 30 });
     await new Promise((r) => setTimeout(r, 200));
-    await db().transaction((tx) => writeEvents(tx, [fact(3)]));
+    await notifyAfterCommit(db(), () => db().transaction((tx) => writeEvents(tx, [fact(3)])));
     const got = await Promise.race([polling, new Promise<null>((r) => setTimeout(() => r(null), 10_000))]);
     expect(got?.items.map((e) => e.data.nodeId)).toEqual(['node-3']);
   });
 
-  it("the trigger's NOTIFY wakes the waiters of the orgs it names, and only those", async () => {
+  it('the NOTIFY sent after the commit wakes the waiters of the orgs it names, and only those', async () => {
     await waitForEvents(ORG.owner, 1); // listening from here on
     let ownerWoke = false;
     let otherWoke = false;
     const owner = waitForEvents(ORG.owner, 20_000).then(() => (ownerWoke = true));
     void waitForEvents(ORG.other, 20_000).then(() => (otherWoke = true));
-    await db().transaction((tx) => writeEvents(tx, [fact(4)])); // to the platform and org_owner
+    await notifyAfterCommit(db(), () => db().transaction((tx) => writeEvents(tx, [fact(4)]))); // to the platform and org_owner
     await Promise.race([owner, new Promise((r) => setTimeout(r, 10_000))]);
     expect(ownerWoke).toBe(true);
     expect(otherWoke).toBe(false);
     await db().execute(sql`select pg_notify('events', '*')`);
     await expect.poll(() => otherWoke, { timeout: 10_000 }).toBe(true);
+  });
+
+  it("a verb's commit wakes its recipients' waiters (the NOTIFY comes after the commit, from inTransaction)", async () => {
+    await waitForEvents(ORG.managing, 1); // listening from here on
+    let woke = false;
+    const waiting = waitForEvents(ORG.managing, 20_000).then(() => (woke = true));
+    await reclaim({ ctx: ctxFor(db(), ORG.managing, BASE), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'] } });
+    await Promise.race([waiting, new Promise((r) => setTimeout(r, 10_000))]);
+    expect(woke).toBe(true);
   });
 
   it('refuses a cursor it did not hand out (400) and one older than the retention (410)', async () => {

@@ -4,16 +4,19 @@ import postgres from 'postgres';
 /*
  * Wakes long-polling feed requests when events for their org commit (docs/product.md §5.7). One
  * LISTEN connection per process on DATABASE_DIRECT_URL — a transaction-mode pooler keeps no
- * session for LISTEN — fed by the `events_notify` trigger (migration 0015), whose payload names
- * the recipient orgs. A waiting request holds no pooled connection: it re-reads the feed when
+ * session for LISTEN — fed by the NOTIFY each writer sends once its events committed
+ * (server/events/notify.ts), whose payload names the recipient orgs. A waiting request holds no pooled connection: it re-reads the feed when
  * woken, or after at most a second, so a lost notification (a reconnect) delays an answer by a
  * second at most and correctness never rests on it.
  */
 
-type Waiter = { orgId: string; wake: () => void };
+/** Whose events a waiter waits for: one org's, or those of any org a test says (the webhook dispatcher's). */
+type Whose = string | ((orgId: string) => boolean);
 
-/** A waiter for any org's events (the webhook dispatcher). */
-export const ANY_ORG = '*';
+type Waiter = { whose: Whose; wake: () => void };
+
+const concerns = (w: Waiter, orgs: Set<string> | null) =>
+  !orgs || (typeof w.whose === 'string' ? orgs.has(w.whose) : [...orgs].some((o) => (w.whose as (orgId: string) => boolean)(o)));
 
 type Listener = { waiters: Set<Waiter>; sql: postgres.Sql | null; started: Promise<void> | null };
 
@@ -28,7 +31,7 @@ function listenerFor(url: string): Listener {
 
 function wakeMatching(l: Listener, payload: string): void {
   const orgs = payload === '*' ? null : new Set(payload.split(','));
-  for (const w of l.waiters) if (!orgs || w.orgId === ANY_ORG || orgs.has(w.orgId)) w.wake();
+  for (const w of l.waiters) if (concerns(w, orgs)) w.wake();
 }
 
 function start(l: Listener, url: string): Promise<void> {
@@ -50,10 +53,10 @@ function start(l: Listener, url: string): Promise<void> {
 }
 
 /**
- * Waits until events for `orgId` may have committed, or `ms` pass, whichever is first. Holds no
- * database connection of the pool meanwhile.
+ * Waits until events for `whose` (an org id, or a test of org ids) may have committed, or `ms`
+ * pass, whichever is first. Holds no database connection of the pool meanwhile.
  */
-export async function waitForEvents(orgId: string, ms: number): Promise<void> {
+export async function waitForEvents(whose: Whose, ms: number): Promise<void> {
   const url = directDatabaseUrl();
   if (ms <= 0) return;
   if (!url) return new Promise((resolve) => setTimeout(resolve, ms));
@@ -61,7 +64,7 @@ export async function waitForEvents(orgId: string, ms: number): Promise<void> {
   await start(l, url);
   await new Promise<void>((resolve) => {
     const waiter: Waiter = {
-      orgId,
+      whose,
       wake: () => {
         clearTimeout(timer);
         l.waiters.delete(waiter);

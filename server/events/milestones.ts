@@ -2,6 +2,7 @@ import type { Db, Tx } from '@/db/client';
 import { reservationMilestones } from '@/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { readClockOffsetMs } from '../clock';
+import { notifyAfterCommit } from './notify';
 import { writeEvents, recipientsOf, type EventFact } from './write';
 
 /*
@@ -73,16 +74,17 @@ type DueMilestone = {
 export async function emitDueMilestones(db: Db): Promise<number> {
   let emitted = 0;
   for (let i = 0; i < NODES_PER_SWEEP; i++) {
-    const n = await db.transaction(async (tx) => {
-      const offsetMs = await readClockOffsetMs(tx);
-      const due = sql`clock_timestamp() + ${offsetMs} * interval '1 millisecond'`;
-      const [node] = await tx.execute<{ id: string }>(sql`
+    const n = await notifyAfterCommit(db, () =>
+      db.transaction(async (tx) => {
+        const offsetMs = await readClockOffsetMs(tx);
+        const due = sql`clock_timestamp() + ${offsetMs} * interval '1 millisecond'`;
+        const [node] = await tx.execute<{ id: string }>(sql`
         select n.id from nodes n
         where n.id in (select m.node_id from reservation_milestones m where m.due_at <= ${due})
         order by n.id limit 1
         for no key update of n skip locked`);
-      if (!node) return null;
-      const rows = await tx.execute<DueMilestone>(sql`
+        if (!node) return null;
+        const rows = await tx.execute<DueMilestone>(sql`
         with gone as (
           delete from reservation_milestones m where m.node_id = ${node.id} and m.due_at <= ${due}
           returning m.reservation_id, m.kind, m.due_at
@@ -93,20 +95,21 @@ export async function emitDueMilestones(db: Db): Promise<number> {
         from gone g join reservations r on r.node_id = ${node.id} and r.id = g.reservation_id join nodes n on n.id = r.node_id
         where r.cancelled_at is null
         order by g.due_at, g.kind desc`);
-      const facts: EventFact[] = rows.map((m) => {
-        const at = new Date(m.due_at);
-        const moment = m.kind === 'started' ? { startsAt: at.toISOString() } : { endsAt: at.toISOString() };
-        return {
-          type: m.kind === 'started' ? 'reservation.started' : 'reservation.expired',
-          at,
-          nodeId: node.id,
-          data: { nodeId: node.id, reservationId: m.reservation_id, unitIds: m.unit_ids, ...moment },
-          to: recipientsOf({ ownerOrgId: m.owner_org_id }, { allowedOrgIds: m.allowed_org_ids, managingOrgIds: m.managing_org_ids }),
-        };
-      });
-      await writeEvents(tx, facts);
-      return facts.length;
-    });
+        const facts: EventFact[] = rows.map((m) => {
+          const at = new Date(m.due_at);
+          const moment = m.kind === 'started' ? { startsAt: at.toISOString() } : { endsAt: at.toISOString() };
+          return {
+            type: m.kind === 'started' ? 'reservation.started' : 'reservation.expired',
+            at,
+            nodeId: node.id,
+            data: { nodeId: node.id, reservationId: m.reservation_id, unitIds: m.unit_ids, ...moment },
+            to: recipientsOf({ ownerOrgId: m.owner_org_id }, { allowedOrgIds: m.allowed_org_ids, managingOrgIds: m.managing_org_ids }),
+          };
+        });
+        await writeEvents(tx, facts);
+        return facts.length;
+      }),
+    );
     if (n === null) break;
     emitted += n;
   }
@@ -125,8 +128,8 @@ export const EVENT_RETENTION_DAYS = 30;
  */
 export async function purgeOldEvents(db: Db, batch = 10_000): Promise<number> {
   const gone = await db.execute(sql`
-    delete from events where seq in (
-      select seq from events where at < now() - ${EVENT_RETENTION_DAYS} * interval '1 day' - interval '1 hour' limit ${batch})`);
+    delete from events where ctid = any(array(
+      select ctid from events where at < now() - ${EVENT_RETENTION_DAYS} * interval '1 day' - interval '1 hour' limit ${batch}))`);
   // The webhooks' delivery logs are kept as long as the events they tell of.
   await db.execute(sql`
     delete from webhook_attempts where seq in (

@@ -5,6 +5,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { platformOrgId } from '../context';
 import { newId } from '../ids';
 import { eventCatalog, fieldsFor, type EventType, type RecipientRole } from './catalog';
+import { noteRecipients } from './notify';
 
 /**
  * The orgs that stand to an event's subject when it is written (docs/product.md §5.7): the
@@ -70,6 +71,8 @@ export function eventRows(facts: readonly EventFact[]): EventRow[] {
       rows.push({ id, orgId, type: fact.type, at: fact.at, nodeId: fact.nodeId ?? null, data });
     }
   }
+  // Told once the transaction commits (server/events/notify.ts), never from inside it.
+  noteRecipients(rows.map((r) => r.orgId));
   return rows;
 }
 

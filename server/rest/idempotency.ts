@@ -3,6 +3,7 @@ import { idempotencyRecords } from '@/db/schema';
 import { and, eq, sql } from 'drizzle-orm';
 import { createHash } from 'node:crypto';
 import { DomainError } from '../errors';
+import { notifyAfterCommit } from '../events/notify';
 
 /** An answer as stored for replay: status and body (`headers`, e.g. a 429's Retry-After, are never stored). */
 export type StoredResponse = { status: number; body: string; headers?: Record<string, string> };
@@ -45,31 +46,33 @@ export async function runIdempotent(
   mode: 'read' | 'write' = 'write',
 ): Promise<StoredResponse & { replayed: boolean }> {
   const early = mode === 'read' ? await execute(db) : undefined;
-  return db.transaction(async (tx) => {
-    const lockKey = JSON.stringify([scope.orgId, scope.method, scope.path, scope.key]);
-    const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 7)) as locked`);
-    if (!lock?.locked) {
-      throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry after it completes.');
-    }
-    const where = and(
-      eq(idempotencyRecords.orgId, scope.orgId),
-      eq(idempotencyRecords.method, scope.method),
-      eq(idempotencyRecords.path, scope.path),
-      eq(idempotencyRecords.key, scope.key),
-    );
-    const [existing] = await tx.select().from(idempotencyRecords).where(where);
-    if (existing && now.getTime() - existing.createdAt.getTime() < TTL_MS) {
-      if (existing.requestHash !== fingerprint) {
-        throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
+  // The verb's events are told of once this transaction commits (server/events/notify.ts).
+  return notifyAfterCommit(db, () =>
+    db.transaction(async (tx) => {
+      const lockKey = JSON.stringify([scope.orgId, scope.method, scope.path, scope.key]);
+      const [lock] = await tx.execute<{ locked: boolean }>(sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey}, 7)) as locked`);
+      if (!lock?.locked) {
+        throw new DomainError('idempotency_in_progress', 'A request with this Idempotency-Key is still being processed; retry after it completes.');
       }
-      return { status: existing.status, body: existing.body, replayed: true };
-    }
-    if (existing) await tx.delete(idempotencyRecords).where(where);
-    const response = early ?? (await execute(tx));
-    // The record, and in the same statement the purge of a few expired ones (any org's): every
-    // writer takes away at most PURGE_BATCH of them, oldest first, skipping rows another writer
-    // is purging (or replacing) now, so no writer ever waits on another's purge.
-    await tx.execute(sql`
+      const where = and(
+        eq(idempotencyRecords.orgId, scope.orgId),
+        eq(idempotencyRecords.method, scope.method),
+        eq(idempotencyRecords.path, scope.path),
+        eq(idempotencyRecords.key, scope.key),
+      );
+      const [existing] = await tx.select().from(idempotencyRecords).where(where);
+      if (existing && now.getTime() - existing.createdAt.getTime() < TTL_MS) {
+        if (existing.requestHash !== fingerprint) {
+          throw new DomainError('idempotency_key_reused', 'This Idempotency-Key was already used with a different request; use a new key for a new request.');
+        }
+        return { status: existing.status, body: existing.body, replayed: true };
+      }
+      if (existing) await tx.delete(idempotencyRecords).where(where);
+      const response = early ?? (await execute(tx));
+      // The record, and in the same statement the purge of a few expired ones (any org's): every
+      // writer takes away at most PURGE_BATCH of them, oldest first, skipping rows another writer
+      // is purging (or replacing) now, so no writer ever waits on another's purge.
+      await tx.execute(sql`
       with purged as (
         delete from ${idempotencyRecords} where (org_id, method, path, key) in (
           select org_id, method, path, key from ${idempotencyRecords}
@@ -78,7 +81,8 @@ export async function runIdempotent(
         returning 1)
       insert into ${idempotencyRecords} (org_id, method, path, key, request_hash, status, body, created_at)
       values (${scope.orgId}, ${scope.method}, ${scope.path}, ${scope.key}, ${fingerprint}, ${response.status}, ${response.body}, ${now.toISOString()}::timestamptz)`);
-    // The first answer is what a replay will be: status and body only.
-    return { status: response.status, body: response.body, replayed: false };
-  });
+      // The first answer is what a replay will be: status and body only.
+      return { status: response.status, body: response.body, replayed: false };
+    }),
+  );
 }

@@ -3,6 +3,7 @@ import type { Logger as GraphileLogger } from 'graphile-worker';
 import { sql } from 'drizzle-orm';
 import { readClockOffsetMs, shifted } from '../clock';
 import { emitDueMilestones, purgeOldEvents } from '../events/milestones';
+import { notifyAfterCommit } from '../events/notify';
 import { systemCtx } from '../context';
 import { toServiceUnavailable } from '../errors';
 import { lockNode } from '../nodes/internal';
@@ -22,20 +23,22 @@ const NODES_PER_SWEEP = 100;
 export async function sweepDueReclaims(db: Db = getDb()): Promise<number> {
   let settled = 0;
   for (let i = 0; i < NODES_PER_SWEEP; i++) {
-    const ran = await db.transaction(async (tx) => {
-      const offsetMs = await readClockOffsetMs(tx);
-      const picked = await tx.execute<{ id: string; now: string }>(sql`
+    const ran = await notifyAfterCommit(db, () =>
+      db.transaction(async (tx) => {
+        const offsetMs = await readClockOffsetMs(tx);
+        const picked = await tx.execute<{ id: string; now: string }>(sql`
         select n.id, clock_timestamp() as now from nodes n
         where n.id in (select rs.node_id from reclaim_schedules rs where rs.status = 'pending' and rs.at <= clock_timestamp() + ${offsetMs} * interval '1 millisecond')
         order by n.id limit 1
         for no key update of n skip locked`);
-      const node = picked[0];
-      if (!node) return null;
-      const job = { ...systemCtx(tx, SCHEDULE_JOB, shifted(new Date(node.now), offsetMs), 'database'), clockOffsetMs: offsetMs };
-      // Already held: this read adds the unit order, the lock time and the next `at`.
-      const locked = await lockNode(tx, job, node.id, 'write');
-      return runDueOnLockedNode(tx, locked.ctx, locked.node);
-    });
+        const node = picked[0];
+        if (!node) return null;
+        const job = { ...systemCtx(tx, SCHEDULE_JOB, shifted(new Date(node.now), offsetMs), 'database'), clockOffsetMs: offsetMs };
+        // Already held: this read adds the unit order, the lock time and the next `at`.
+        const locked = await lockNode(tx, job, node.id, 'write');
+        return runDueOnLockedNode(tx, locked.ctx, locked.node);
+      }),
+    );
     if (ran === null) break;
     settled += ran;
   }

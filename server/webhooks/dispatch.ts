@@ -7,7 +7,8 @@ import { readClockOffsetMs, shifted } from '../clock';
 import type { Principal } from '../context';
 import { toServiceUnavailable } from '../errors';
 import { readFeed } from '../events/feed';
-import { ANY_ORG, waitForEvents } from '../events/listen';
+import { notifyAfterCommit } from '../events/notify';
+import { waitForEvents } from '../events/listen';
 import { writeEvents } from '../events/write';
 import { newId } from '../ids';
 import { deliverEvent, recordAttempt, signingSecrets } from './internal';
@@ -78,42 +79,44 @@ async function leaseEndpoints(db: Db, offsetMs: number, instance: string): Promi
  * under the endpoint's row lock — only while this instance holds its lease.
  */
 async function recordFailure(db: Db, w: WebhookRow, now: Date, outcome: SendOutcome, instance: string): Promise<void> {
-  await db.transaction(async (tx) => {
-    const [row] = await tx
-      .select()
-      .from(webhookEndpoints)
-      .where(and(eq(webhookEndpoints.id, w.id), eq(webhookEndpoints.leasedBy, instance)))
-      .for('update');
-    if (!row || !row.enabled) return;
-    const failingSince = row.failingSince ?? now;
-    const failures = row.attempts + 1;
-    if (now.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
+  await notifyAfterCommit(db, () =>
+    db.transaction(async (tx) => {
+      const [row] = await tx
+        .select()
+        .from(webhookEndpoints)
+        .where(and(eq(webhookEndpoints.id, w.id), eq(webhookEndpoints.leasedBy, instance)))
+        .for('update');
+      if (!row || !row.enabled) return;
+      const failingSince = row.failingSince ?? now;
+      const failures = row.attempts + 1;
+      if (now.getTime() - failingSince.getTime() >= FAILING_DISABLES_AFTER_MS) {
+        await tx
+          .update(webhookEndpoints)
+          .set({ enabled: false, disabledAt: now, disabledReason: 'failing', attempts: failures, failingSince, nextAttemptAt: null, updatedAt: now })
+          .where(eq(webhookEndpoints.id, row.id));
+        const details = {
+          webhookId: row.id,
+          url: row.url,
+          failingSince: failingSince.toISOString(),
+          ...(outcome.error ? { lastError: outcome.error.slice(0, 500) } : {}),
+        };
+        await tx.insert(notifications).values({
+          id: newId('ntf'),
+          orgId: row.orgId,
+          at: now,
+          kind: 'webhook.disabled',
+          message: `Webhook ${row.id} (${row.url}) was disabled: its deliveries failed for 24 hours, since ${details.failingSince}. Enable it again to resume where it stopped.`,
+          details,
+        });
+        await writeEvents(tx, [{ type: 'webhook.disabled', at: now, data: details, to: { orgId: row.orgId } }]);
+        return;
+      }
       await tx
         .update(webhookEndpoints)
-        .set({ enabled: false, disabledAt: now, disabledReason: 'failing', attempts: failures, failingSince, nextAttemptAt: null, updatedAt: now })
+        .set({ attempts: failures, failingSince, nextAttemptAt: new Date(now.getTime() + backoffMs(failures)) })
         .where(eq(webhookEndpoints.id, row.id));
-      const details = {
-        webhookId: row.id,
-        url: row.url,
-        failingSince: failingSince.toISOString(),
-        ...(outcome.error ? { lastError: outcome.error.slice(0, 500) } : {}),
-      };
-      await tx.insert(notifications).values({
-        id: newId('ntf'),
-        orgId: row.orgId,
-        at: now,
-        kind: 'webhook.disabled',
-        message: `Webhook ${row.id} (${row.url}) was disabled: its deliveries failed for 24 hours, since ${details.failingSince}. Enable it again to resume where it stopped.`,
-        details,
-      });
-      await writeEvents(tx, [{ type: 'webhook.disabled', at: now, data: details, to: { orgId: row.orgId } }]);
-      return;
-    }
-    await tx
-      .update(webhookEndpoints)
-      .set({ attempts: failures, failingSince, nextAttemptAt: new Date(now.getTime() + backoffMs(failures)) })
-      .where(eq(webhookEndpoints.id, row.id));
-  });
+    }),
+  );
 }
 
 /**
@@ -197,16 +200,24 @@ export async function dispatchWebhooks(db: Db = getDb(), instance: string = INST
 export function startWebhookDispatcher(): { stop: () => Promise<void> } {
   if (process.env.WEBHOOKS_DISPATCH === 'off' || !directDatabaseUrl()) return { stop: async () => {} };
   let stopped = false;
+  // Which orgs have an enabled endpoint, read with every pass: a commit of another org's events
+  // wakes no pass (the writers' NOTIFYs would otherwise each cost every instance a statement).
+  // Only a hint: the pass every second finds what it misses (an endpoint made since).
+  let orgs = new Set<string>();
   const loop = (async () => {
     while (!stopped) {
       let delivered = 0;
       try {
-        delivered = await dispatchWebhooks();
+        const db = getDb();
+        orgs = new Set(
+          (await db.selectDistinct({ orgId: webhookEndpoints.orgId }).from(webhookEndpoints).where(eq(webhookEndpoints.enabled, true))).map((r) => r.orgId),
+        );
+        if (orgs.size > 0) delivered = await dispatchWebhooks(db);
       } catch (e) {
         if (!toServiceUnavailable(e)) console.error('[webhooks] dispatch failed', e);
       }
-      // More may be waiting (a lease's cap): go again at once; else until events commit, or a second.
-      if (delivered === 0 && !stopped) await waitForEvents(ANY_ORG, 1000);
+      // More may be waiting (a lease's cap): go again at once; else until events of an org with an endpoint commit, or a second.
+      if (delivered === 0 && !stopped) await waitForEvents((orgId) => orgs.has(orgId), 1000);
     }
   })();
   return {

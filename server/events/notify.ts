@@ -1,0 +1,47 @@
+import type { DbOrTx } from '@/db/client';
+import { sql } from 'drizzle-orm';
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/*
+ * Waking the instances' listeners (server/events/listen.ts) once events have committed
+ * (docs/product.md §5.7). Never from inside the writer's transaction: PostgreSQL takes one
+ * database-wide lock from a NOTIFY until its transaction commits (so that notifications queue in
+ * commit order), which made every writer's commit — its WAL flush included — wait for every other
+ * notifying writer's (the reclaim fell to half the floor route's throughput). Instead the writer
+ * notes whom its events are for, and whoever commits the transaction sends one NOTIFY after it,
+ * on its own: a statement that writes no WAL. A NOTIFY that never comes (the instance died right
+ * after the commit) costs a waiter at most the second after which it reads again anyway.
+ */
+
+type Pending = { orgs: Set<string> };
+
+const pending = new AsyncLocalStorage<Pending>();
+
+/** Notes the recipient orgs of events being written, to be told once the transaction commits. */
+export function noteRecipients(orgIds: Iterable<string>): void {
+  const p = pending.getStore();
+  if (p) for (const o of orgIds) p.orgs.add(o);
+}
+
+/** A NOTIFY payload is at most 8000 bytes: past that, wake everyone. */
+const MAX_PAYLOAD = 7900;
+
+/**
+ * Runs `fn`, which commits what it writes before it returns (a transaction of its own), then
+ * sends one `NOTIFY events` naming the orgs its events were for — fire and forget: a failure only
+ * delays waiters to their next read. Inside another such scope (a verb under an Idempotency-Key's
+ * transaction) it runs in that one, which notifies after its own commit.
+ * @param db where to send the NOTIFY: the pool (a transaction would hold it until it commits).
+ */
+export async function notifyAfterCommit<T>(db: DbOrTx, fn: () => Promise<T>): Promise<T> {
+  if (pending.getStore()) return fn();
+  const p: Pending = { orgs: new Set() };
+  try {
+    return await pending.run(p, fn);
+  } finally {
+    if (p.orgs.size > 0) {
+      const orgs = [...p.orgs].join(',');
+      void db.execute(sql`select pg_notify('events', ${orgs.length > MAX_PAYLOAD ? '*' : orgs})`).catch(() => {});
+    }
+  }
+}
