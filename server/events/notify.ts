@@ -27,9 +27,32 @@ export function noteRecipients(orgIds: Iterable<string>): void {
 const MAX_PAYLOAD = 7900;
 
 /**
+ * The NOTIFYs of one instance within this many ms go as one, naming the union of their orgs: under
+ * load a NOTIFY per write is a statement per write, and one more message for every instance's
+ * listener to read; waiters lose at most this long.
+ */
+const COALESCE_MS = 10;
+
+const outgoing = new Map<DbOrTx, Set<string>>();
+
+function sendSoon(db: DbOrTx, orgs: Iterable<string>): void {
+  let set = outgoing.get(db);
+  if (!set) {
+    outgoing.set(db, (set = new Set()));
+    setTimeout(() => {
+      outgoing.delete(db);
+      const payload = [...set!].join(',');
+      void db.execute(sql`select pg_notify('events', ${payload.length > MAX_PAYLOAD ? '*' : payload})`).catch(() => {});
+    }, COALESCE_MS).unref();
+  }
+  for (const o of orgs) set.add(o);
+}
+
+/**
  * Runs `fn`, which commits what it writes before it returns (a transaction of its own), then
- * sends one `NOTIFY events` naming the orgs its events were for — fire and forget: a failure only
- * delays waiters to their next read. Inside another such scope (a verb under an Idempotency-Key's
+ * sends `NOTIFY events` naming the orgs its events were for — within 10 ms, with those of other
+ * commits of this instance meanwhile; fire and forget: a failure only delays waiters to their next
+ * read. Inside another such scope (a verb under an Idempotency-Key's
  * transaction) it runs in that one, which notifies after its own commit.
  * @param db where to send the NOTIFY: the pool (a transaction would hold it until it commits).
  */
@@ -39,9 +62,6 @@ export async function notifyAfterCommit<T>(db: DbOrTx, fn: () => Promise<T>): Pr
   try {
     return await pending.run(p, fn);
   } finally {
-    if (p.orgs.size > 0) {
-      const orgs = [...p.orgs].join(',');
-      void db.execute(sql`select pg_notify('events', ${orgs.length > MAX_PAYLOAD ? '*' : orgs})`).catch(() => {});
-    }
+    if (p.orgs.size > 0) sendSoon(db, p.orgs);
   }
 }
