@@ -257,7 +257,9 @@ export function ReclaimDialog(props: {
             <label className="block text-sm font-medium text-ink-2">
               Reason{' '}
               <span className="font-normal text-ink-4">
-                {mode === 'schedule' ? '(told to the spot tenants, and recorded in the audit trail)' : '(recorded in the audit trail)'}
+                {mode === 'schedule'
+                  ? '(told to the spot tenants, and recorded in the audit trail)'
+                  : '(told to the spot tenants it ends, and recorded in the audit trail)'}
               </span>
               <textarea
                 value={reason}

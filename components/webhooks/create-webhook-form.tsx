@@ -64,7 +64,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (hook: WebhookWith
           </label>
           {urlErrors.length > 0 && (
             <p id={urlErrorId} role="alert" className="mt-1 text-xs text-danger">
-              The URL {urlErrors.join(' ')}.
+              {urlErrors.join(' ')}
             </p>
           )}
         </div>

@@ -80,7 +80,7 @@ export function WebhooksView(props: { hooks: Fetched<Page<WebhookView>>; selecte
       header: 'URL',
       cell: (h) => (
         <div>
-          <span className="font-mono text-xs [overflow-wrap:anywhere]">{h.url}</span>
+          <span className="font-mono text-xs whitespace-nowrap">{h.url}</span>
           {h.description && <div className="text-xs text-ink-3">{h.description}</div>}
         </div>
       ),
@@ -97,7 +97,8 @@ export function WebhooksView(props: { hooks: Fetched<Page<WebhookView>>; selecte
       header: <span className="sr-only">Actions</span>,
       className: 'py-2 text-right',
       cell: (h) => (
-        <div className="flex flex-wrap justify-end gap-2">
+        // The actions keep their words whole: on a narrow screen the table scrolls inside its card (§6).
+        <div className="flex justify-end gap-2 whitespace-nowrap">
           <Link href={`${pathname}?webhook=${encodeURIComponent(h.id)}`} className={buttonStyles.secondary} {...offers('webhooks.attempts')}>
             Deliveries
           </Link>
@@ -121,7 +122,7 @@ export function WebhooksView(props: { hooks: Fetched<Page<WebhookView>>; selecte
                 () => {},
               )
             }
-            aria-label={`Rotate the signing secret of ${h.url}`}
+            aria-label={`Rotate secret of ${h.url}`}
             {...offers('webhooks.rotate-secret')}
           >
             Rotate secret
@@ -258,7 +259,7 @@ function DeliveryLog(props: { webhookId: string; url?: string; attempts: Fetched
       cell: (a) => (
         <span className={a.error ? 'text-danger-ink' : 'text-ok-ink'}>
           {a.statusCode ? `HTTP ${a.statusCode}` : 'no answer'}
-          {a.error && ` — ${a.error}`}
+          {a.error && a.error !== `answered ${a.statusCode}` && ` — ${a.error}`}
           {a.manual && <span className="ml-1 text-ink-3">(redelivered)</span>}
         </span>
       ),

@@ -101,6 +101,14 @@ test('the node page follows the event stream: a change over the API shows by its
   await expect(updated).toContainText(/Updated (just now|\d+ s ago) · live/);
   await page.screenshot({ path: 'test-results/live-header.png' });
 
+  // A spot tenant's VM lands on that unit: the managing org's page shows it live too (vm.placed reaches the holder's managers).
+  const placed = await request.post('/v1/vms', {
+    headers: { authorization: `Bearer ${state.keys.org_orbit}` },
+    data: { nodeId: 'acme-h100-03', unitIds: ['gpu-1'], tier: 'spot' },
+  });
+  expect(placed.status(), await placed.text()).toBe(201);
+  await expect(unit(page, 'gpu-1')).toHaveAttribute('data-state', 'spot-occupied', { timeout: 10_000 });
+
   // Put it back for the other tests on this node.
   const back = await request.post('/v1/nodes/acme-h100-03/reservations/res-nimbus-fleet-3/reclaim', {
     headers: { authorization: `Bearer ${state.keys.org_helix}` },

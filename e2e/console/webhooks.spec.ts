@@ -34,7 +34,7 @@ test('a tenant adds a webhook, gets its VM’s reclaim signed, reads the log, re
     // An address it may not send to is refused next to the field, in words.
     await page.getByLabel('URL').fill('https://10.0.0.1/hook');
     await page.getByRole('button', { name: 'Add endpoint' }).click();
-    await expect(page.getByRole('alert').first()).toContainText('private');
+    await expect(page.getByRole('alert').first()).toContainText('must be a public address: 10.0.0.1 is a private address');
 
     await page.getByLabel('URL').fill(url);
     await page.getByLabel('What it is for').fill('checkpoint on reclaim');
@@ -76,7 +76,7 @@ test('a tenant adds a webhook, gets its VM’s reclaim signed, reads the log, re
     await expect(row.locator('[data-status]')).toHaveAttribute('data-status', 'disabled');
     await page.getByRole('button', { name: `Enable ${url}` }).click();
     await expect(row.locator('[data-status]')).toHaveAttribute('data-status', 'enabled');
-    await page.getByRole('button', { name: `Rotate the signing secret of ${url}` }).click();
+    await page.getByRole('button', { name: `Rotate secret of ${url}` }).click();
     const rotated = page.getByTestId('webhook-secret-dialog');
     await expect(rotated).toContainText('signs beside it for 24 hours');
     expect(((await rotated.getByTestId('webhook-secret').textContent()) ?? '').trim()).not.toBe(secret);

@@ -63,8 +63,9 @@ const scheduleEvent = (description: string, data: z.ZodRawShape = {}): EventSpec
 const vmEvent = (description: string, data: z.ZodRawShape): EventSpec => ({
   description,
   data: z.strictObject({ ...vmFields, ...data }),
-  // The node owner sees every VM on its nodes but never whose it is (§2).
-  to: { operator: 'all', owner: { without: ['orgId'] }, tenant: 'all' },
+  // The node owner sees every VM on its nodes, and a managing org those on the units its
+  // reservations hold (its grid shows them), but neither whose it is (§2).
+  to: { operator: 'all', owner: { without: ['orgId'] }, managing: { without: ['orgId'] }, tenant: 'all' },
 });
 
 /**

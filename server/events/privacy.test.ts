@@ -6,7 +6,7 @@
  * org receives one, and every copy parses with the document's `Event` schema.
  */
 import { gpuUnits } from '@/db/factories';
-import { events, nodes, reservations, vms, webhookEndpoints } from '@/db/schema';
+import { events, nodes, reservationUnits, reservations, vms, webhookEndpoints } from '@/db/schema';
 import { asc } from 'drizzle-orm';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { setClockOffsetMs } from '../clock';
@@ -91,6 +91,11 @@ describe('who receives what (docs/product.md §5.7)', () => {
     const nodeOwner = new Map((await db().select().from(nodes)).map((n) => [n.id, n.ownerOrgId]));
     const lists = new Map((await db().select().from(reservations)).map((r) => [`${r.nodeId}/${r.id}`, r]));
     const vmOrg = new Map((await db().select().from(vms)).map((v) => [v.id, v.orgId]));
+    const units = await db().select().from(reservationUnits);
+    const holdsOf = (nodeId: string, unitIds: readonly string[]) =>
+      [...new Set(units.filter((u) => u.nodeId === nodeId && unitIds.includes(u.unitId) && !u.cancelled).map((u) => `${u.nodeId}/${u.reservationId}`))].map(
+        (k) => lists.get(k)!,
+      );
     const webhookOrg = new Map((await db().select().from(webhookEndpoints)).map((w) => [w.id, w.orgId]));
 
     // Every type of the catalog happened.
@@ -116,6 +121,11 @@ describe('who receives what (docs/product.md §5.7)', () => {
       for (const org of r?.managingOrgIds ?? []) add(org, 'managing');
       for (const org of r?.allowedOrgIds ?? []) add(org, 'audience');
       if (type.startsWith('vm.')) add(vmOrg.get(full.vmId as string), 'tenant');
+      // A VM's placing and ending also reach the managing orgs of the reservations holding its
+      // units (their grids show it): in this history r1 held gpu-0 … gpu-5 throughout.
+      if (type === 'vm.placed' || type === 'vm.terminated') {
+        for (const h of holdsOf(full.nodeId as string, full.unitIds as string[])) for (const org of h.managingOrgIds) add(org, 'managing');
+      }
 
       const expected = new Map<string, string[]>();
       for (const [org, held] of roles) {

@@ -85,7 +85,8 @@ export async function placeVm({ ctx, input }: { ctx: Ctx; input: PlaceVmInput })
       action: 'vm.place',
       nodeId: node.id,
       reservationId: input.reservationId,
-      to: recipientsOf(node, undefined, ctx.orgId),
+      // The managing orgs of the reservations holding its units see it on their grid (§2).
+      to: { ...recipientsOf(node, undefined, ctx.orgId), managingOrgIds: [...new Set(units.flatMap((u) => holds.get(u.unitId)?.managingOrgIds ?? []))] },
       unitIds,
       details: { vmId: id, tier: input.tier },
     });

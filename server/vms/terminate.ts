@@ -1,5 +1,7 @@
-import { vms } from '@/db/schema';
-import { and, eq } from 'drizzle-orm';
+import { textArray } from '@/db/prepared';
+import { reservationUnits, reservations, vms } from '@/db/schema';
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
 import { writeAuditEvent } from '../audit/write';
 import { closeIntervals } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
@@ -11,6 +13,25 @@ import { endVms, toVmViews } from './internal';
 import type { GetVmInput } from './schemas';
 import { toVmView, type VmView } from './view';
 import { recipientsOf } from '../events/write';
+
+/** The managing orgs of the (not cancelled) reservations that hold any of `unitIds` now: whose grids show a VM there. */
+async function managersOfUnits(tx: Tx, nodeId: string, unitIds: readonly string[], now: Date): Promise<string[]> {
+  if (unitIds.length === 0) return [];
+  const rows = await tx
+    .selectDistinct({ orgId: sql<string>`unnest(${reservations.managingOrgIds})` })
+    .from(reservationUnits)
+    .innerJoin(reservations, and(eq(reservations.nodeId, reservationUnits.nodeId), eq(reservations.id, reservationUnits.reservationId)))
+    .where(
+      and(
+        eq(reservationUnits.nodeId, nodeId),
+        sql`${reservationUnits.unitId} = any(${textArray(unitIds)})`,
+        sql`not ${reservationUnits.cancelled}`,
+        sql`${reservationUnits.startsAt} <= ${now.toISOString()}::timestamptz`,
+        sql`(${reservationUnits.endsAt} is null or ${reservationUnits.endsAt} > ${now.toISOString()}::timestamptz)`,
+      ),
+    );
+  return rows.map((r) => r.orgId);
+}
 
 /**
  * Terminates a VM (docs/product.md §5.3): its own org or the operator; owners and managing orgs evict
@@ -43,7 +64,8 @@ export async function terminateVm({ ctx, input }: { ctx: Ctx; input: GetVmInput 
       action: 'vm.terminate',
       nodeId: node.id,
       reservationId: vm.reservationId ?? undefined,
-      to: recipientsOf(node, undefined, vm.orgId),
+      // The managing orgs of the reservations holding its units see it on their grid (§2).
+      to: { ...recipientsOf(node, undefined, vm.orgId), managingOrgIds: await managersOfUnits(tx, node.id, freed, lctx.now) },
       unitIds: sortUnitIds(freed, positions),
       details: { vmId: vm.id, tier: vm.tier },
     });

@@ -31,8 +31,23 @@ export function refusedAddress(address: string): string | null {
   if (range === 'unicast') return null;
   if (range === 'loopback' && loopbackAllowed()) return null;
   if ((range === 'private' || range === 'uniqueLocal') && privateAllowed()) return null;
-  return `${ip.toString()} is a ${range} address, which webhooks may not reach`;
+  return `must be a public address: ${ip.toString()} is ${rangeWords[range] ?? 'a reserved address'}, which webhooks may not reach`;
 }
+
+/** ipaddr.js's range names, in words. */
+const rangeWords: Record<string, string> = {
+  loopback: 'this machine (loopback)',
+  private: 'a private address',
+  uniqueLocal: 'a private address (unique local)',
+  linkLocal: 'a link-local address',
+  carrierGradeNat: 'a carrier-grade NAT address',
+  unspecified: 'the unspecified address',
+  multicast: 'a multicast address',
+  broadcast: 'the broadcast address',
+  rfc6052: 'a NAT64 address',
+  '6to4': 'a 6to4 address',
+  teredo: 'a Teredo address',
+};
 
 /** A URL that may be registered, or why not (the address is checked again when sending). */
 export function refusedUrl(raw: string): string | null {
@@ -48,10 +63,11 @@ export function refusedUrl(raw: string): string | null {
   const host = url.hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '');
   const literal = ipaddr.isValid(host);
   const loopbackName = host === 'localhost' || (literal && ipaddr.parse(host).range() === 'loopback');
+  // (Plain http to loopback only where the server allows it, WEBHOOKS_ALLOW_LOOPBACK=1: development and tests.)
   if (url.protocol === 'http:') {
-    if (!(loopbackAllowed() && loopbackName)) return 'must use https (http only to loopback, where WEBHOOKS_ALLOW_LOOPBACK=1)';
+    if (!(loopbackAllowed() && loopbackName)) return 'must use https';
   } else if (url.protocol !== 'https:') return 'must use https';
-  if (host === 'localhost' && !loopbackAllowed()) return 'must not name this machine';
+  if (host === 'localhost' && !loopbackAllowed()) return 'must be a public address, not this machine';
   if (literal) return refusedAddress(host);
   return null;
 }
