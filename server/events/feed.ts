@@ -41,7 +41,12 @@ export function decodePosition(cursor: string, path = 'query.after'): Position {
   } catch {
     // not base64url JSON: malformed
   }
-  throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous answer unchanged.', {
+  throw malformedCursor(path);
+}
+
+/** The 400 for a cursor this API did not hand out. */
+function malformedCursor(path: string): DomainError {
+  return new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous answer unchanged.', {
     errors: [{ path, message: 'is not a cursor this API returned' }],
   });
 }
@@ -107,11 +112,7 @@ export async function listEvents({ ctx, input }: { ctx: Ctx; input: ListEventsIn
     const { now, settled, pending } = await readFeed(ctx.db, ctx, from, input.types, limit);
     // A cursor stamped later than now (beyond a minute of clocks disagreeing) was not handed out:
     // it would never grow old enough for its 410.
-    if (first && given && given.t > now.getTime() + 60_000) {
-      throw new DomainError('invalid_request', 'The cursor is malformed; pass the nextCursor of a previous answer unchanged.', {
-        errors: [{ path: 'query.after', message: 'is not a cursor this API returned' }],
-      });
-    }
+    if (first && given && given.t > now.getTime() + 60_000) throw malformedCursor('query.after');
     if (first && given && given.t < now.getTime() - EVENT_RETENTION_DAYS * 86_400_000) {
       throw new DomainError(
         'cursor_expired',
