@@ -6,6 +6,7 @@ import { useServerCall } from '../live/use-server-call';
 import { errorMessage, fieldSentences } from '../problem-words';
 import type { CreatedApiKey } from '../trpc-types';
 import { buttonStyles } from '../ui/modal';
+import { useHydrated } from '../ui/use-hydrated';
 import { offers } from '../offers';
 
 /** Creates a key of the acting org (docs/product.md §2 "manage the org's API keys"). */
@@ -20,6 +21,7 @@ const createApiKey = (client: ConsoleClient, input: { name: string }) => client.
 export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey) => void }) {
   const [name, setName] = useState('');
   const create = useServerCall(createApiKey);
+  const hydrated = useHydrated();
   const errorId = useId();
   const nameErrors = fieldSentences(create.error, 'name');
   // A problem naming no field of this form (say, the rate limit) shows under it.
@@ -61,7 +63,7 @@ export function CreateApiKeyForm({ onCreated }: { onCreated: (key: CreatedApiKey
           </p>
         )}
       </div>
-      <button type="submit" disabled={create.pending} className={`mt-6 ${buttonStyles.primary}`} {...offers('api-keys.create')}>
+      <button type="submit" disabled={!hydrated || create.pending} className={`mt-6 ${buttonStyles.primary}`} {...offers('api-keys.create')}>
         {create.pending ? 'Creating…' : 'Create API key'}
       </button>
       {otherError && (

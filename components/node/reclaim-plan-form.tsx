@@ -5,6 +5,7 @@ import type { ConsoleClient } from '../live/trpc-client';
 import { useServerCall } from '../live/use-server-call';
 import { offers } from '../offers';
 import { errorMessage } from '../problem-words';
+import { useHydrated } from '../ui/use-hydrated';
 
 type Plan = Awaited<ReturnType<ConsoleClient['reservations']['reclaimPlan']['query']>>;
 
@@ -30,6 +31,7 @@ export function ReclaimPlanForm(props: {
 }) {
   const { nodeId, reservations, selectionReservation, selectedIds, onPlan } = props;
   const call = useServerCall(planReclaim);
+  const hydrated = useHydrated();
   const [shown, setShown] = useState<{ plan: Plan; reservationId: string; count: number } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const reservationId = selectionReservation ?? (reservations.length === 1 ? reservations[0]! : null);
@@ -70,7 +72,7 @@ export function ReclaimPlanForm(props: {
         </label>
         <button
           type="submit"
-          disabled={call.pending}
+          disabled={!hydrated || call.pending}
           className="rounded-md border border-line-strong bg-surface px-3 py-1.5 text-sm hover:bg-surface-2 disabled:opacity-50"
           {...offers('node.reclaim-plan')}
         >

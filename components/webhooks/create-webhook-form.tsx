@@ -7,6 +7,7 @@ import { offers } from '../offers';
 import { errorMessage, fieldSentences } from '../problem-words';
 import type { RouterInputs, WebhookWithSecret } from '../trpc-types';
 import { buttonStyles } from '../ui/modal';
+import { useHydrated } from '../ui/use-hydrated';
 import { EVENT_TYPES } from './event-types';
 
 type CreateInput = RouterInputs['webhooks']['create'];
@@ -23,6 +24,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (hook: WebhookWith
   const [description, setDescription] = useState('');
   const [types, setTypes] = useState<string[]>([]);
   const create = useServerCall(createWebhook);
+  const hydrated = useHydrated();
   const urlErrorId = useId();
   const urlErrors = fieldSentences(create.error, 'url');
   const otherError = create.error !== null && urlErrors.length === 0 ? errorMessage(create.error) : null;
@@ -93,7 +95,7 @@ export function CreateWebhookForm({ onCreated }: { onCreated: (hook: WebhookWith
           ))}
         </div>
       </fieldset>
-      <button type="submit" disabled={create.pending} className={buttonStyles.primary} {...offers('webhooks.create')}>
+      <button type="submit" disabled={!hydrated || create.pending} className={buttonStyles.primary} {...offers('webhooks.create')}>
         {create.pending ? 'Adding…' : 'Add endpoint'}
       </button>
       {otherError && (
