@@ -16,7 +16,7 @@
  * A new read needs a rule in 3, never an entry in 2 (docs/architecture.md "Add a verb").
  */
 import type { DbOrTx } from '@/db/client';
-import { apiKeys, auditEvents, events, nodes, notifications, reservations, vms, webhookEndpoints } from '@/db/schema';
+import { apiKeys, auditEvents, events, nodes, notifications, reservationOrgs, reservations, vms, webhookEndpoints } from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
@@ -411,17 +411,18 @@ export function listsReservation(rel: ReservationRelation, role: ReservationRole
  * is listed (the operator, role `any`). The caller keeps its own cursor, `ORDER BY (node_id, id)`
  * and `LIMIT` (`after` and `limit` here only bound the work).
  *
- * Roles `audience` and `managing` are one array predicate: PostgreSQL chooses between the GIN
- * index (an org named on few reservations) and walking the primary key in page order, filtering
- * (an org named on many: it stops after a page). Role `any` is an OR over three relations; as
- * one predicate (or a union of all three) PostgreSQL must gather every reservation the org may
- * see before the ordered `LIMIT` — an audience org of 10,008 reservations paid for all of them
- * on every page (docs/performance.md). So each relation is its own branch — the owner's nodes'
- * reservations (nodes_owner_idx or nodes_pkey, then the primary key (node_id, id)), the GIN
- * indexes on allowed_org_ids and managing_org_ids (migration 0001) — each in page order after
- * the cursor and cut at `limit`, and the union of at most 3 × `limit` keys cut again: the cost
- * follows the page, not what the org may see (server/reservations/list-across.test.ts checks
- * the plans).
+ * Each relation is a branch in page order after the cursor, cut at `limit`: the owner's nodes'
+ * reservations (nodes_owner_idx or nodes_pkey, then the primary key (node_id, id)), and the
+ * reservations naming the org in allowedOrgIds or managingOrgIds — a range of reservation_orgs'
+ * primary key (org, role, node_id, reservation_id), already in page order (migration 0016).
+ * Role `audience` or `managing` is its one branch; role `any` the union of all three, at most
+ * 3 × `limit` keys, cut again. As one predicate (or a union of uncut branches) PostgreSQL must
+ * gather every reservation the org may see before the ordered `LIMIT` — an audience org of
+ * 10,008 reservations paid for all of them on every page; and the arrays' GIN indexes cannot
+ * give page order, while PostgreSQL estimates an org the arrays never name at 0.5 % of them and
+ * so walked every reservation in page order looking for it (114 ms at 100,000 nodes;
+ * docs/performance.md). So the cost follows the page, not what the org may see, nor the fleet
+ * (server/reservations/list-across.test.ts checks the plans).
  * @param after the cursor's (nodeId, id), exclusive.
  * @param narrow the list's own filters over a reservations alias (`reservations` outside), put
  *   inside each branch too, so that a branch's page is a page of matching rows; the caller
@@ -435,11 +436,7 @@ export function reservationListedFor(
   narrow: (alias: string) => SQL | undefined = () => undefined,
 ): SQL | undefined {
   const me = principal.orgId;
-  const audience = arrayContains(reservations.allowedOrgIds, [me]);
-  const managing = arrayContains(reservations.managingOrgIds, [me]);
-  if (role === 'audience') return audience;
-  if (role === 'managing') return managing;
-  if (isOperator(principal)) return undefined;
+  if (role === 'any' && isOperator(principal)) return undefined;
   // Each branch's cursor and page order, on its own alias.
   const cursorOf = (alias: string) => {
     const own = narrow(alias);
@@ -447,10 +444,18 @@ export function reservationListedFor(
     return own ? sql`${cursor} and ${own}` : cursor;
   };
   const page = (alias: string) => sql`${cursorOf(alias)} order by ${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id limit ${limit}`;
+  // The reservations naming the org as `named`, read in page order from reservation_orgs.
+  const naming = (named: 'audience' | 'managing', alias: string) =>
+    sql`(select ${sql.raw(alias)}.node_id, ${sql.raw(alias)}.id from ${reservationOrgs} ro
+      join reservations ${sql.raw(alias)} on ${sql.raw(alias)}.node_id = ro.node_id and ${sql.raw(alias)}.id = ro.reservation_id
+      where ro.org_id = ${me} and ro.role = ${named}${page(alias)})`;
+  const listed = (branches: SQL) => sql`(${reservations.nodeId}, ${reservations.id}) in (select u.node_id, u.id from (${branches}) u)`;
+  if (role === 'audience') return listed(naming('audience', 'a'));
+  if (role === 'managing') return listed(naming('managing', 'm'));
   return sql`(${reservations.nodeId}, ${reservations.id}) in (select u.node_id, u.id from (
     (select o.node_id, o.id from reservations o join ${nodes} n on n.id = o.node_id where n.owner_org_id = ${me}${page('o')})
-    union (select a.node_id, a.id from reservations a where a.allowed_org_ids @> array[${me}]::text[]${page('a')})
-    union (select m.node_id, m.id from reservations m where m.managing_org_ids @> array[${me}]::text[]${page('m')})
+    union ${naming('audience', 'a')}
+    union ${naming('managing', 'm')}
   ) u order by u.node_id, u.id limit ${limit})`;
 }
 
@@ -511,9 +516,13 @@ export function maySeeAuditEvent(
  * over three relations; as one predicate under `ORDER BY seq DESC LIMIT` PostgreSQL could only
  * walk the whole table testing each row, so each relation is its own index-driven branch —
  * the actor's events (`audit_actor_idx`), events on nodes it owns (`nodes_owner_idx`, then
- * `audit_node_idx`), events of reservations it manages (`reservations_managing_org_ids_idx`, then
+ * `audit_node_idx`), events of reservations it manages (reservation_orgs' primary key, then
  * `audit_reservation_idx`) — each newest first and cut at `limit`, so a principal who sees few
- * events reads few rows. The caller keeps its own `ORDER BY seq DESC LIMIT` over the union.
+ * events reads few rows. The managing branch reads reservation_orgs rather than the array's GIN
+ * index: PostgreSQL estimates an org the array never names at 0.5 % of the reservations, and at
+ * 100,000 nodes that estimate made it start a parallel worker for an empty branch (≈ 10 ms of a
+ * 20 ms statement, docs/performance.md). The caller keeps its own `ORDER BY seq DESC LIMIT` over
+ * the union.
  * @param where filters on `audit_events` columns (node, reservation, action, period, cursor).
  */
 export function auditVisibleSeqs(principal: Principal, where: SQL | undefined, limit: number): SQL | undefined {
@@ -526,8 +535,8 @@ export function auditVisibleSeqs(principal: Principal, where: SQL | undefined, l
     union all
     (select ${auditEvents.seq} from ${auditEvents} join ${nodes} on ${nodes.id} = ${auditEvents.nodeId} where ${nodes.ownerOrgId} = ${me}${also}${newest})
     union all
-    (select ${auditEvents.seq} from ${auditEvents} join ${reservations} on ${reservations.nodeId} = ${auditEvents.nodeId} and ${reservations.id} = ${auditEvents.reservationId}
-      where ${reservations.managingOrgIds} @> array[${me}]::text[]${also}${newest})
+    (select ${auditEvents.seq} from ${auditEvents} join ${reservationOrgs} on ${reservationOrgs.nodeId} = ${auditEvents.nodeId} and ${reservationOrgs.reservationId} = ${auditEvents.reservationId}
+      where ${reservationOrgs.orgId} = ${me} and ${reservationOrgs.role} = 'managing'${also}${newest})
   )`;
 }
 

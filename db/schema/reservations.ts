@@ -1,4 +1,5 @@
-import { boolean, foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, foreignKey, index, integer, pgTable, primaryKey, text, timestamp } from 'drizzle-orm/pg-core';
 import { nodes } from './nodes';
 
 /**
@@ -57,5 +58,30 @@ export const reservationUnits = pgTable(
     // No index names `released`: release and reclaim flip it, and an index on it would make
     // every such update non-HOT, maintaining every index of the table (docs/performance.md,
     // issue 23); the fleet's "has released units" filter walks reservation_units_node_unit_idx.
+  ],
+);
+
+/**
+ * One row per org a reservation names, per list: `audience` for each of `allowedOrgIds`,
+ * `managing` for each of `managingOrgIds` — the arrays by org, so "the reservations naming this
+ * org", in (nodeId, id) order, is a range of the primary key. The GIN indexes on the arrays
+ * cannot give that order, and PostgreSQL estimates every org the arrays do not name at 0.5 % of
+ * the table, so a list for such an org walked every reservation (docs/performance.md, issue 26).
+ * Written only by the triggers of migration 0016 (hand-written: drizzle-kit cannot express
+ * them), in the same statement as the reservation row: the arrays stay the one source.
+ */
+export const reservationOrgs = pgTable(
+  'reservation_orgs',
+  {
+    orgId: text('org_id').notNull(),
+    role: text('role', { enum: ['audience', 'managing'] }).notNull(),
+    nodeId: text('node_id').notNull(),
+    reservationId: text('reservation_id').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.orgId, t.role, t.nodeId, t.reservationId] }),
+    foreignKey({ columns: [t.nodeId, t.reservationId], foreignColumns: [reservations.nodeId, reservations.id] }).onDelete('cascade'),
+    index('reservation_orgs_reservation_idx').on(t.nodeId, t.reservationId),
+    check('reservation_orgs_role', sql`${t.role} in ('audience', 'managing')`),
   ],
 );

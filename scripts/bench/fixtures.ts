@@ -50,7 +50,7 @@ export async function buildFixtures(db: Db, batch: string, count: number): Promi
   // the 2 cores the server and the database share. No CHECKPOINT: after one, each reclaim's
   // first write to a page logs the whole page (full_page_writes), which the floor's one-row
   // UPDATE barely pays — the ratio would measure the checkpoint's timing, not the reclaim.
-  await db.execute(sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_units, vms, vm_units, unit_intervals`);
+  await db.execute(sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_orgs, reservation_units, vms, vm_units, unit_intervals`);
 }
 
 /**
@@ -75,6 +75,6 @@ export async function dropFixtures(db: Db): Promise<void> {
     await tx.execute(sql`delete from nodes where id like 'zz-bench-%'`);
   });
   await db.execute(
-    sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_units, vms, vm_units, unit_intervals, audit_events, notifications`,
+    sql`vacuum analyze nodes, node_units, node_topologies, reservations, reservation_orgs, reservation_units, vms, vm_units, unit_intervals, audit_events, notifications`,
   );
 }
