@@ -16,7 +16,7 @@
  * --only 'dry run,reservations' (the scenarios whose name contains one of these, beside the
  * floor; no console timings, no targets: a quick side-by-side while working on one figure),
  * --fleet-100k (issue 26: the large fleet is 100,000 nodes — 800,000 units, ≈ 2.2 M VMs, ≈ 4.9 M
- * audit events, about 4.5 GB and three minutes to generate — beside the 100-node one; the
+ * audit events, about 4.6 GB and three minutes to generate — beside the 100-node one; the
  * utilisation step is skipped, see UTILISATION_MAX_NODES).
  */
 import fs from 'node:fs';

@@ -3,7 +3,7 @@
  * to the demo seed (docs/product.md §7) plus a bulk-generated fleet (db/fleet.ts) of that many
  * nodes, and prints the counts, how long it took and its steps of a second or more. The
  * benchmark (scripts/bench.ts) builds its fleets with the same two calls. 100,000 nodes take
- * about three minutes and 4.5 GB (docs/performance.md, issue 26).
+ * about three minutes and 4.6 GB (docs/performance.md, issue 26).
  */
 import { parseArgs } from 'node:util';
 import { sql } from 'drizzle-orm';
