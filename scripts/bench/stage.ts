@@ -4,7 +4,7 @@
  * production `next start` per database with the floor route enabled and the rate limit off
  * (docs/product.md §8 R5: a benchmark measures the product, not the limiter).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -92,16 +92,7 @@ export async function startInstance(port: number, url: string, emails: readonly 
   // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=.data/bench/profiles`): node flags for the
   // server, which NODE_OPTIONS refuses for profiling; the profile is written when it stops.
   const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
-  const command = nodeArgs.length ? process.execPath : path.join('node_modules', '.bin', 'next');
-  const args = [
-    ...(nodeArgs.length ? [...nodeArgs, path.join('node_modules', 'next', 'dist', 'bin', 'next')] : []),
-    'start',
-    '-p',
-    String(port),
-    '-H',
-    '127.0.0.1',
-  ];
-  const child = spawn(command, args, {
+  const options: SpawnOptions = {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: appServerEnv({
       ...process.env,
@@ -115,7 +106,10 @@ export async function startInstance(port: number, url: string, emails: readonly 
       WEBHOOKS_ALLOW_LOOPBACK: '1',
       NODE_ENV: 'production' as const,
     }),
-  });
+  };
+  const child = nodeArgs.length
+    ? spawn(process.execPath, [...nodeArgs, path.join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], options)
+    : spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1'], options);
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr.push(chunk);
