@@ -10,6 +10,7 @@ import { OPENAPI_PATH, restRoutes } from '../rest/routes';
 import { buildOpenApiDocument } from './document';
 import { projectContract } from './contract';
 import contractSnapshot from './contract.snapshot.json';
+import { errorTable, problemExtrasOf, type ErrorCode } from '../errors';
 import { Problem, reclaimOnlyFields } from './schemas';
 
 type RouteHandler = Parameters<typeof callRoute>[0];
@@ -216,17 +217,28 @@ describe('GET /v1/openapi.json', () => {
     for (const [name, schema] of Object.entries(before.schemas)) expect(now.schemas[name], name).toEqual(schema);
   });
 
-  it('lists every error code of errorTable in Problem, and answers errors as problem+json', () => {
-    const problem = doc.components?.schemas?.Problem as { properties: { code: { enum: string[] } } };
-    expect(problem.properties.code.enum).toEqual(expect.arrayContaining(['invalid_request', 'eviction_set_changed', 'idempotency_key_reused', 'rate_limited']));
+  it('answers every error as one problem per code, rendered from the error table: its type, title, status and the extras it always carries', () => {
+    const schemas = doc.components?.schemas as Record<string, { properties: Record<string, { const?: unknown }>; required: string[] }>;
+    const problemRefs = new Set<string>();
     for (const item of Object.values(doc.paths ?? {})) {
-      for (const op of Object.values(item) as { responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }[]) {
+      for (const op of Object.values(item) as { responses: Record<string, { content?: Record<string, { schema: unknown }>; $ref?: string }> }[]) {
         for (const [status, res] of Object.entries(op.responses)) {
           if (Number(status) < 400) continue;
-          if (res.$ref) expect(res.$ref).toMatch(/^#\/components\/responses\//);
-          else expect(Object.keys(res.content ?? {})).toEqual(['application/problem+json']);
+          const response = (res.$ref ? doc.components?.responses?.[res.$ref.split('/').pop()!] : res) as { content?: Record<string, { schema: unknown }> };
+          expect(Object.keys(response.content ?? {})).toEqual(['application/problem+json']);
+          const schema = response.content!['application/problem+json']!.schema as { $ref?: string; oneOf?: { $ref: string }[] };
+          for (const { $ref } of schema.oneOf ?? [schema]) problemRefs.add($ref!.split('/').pop()!);
         }
       }
+    }
+    expect(problemRefs.size).toBeGreaterThan(20);
+    for (const name of problemRefs) {
+      const schema = schemas[name]!;
+      const code = schema.properties.code!.const as ErrorCode;
+      expect(name).toBe(`${code.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase())}Problem`);
+      expect(schema.properties.type!.const).toBe(`/problems/${code}`);
+      expect(schema.properties.status!.const).toBe(errorTable[code].status);
+      expect(schema.required.sort()).toEqual(['code', 'detail', 'status', 'title', 'type', ...problemExtrasOf(code)].sort());
     }
   });
 });

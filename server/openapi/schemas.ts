@@ -24,7 +24,7 @@ import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
 import type { AuditEventView } from '../audit/view';
-import { errorTable, type Problem as ProblemType } from '../errors';
+import { errorTable, problemExtrasOf, problemType, type ErrorCode, type Problem as ProblemType, type ProblemExtraName } from '../errors';
 import { Event, type EventView } from '../events/catalog';
 import type { EventPage as EventPageType } from '../events/feed';
 import { unitStates, type UnitView } from '../nodes/unit-states';
@@ -378,36 +378,62 @@ export const WebhookAttempt = z
   })
   .meta({ id: 'WebhookAttempt' });
 
-const errorCodes = Object.keys(errorTable) as [keyof typeof errorTable, ...(keyof typeof errorTable)[]];
+const errorCodes = Object.keys(errorTable) as [ErrorCode, ...ErrorCode[]];
 
-/** RFC 9457 problem details with this API's `code` and extra fields (docs/product.md §5 Errors). */
+/** Each extra problem field (docs/product.md §5 Errors), by name: what it holds, whichever code carries it. */
+const problemExtraFields = {
+  errors: z
+    .array(z.strictObject({ path: z.string().meta({ description: 'The field, e.g. `body.unitIds.0` or `query.limit`.' }), message: z.string() }))
+    .meta({ description: 'Each offending field, with what is wrong with it.' }),
+  reservationStatus: z.enum(reservationStatuses).meta({
+    description: "The reservation's status. It is not named `status`, which RFC 9457 keeps for the HTTP status.",
+  }),
+  terminate: Ids.meta({ description: 'The VM ids a reclaim would terminate now.' }),
+  unitIds: Ids.meta({ description: 'The units concerned.' }),
+  vmIds: Ids.meta({ description: 'The VMs on those units that the caller may see.' }),
+  orgIds: Ids.meta({ description: 'The orgs that do not exist.' }),
+  topologyGen: z.int().min(1).meta({ description: "The node's current topologyGen." }),
+  limit: z.int().min(0).meta({ description: 'The limit the request would exceed.' }),
+  available: z.int().min(0).meta({ description: 'How many of the candidate units are on the spot market now.' }),
+  scheduleStatus: z.enum(reclaimScheduleStatuses).meta({ description: "The schedule's status." }),
+} satisfies Record<ProblemExtraName, z.ZodType>;
+
+const ProblemTypeUri = z.string().meta({ format: 'uri-reference' });
+
+/** RFC 9457 problem details with this API's `code` and extra fields, any code (docs/product.md §5 Errors): what every problem answer parses as. */
 export const Problem = z
   .strictObject({
-    type: z.string().meta({ format: 'uri' }),
+    type: ProblemTypeUri.meta({ description: 'The page describing the code: `/problems/{code}`, relative to this API.' }),
     title: z.string(),
     status: z.int().min(400).max(599).meta({ description: 'The HTTP status code (RFC 9457).' }),
     detail: z.string().meta({ description: 'A sentence a person can act on.' }),
     code: z.enum(errorCodes),
-    errors: z
-      .array(z.strictObject({ path: z.string(), message: z.string() }))
-      .optional()
-      .meta({ description: 'invalid_request, start_in_past: each offending field, e.g. `body.unitIds.0`.' }),
-    reservationStatus: z.enum(reservationStatuses).optional().meta({
-      description:
-        "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. docs/product.md §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",
+    ...(Object.fromEntries(Object.entries(problemExtraFields).map(([k, v]) => [k, v.optional()])) as {
+      [K in ProblemExtraName]: z.ZodOptional<(typeof problemExtraFields)[K]>;
     }),
-    terminate: Ids.optional().meta({ description: 'eviction_set_changed: the VM ids a reclaim would terminate now.' }),
-    unitIds: Ids.optional().meta({
-      description: 'unit_occupied, unit_unavailable, reservation_overlap, unit_missing, unit_not_in_reservation, unknown_unit: the units concerned.',
-    }),
-    vmIds: Ids.optional().meta({ description: 'unit_occupied: the VMs on those units that the caller may see.' }),
-    orgIds: Ids.optional().meta({ description: 'unknown_org: the orgs that do not exist.' }),
-    topologyGen: z.int().min(0).optional().meta({ description: "topology_changed: the node's current topologyGen (the request expected another)." }),
-    limit: z.int().min(0).optional().meta({ description: 'limit_reached: the limit the request would exceed (100 active API keys per org).' }),
-    available: z.int().min(0).optional().meta({ description: 'not_enough_units: how many of the candidate units are reclaimable (released) now.' }),
-    scheduleStatus: z.enum(reclaimScheduleStatuses).optional().meta({ description: "schedule_not_pending: the schedule's status." }),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
+  .meta({ description: 'RFC 9457 problem details (`application/problem+json`).' });
+
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
+
+/**
+ * The problem one code answers with, exactly (component `<Code>Problem`): its `type`, `title`,
+ * `status` and `code` as constants, and the extras its row of the error table lists, required —
+ * no other field. Rendered from the one error table, never restated.
+ */
+export function problemSchemaOf(code: ErrorCode) {
+  const row = errorTable[code];
+  return z
+    .strictObject({
+      type: z.literal(problemType(code)).meta({ format: 'uri-reference', description: 'The page describing this code, relative to this API.' }),
+      title: z.literal(row.title),
+      status: z.literal(row.status).meta({ type: 'integer', description: 'The HTTP status code (RFC 9457).' }),
+      detail: z.string().meta({ description: 'A sentence a person can act on.' }),
+      code: z.literal(code),
+      ...Object.fromEntries(problemExtrasOf(code).map((k) => [k, problemExtraFields[k]])),
+    })
+    .meta({ id: `${pascal(code)}Problem`, title: row.title, description: row.description });
+}
 
 /**
  * A cursor-paginated list `{ items, nextCursor? }` (docs/product.md §5 Lists).

@@ -259,7 +259,7 @@ export const reservationOperations = {
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'not_enough_units'],
       readOnly: () => true,
       example: {
-        request: { count: 2 },
+        body: { count: 2 },
         response: {
           unitIds: ['gpu-2', 'gpu-3'],
           wouldTerminate: ['vm-b'],

@@ -7,7 +7,7 @@ describe('the route table', () => {
     expect(withExamples.length).toBeGreaterThan(0);
     for (const r of withExamples) {
       expect(r.response.safeParse(r.example!.response).error?.issues, `${r.operationId}: example answer`).toBeUndefined();
-      const request = r.example!.request ?? {};
+      const request = r.example!.body ?? r.example!.query ?? {};
       expect((r.body ?? r.query)?.safeParse(request).error?.issues, `${r.operationId}: example request`).toBeUndefined();
     }
   });

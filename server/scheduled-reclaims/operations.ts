@@ -57,7 +57,7 @@ export const scheduledReclaimOperations = {
       responseDescription: 'The schedule, pending.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'invalid_schedule_time', 'already_scheduled'],
       example: {
-        request: { unitIds: ['gpu-2', 'gpu-3'], at: '2026-12-07T09:00:00.000Z', reason: 'maintenance window' },
+        body: { unitIds: ['gpu-2', 'gpu-3'], at: '2026-12-07T09:00:00.000Z', reason: 'maintenance window' },
         response: {
           id: 'rcs_01JEXAMPLE',
           nodeId: 'node-1',
