@@ -162,7 +162,7 @@ export async function applyReclaim(
   tx: Tx,
   scope: ReservationScope,
   input: ReclaimRequest,
-  details: Record<string, unknown> = {},
+  details: { scheduleId?: string } = {},
 ): Promise<{ result: ReclaimResult; leaving: string[] }> {
   const { ctx: lctx, node, reservation, units, positions } = scope;
   // Step 4: every running VM on a named unit, locked in id order.

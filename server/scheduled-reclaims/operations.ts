@@ -51,7 +51,7 @@ export const scheduledReclaimOperations = {
       tag: 'Reservations',
       summary: 'Schedule a reclaim, telling the spot tenants now',
       description:
-        'Reclaims the units at `at` (in the future, at most 30 days ahead, before the reservation’s endsAt), exactly once, acting as the caller (`via: schedule`) with its permission checked again then. Every spot tenant on the units is notified now and on every change (`notBefore = at`); the units and VMs carry `reclaimAt` until it runs. A unit in another pending schedule of the reservation is 409 already_scheduled. Same principals as reclaim (docs/product.md §5.6).',
+        'Reclaims the units at `at` (in the future, at most 30 days ahead, before the reservation’s endsAt), exactly once, acting as the caller (`via: schedule`) with its permission checked again then. Every spot tenant on the units is notified now and on every change (`notBefore = at`); the units and VMs carry `reclaimAt` until it runs. A unit in another pending schedule of the reservation is 409 already_scheduled. Same principals as reclaim.',
       status: 201,
       response: ReclaimSchedule,
       responseDescription: 'The schedule, pending.',
