@@ -71,16 +71,13 @@ export type RestDeclaration<I extends z.ZodType, O, P extends `/v1${string}`, R 
    * §5.8): its file name, its window's meaning and its CSV columns, over the items REST answers.
    */
   export?: ExportDeclaration<ListItem<z.output<R>>>;
-  /**
-   * A worked example for the document (every operation has one): the request — its path
-   * parameters, its query as a client writes it, its JSON body — and the answer it gets.
-   * server/rest/routes.test.ts parses both with the operation's own schemas; the linter checks
-   * them against the document.
-   */
-  example?: RestExample<z.output<R>>;
 };
 
-/** An example request and its answer (`RestDeclaration.example`). */
+/**
+ * An example request and its answer, as the document shows it: its path parameters, its query as
+ * a client writes it, its JSON body. Every operation's are played against the demo fleet and kept
+ * in server/openapi/examples.json (server/openapi/examples-capture.ts writes it).
+ */
 export type RestExample<Answer> = {
   params?: Record<string, string>;
   query?: Record<string, string | number>;

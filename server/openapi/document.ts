@@ -17,7 +17,9 @@ import {
 import { errorTable, problemHeadersOf, type ErrorCode } from '../errors';
 import { IdempotencyKey } from '../rest/route';
 import { MAX_EXPORT_DAYS } from '../exports/window';
+import type { RestExample } from '../operation';
 import type { RouteSpec } from '../rest/route-spec';
+import operationExamples from './examples.json';
 import { problemSchemaOf } from './schemas';
 
 type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
@@ -178,8 +180,19 @@ function withExamples(shape: ZodObjectSchema, values: Record<string, unknown> | 
   return z.strictObject(fields);
 }
 
+/** The media type's example(s): one as `example`, several as named `examples`. */
+function exampleOf(named: Record<string, RestExample<unknown>>, part: 'body' | 'response') {
+  const entries = Object.entries(named).filter(([, e]) => e[part] !== undefined);
+  if (entries.length === 0) return {};
+  if (entries.length === 1) return { example: entries[0]![1][part] };
+  return { examples: Object.fromEntries(entries.map(([name, e]) => [name, { summary: exampleSummaries[name] ?? name, value: e[part] }])) };
+}
+
+const exampleSummaries: Record<string, string> = { dryRun: 'A dry run: what the reclaim would terminate', reclaim: 'The reclaim of what the dry run showed' };
+
 function operation(r: RouteSpec, shared: SharedResponses): ZodOpenApiOperationObject {
-  const example = r.example;
+  const named = (operationExamples as Record<string, Record<string, RestExample<unknown>>>)[r.operationId] ?? {};
+  const example = Object.values(named)[0];
   const idempotent = takesIdempotencyKey(r);
   const replayedHeader = z.object({
     'Idempotent-Replayed': z
@@ -204,7 +217,7 @@ function operation(r: RouteSpec, shared: SharedResponses): ZodOpenApiOperationOb
             // An empty body reads as `{}` (server/rest/route.ts), so a body is required exactly
             // when `{}` would not validate.
             required: !r.body.safeParse({}).success,
-            content: { 'application/json': { schema: r.body, ...(example?.body ? { example: example.body } : {}) } },
+            content: { 'application/json': { schema: r.body, ...exampleOf(named, 'body') } },
           },
         }
       : {}),
@@ -213,7 +226,7 @@ function operation(r: RouteSpec, shared: SharedResponses): ZodOpenApiOperationOb
         description: r.responseDescription,
         ...(idempotent ? { headers: replayedHeader } : {}),
         content: {
-          'application/json': { schema: r.response, ...(example ? { example: example.response } : {}) },
+          'application/json': { schema: r.response, ...exampleOf(named, 'response') },
           // A list's export (docs/product.md §5.8): the same rows, streamed as a file.
           ...(r.export
             ? {

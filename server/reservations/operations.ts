@@ -261,25 +261,6 @@ export const reservationOperations = {
       responseDescription: 'The plan.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'not_enough_units'],
       readOnly: () => true,
-      example: {
-        body: { count: 2 },
-        response: {
-          unitIds: ['gpu-2', 'gpu-3'],
-          wouldTerminate: ['vm-b'],
-          wouldSkip: [],
-          policy: 'fewest-evictions',
-          reasons: [
-            { kind: 'unit', id: 'gpu-3', code: 'idle', text: 'idle: no spot VM runs on it' },
-            { kind: 'unit', id: 'gpu-2', code: 'evicted-vm', text: 'runs vm-b, which this plan terminates' },
-            {
-              kind: 'vm',
-              id: 'vm-b',
-              code: 'fewest-evictions',
-              text: 'one of the fewest evictions (1 of 2 VMs) that make up 2 GPUs; youngest of the remaining VMs; loses 1.0 GPU-hours of running work',
-            },
-          ],
-        },
-      },
     },
   }),
   reaffirm: operation({

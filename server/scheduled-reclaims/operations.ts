@@ -56,21 +56,6 @@ export const scheduledReclaimOperations = {
       response: ReclaimSchedule,
       responseDescription: 'The schedule, pending.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'invalid_schedule_time', 'already_scheduled'],
-      example: {
-        body: { unitIds: ['gpu-2', 'gpu-3'], at: '2026-12-07T09:00:00.000Z', reason: 'maintenance window' },
-        response: {
-          id: 'rcs_01JEXAMPLE',
-          nodeId: 'node-1',
-          reservationId: 'res-1',
-          unitIds: ['gpu-2', 'gpu-3'],
-          at: '2026-12-07T09:00:00.000Z',
-          reason: 'maintenance window',
-          status: 'pending',
-          createdAt: '2026-12-03T08:00:00.000Z',
-          updatedAt: '2026-12-03T08:00:00.000Z',
-          createdBy: { orgId: 'org_acme', apiKeyId: 'key_01JEXAMPLE' },
-        },
-      },
     },
   }),
   get: operation({
