@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/api';
 import postgres from 'postgres';
 import { readState, type E2eState } from '../support/state';
 

@@ -124,8 +124,8 @@ const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotenc
  * its pipeline adds (server/rest/route.ts) — 400 for a query or body it refuses, 406 for an
  * `Accept` it cannot give, 500 for a bug, and where they apply 401, 429 and 503 (credentials,
  * the rate limit, the database behind them), 404 (a path parameter that is no id), 405 (a
- * method the path does not answer), 413 and 415 (a body), and the `Idempotency-Key`'s 409 and
- * 422. The document lists exactly these per operation; server/openapi/problem-codes.test.ts
+ * method the path does not answer), 413 and 415 (a body), and the `Idempotency-Key`'s 409 and,
+ * where the body has fields to differ, its 422. The document lists exactly these per operation; server/openapi/problem-codes.test.ts
  * produces each one and fails on an answer with any other.
  * @returns the codes, sorted by status then name.
  */
@@ -134,7 +134,9 @@ export function operationErrorCodes(r: RouteSpec): ErrorCode[] {
   if (r.auth !== 'none') codes.add('unauthenticated').add('rate_limited').add('service_unavailable');
   if (r.params) codes.add('not_found');
   if (r.body) codes.add('payload_too_large').add('unsupported_media_type');
-  if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress').add('idempotency_key_reused');
+  if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress');
+  // Reused means another body under the same key: a route whose body has no field has no other.
+  if (takesIdempotencyKey(r) && Object.keys(r.body?.shape ?? {}).length > 0) codes.add('idempotency_key_reused');
   return [...codes].sort((a, b) => errorTable[a].status - errorTable[b].status || (a < b ? -1 : 1));
 }
 

@@ -173,12 +173,10 @@ export const ReclaimPlan = z
 export const Unit = z
   .strictObject({
     id: Id,
-    state: z
-      .enum(unitStates)
-      .meta({
-        description:
-          'What the unit is doing now: withheld (a needs-review reservation holds it), spot-occupied, released, reserved-occupied, reserved, occupied or free, the first that applies.',
-      }),
+    state: z.enum(unitStates).meta({
+      description:
+        'What the unit is doing now: withheld (a needs-review reservation holds it), spot-occupied, released, reserved-occupied, reserved, occupied or free, the first that applies.',
+    }),
     model: z.string().optional(),
     memoryGiB: z.int().min(1).optional(),
     nvlinkDomain: z.string().optional(),
