@@ -260,6 +260,23 @@ describe('GET /v1/openapi.json', () => {
     for (const [name, schema] of Object.entries(before.schemas)) expect(now.schemas[name], name).toEqual(schema);
   });
 
+  it('describes everything in plain words, naming nothing outside the document, and states its license', () => {
+    const outside: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}/${i}`));
+      else if (value && typeof value === 'object') {
+        for (const [k, v] of Object.entries(value)) {
+          if (['description', 'summary', 'title'].includes(k) && typeof v === 'string' && /docs\/|§|\.md\b|\b[\w/-]+\.ts\b|https?:\/\//.test(v))
+            outside.push(`${at}/${k}: ${v}`);
+          walk(v, `${at}/${k}`);
+        }
+      }
+    };
+    walk(doc, '');
+    expect(outside).toEqual([]);
+    expect(doc.info.license).toMatchObject({ name: expect.any(String) });
+  });
+
   it('answers every error as one problem per code, rendered from the error table: its type, title, status and the extras it always carries', () => {
     const schemas = doc.components?.schemas as Record<string, { properties: Record<string, { const?: unknown }>; required: string[] }>;
     const problemRefs = new Set<string>();
