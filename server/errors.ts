@@ -294,12 +294,12 @@ export type DomainErrorArgs = {
     : [code: C, detail: string, extras: ProblemExtras & Required<Pick<ProblemExtras, RequiredExtras<C>>>, opts?: ErrorOptions];
 }[ErrorCode];
 
-/** The extras every answer of a code carries (its row's `extras`). */
+/** The extras every answer of a code carries (its row's `extras`; docs/product.md §5 Errors). */
 export function problemExtrasOf(code: ErrorCode): readonly ProblemExtraName[] {
   return (errorTable[code] as ErrorRow).extras ?? [];
 }
 
-/** The headers every answer of a code carries (its row's `headers`). */
+/** The headers every answer of a code carries (its row's `headers`; docs/product.md §5 Errors). */
 export function problemHeadersOf(code: ErrorCode): readonly string[] {
   return (errorTable[code] as ErrorRow).headers ?? [];
 }

@@ -1,4 +1,4 @@
-import examples from '../../server/openapi/examples.json';
+import { readFileSync } from 'node:fs';
 import { expect, test } from '../support/api';
 import postgres from 'postgres';
 import { readState, type E2eState } from '../support/state';
@@ -14,6 +14,10 @@ test.beforeAll(() => {
 test.afterAll(async () => sql.end());
 
 const auth = (org: string) => ({ authorization: `Bearer ${state.keys[org]}` });
+/** The document's examples (server/openapi/examples.json), read as data: Playwright's loader imports no JSON module. */
+const examples = JSON.parse(readFileSync(new URL('../../server/openapi/examples.json', import.meta.url), 'utf8')) as {
+  reclaimUnits: Record<'dryRun' | 'reclaim', { response: Record<string, unknown> }>;
+};
 /** An answer with its times replaced, so that it compares with the document's example of the demo fleet (seeded relative to now). */
 const timeless = (o: Record<string, unknown>) =>
   Object.fromEntries(

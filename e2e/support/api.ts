@@ -41,6 +41,8 @@ export function conforming(ctx: APIRequestContext): APIRequestContext {
   return new Proxy(ctx, {
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver);
+      // Any other method runs on the context itself (`dispose` must find it, not this proxy, among the open ones).
+      if (typeof value === 'function' && (typeof prop !== 'string' || !(prop in verbs))) return (value as (...a: unknown[]) => unknown).bind(target);
       if (typeof prop !== 'string' || !(prop in verbs) || typeof value !== 'function') return value;
       return async (url: string, options?: { method?: string }) => {
         const res = (await (value as (u: string, o?: unknown) => Promise<APIResponse>).call(target, url, options)) as APIResponse;

@@ -31,7 +31,7 @@ const methods = ['get', 'put', 'post', 'delete', 'patch'] as const;
 const pointer = (...parts: string[]) => parts.map((p) => p.replaceAll('~', '~0').replaceAll('/', '~1')).join('/');
 
 /**
- * A judge of answers against `doc`.
+ * A judge of answers against `doc` (docs/product.md §5: the document states what the server does).
  * @returns `check(answer)`: the ways the answer departs from the document, none when it conforms.
  */
 export function answerChecker(doc: Doc): (answer: Answer) => string[] {
@@ -101,7 +101,8 @@ export function answerChecker(doc: Doc): (answer: Answer) => string[] {
   return (answer) => {
     const problems: string[] = [];
     const headers = answer.headers instanceof Headers ? answer.headers : new Headers(answer.headers);
-    const path = new URL(answer.path, 'http://localhost').pathname;
+    // As the server reads it: dot segments resolved, a trailing slash dropped.
+    const path = new URL(answer.path, 'http://localhost').pathname.replace(/(.)\/+$/, '$1');
     const method = answer.method.toUpperCase();
     const template = templates.find(({ re }) => re.test(path))?.t;
     if (!template) {

@@ -125,7 +125,8 @@ const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotenc
  * `Accept` it cannot give, 500 for a bug, and where they apply 401, 429 and 503 (credentials,
  * the rate limit, the database behind them), 404 (a path parameter that is no id), 405 (a
  * method the path does not answer), 413 and 415 (a body), and the `Idempotency-Key`'s 409 and,
- * where the body has fields to differ, its 422. The document lists exactly these per operation; server/openapi/problem-codes.test.ts
+ * where the body has fields to differ, its 422. The document lists exactly these per operation
+ * (docs/product.md §5 Errors); server/openapi/problem-codes.test.ts
  * produces each one and fails on an answer with any other.
  * @returns the codes, sorted by status then name.
  */
