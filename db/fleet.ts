@@ -183,8 +183,9 @@ export async function generateFleet(db: Db, options: FleetOptions): Promise<Flee
         from fleet_nodes where review
         union all
         select created_at, owner, node_id, id, 'reservation.create', unit_ids, null,
-          jsonb_build_object('allowedOrgIds', allowed, 'managingOrgIds', managing, 'startsAt', to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'endsAt', to_char(ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), 1
+          -- As the verb writes it: no endsAt for an open-ended one (jsonb_strip_nulls).
+          jsonb_strip_nulls(jsonb_build_object('allowedOrgIds', allowed, 'managingOrgIds', managing, 'startsAt', to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'endsAt', to_char(ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))), 1
         from fleet_res
         union all
         select ${t}::timestamptz - interval '9 days', 'org_helix', node_id, id, 'reservation.release', array['gpu-2', 'gpu-3'], null, jsonb_build_object('released', array['gpu-2', 'gpu-3']), 2

@@ -227,7 +227,9 @@ async function makeScene(name: SceneName): Promise<Scene> {
     };
     await db.insert(webhookEndpoints).values(hook);
     await db.insert(webhookSecrets).values({ endpointId: hook.id, secret: newWebhookSecret(), createdAt: now });
-    await db.insert(events).values({ id: ownEvent(holder), orgId, type: 'node.registered', at: now, data: { nodeId: 'n1' } });
+    // As registering n1 writes it (server/events/catalog.ts), so that the feed's answer is what the document says.
+    const data = { nodeId: 'n1', name: 'Node 1', ownerOrgId: ORG.owner, unitIds: ['gpu-0'], topologyGen: 1 };
+    await db.insert(events).values({ id: ownEvent(holder), orgId, type: 'node.registered', at: now, data });
   }
 
   // A known account locked out by failed sign-ins (docs/product.md §9.3), for the operator to unlock.

@@ -71,8 +71,18 @@ export type RestDeclaration<I extends z.ZodType, O, P extends `/v1${string}`, R 
    * §5.8): its file name, its window's meaning and its CSV columns, over the items REST answers.
    */
   export?: ExportDeclaration<ListItem<z.output<R>>>;
-  /** A worked example for the document: a request body (or query) and its answer. */
-  example?: { request?: Record<string, unknown>; response: z.output<R> };
+};
+
+/**
+ * An example request and its answer, as the document shows it: its path parameters, its query as
+ * a client writes it, its JSON body. Every operation's are played against the demo fleet and kept
+ * in server/openapi/examples.json (server/openapi/examples-capture.ts writes it).
+ */
+export type RestExample<Answer> = {
+  params?: Record<string, string>;
+  query?: Record<string, string | number>;
+  body?: Record<string, unknown>;
+  response: Answer;
 };
 
 /** An operation the public REST API does not publish, and why. */

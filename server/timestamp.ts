@@ -7,7 +7,9 @@ import { z } from 'zod';
  */
 export const Timestamp = z.iso
   .datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' })
-  .refine((s) => s >= '1970', 'must be in 1970 or later')
+  // A pattern rather than a comparison, so that the document states the floor too.
+  .regex(/^(?:19[7-9]\d|[2-9]\d{3})-/, 'must be in 1970 or later')
+  .meta({ format: 'date-time' })
   .transform((s) => new Date(s));
 
 /**

@@ -5,9 +5,9 @@ import { LimitNumber } from '../pagination';
 /** Body of `POST /v1/api-keys` (docs/product.md §5): a name for people to tell keys apart. */
 export const CreateApiKeyInput = z
   .object({
-    name: freeText(100)
-      .refine((s) => s.trim().length > 0, 'must not be empty')
-      .meta({ description: 'What the key is for, e.g. "ci-deploy"; 1–100 characters. Not unique: keys are told apart by id and prefix.' }),
+    name: freeText(100, { nonBlank: true }).meta({
+      description: 'What the key is for, e.g. "ci-deploy"; 1–100 characters. Not unique: keys are told apart by id and prefix.',
+    }),
   })
   .strict();
 export type CreateApiKeyInput = z.infer<typeof CreateApiKeyInput>;

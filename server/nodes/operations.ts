@@ -71,7 +71,7 @@ export const nodeOperations = {
       operationId: 'getNode',
       tag: 'Nodes',
       summary: 'Get a node',
-      description: 'One node: its units with their state (docs/product.md §3) and its topologyGen.',
+      description: 'One node: its units with their state and its topologyGen.',
       response: Node,
       responseDescription: 'The node.',
       errors: ['not_found'],
@@ -90,7 +90,7 @@ export const nodeOperations = {
       tag: 'Nodes',
       summary: 'Get one unit of a node',
       description:
-        'The unit as the node answers it (its state, docs/product.md §3, and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.',
+        'The unit as the node answers it (its state and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.',
       response: UnitDetail,
       responseDescription: 'The unit.',
       errors: ['not_found'],
@@ -108,7 +108,7 @@ export const nodeOperations = {
       tag: 'Nodes',
       summary: "Replace a node's unit list",
       description:
-        'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
+        'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
       response: Node,
       responseDescription: 'The node after the change.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'topology_changed', 'unit_occupied'],
@@ -154,7 +154,7 @@ export const nodeOperations = {
       tag: 'Nodes',
       summary: "A node's capacity timeline",
       description:
-        "The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes (docs/product.md §5.8).",
+        "The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes.",
       response: NodeTimeline,
       responseDescription: 'The timeline.',
       errors: ['not_found'],

@@ -167,7 +167,7 @@ export async function applyReclaim(
   tx: Tx,
   scope: ReservationScope,
   input: ReclaimRequest,
-  details: Record<string, unknown> = {},
+  details: { scheduleId?: string } = {},
   read?: readonly AffectedVm[],
 ): Promise<{ result: ReclaimResult; leaving: string[] }> {
   const { ctx: lctx, node, reservation, units, positions } = scope;

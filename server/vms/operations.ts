@@ -60,7 +60,8 @@ export const vmOperations = {
       operationId: 'placeVm',
       tag: 'VMs',
       summary: 'Place a VM',
-      description: 'Places a VM on 1–64 units of a node at a tier (docs/product.md §5.3). A unit runs at most one VM.',
+      description:
+        'Places a VM on 1–64 units of a node at a tier: `reserved` on the held, unreleased units of a reservation whose audience holds the acting org; `spot` on released or free units; `on-demand` on free units. A unit runs at most one VM.',
       status: 201,
       response: Vm,
       responseDescription: 'The running VM.',
