@@ -59,6 +59,8 @@ test('the API reference renders signed out, every operation with its limits, pro
   await page.screenshot({ path: test.info().outputPath('changelog.png') });
   await page.goto('/docs/api#reclaimUnits');
   await page.screenshot({ path: test.info().outputPath('reference-reclaim.png') });
+  await page.locator('section#reclaimUnits').getByRole('region', { name: 'Changes' }).scrollIntoViewIfNeeded();
+  await page.screenshot({ path: test.info().outputPath('reference-reclaim-changes.png') });
 
   expect(await seen.csp()).toEqual([]);
   expect(seen.requests.length).toBeGreaterThan(0);
