@@ -75,6 +75,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
                 Locked sign-ins
               </Link>
             )}
+            {/* The API's reference and changelog: public pages, outside the console (no sign-in). */}
+            <Link href="/docs/api" className="hover:text-ink">
+              API docs
+            </Link>
           </nav>
           {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
           <AccountNav />
