@@ -27,7 +27,7 @@ const noPolicy = {
 };
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.next/', '.data/', 'db/migrations/', 'next-env.d.ts', 'test-results/', 'playwright-report/', 'demo-output/'] },
+  { ignores: ['node_modules/', 'clients/typescript/src/generated/', '.next/', '.data/', 'db/migrations/', 'next-env.d.ts', 'test-results/', 'playwright-report/', 'demo-output/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
