@@ -64,7 +64,7 @@ export function readProblem(body: unknown, httpStatus: number): Problem {
  * problem (docs/product.md §5).
  * @throws ApiProblemError when the answer was an error.
  */
-export function unwrap<D, E>(result: { data?: D; error?: E; response: Response }): D {
+export function unwrap<D, E>(result: { data?: D | undefined; error?: E | undefined; response: Response }): D {
   if (result.error !== undefined || result.data === undefined) {
     throw new ApiProblemError(readProblem(result.error, result.response.status) as Problem & E, result.response.status);
   }
