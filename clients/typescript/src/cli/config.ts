@@ -8,7 +8,7 @@ import path from 'node:path';
 
 export type CliConfig = { baseUrl: string; apiKey: string | undefined };
 
-/** `$GPU_RESERVATIONS_CONFIG`, else `$XDG_CONFIG_HOME/gpu-reservations/config.json` (XDG's default `~/.config`). */
+/** The config file (docs/product.md §5.9): `$GPU_RESERVATIONS_CONFIG`, else `$XDG_CONFIG_HOME/gpu-reservations/config.json` (XDG's default `~/.config`). */
 export function findConfigFile(env: NodeJS.ProcessEnv = process.env): string {
   return env.GPU_RESERVATIONS_CONFIG ?? path.join(env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'gpu-reservations', 'config.json');
 }
