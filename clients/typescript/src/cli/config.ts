@@ -9,7 +9,7 @@ import path from 'node:path';
 export type CliConfig = { baseUrl: string; apiKey: string | undefined };
 
 /** The config file (docs/product.md §5.9): `$GPU_RESERVATIONS_CONFIG`, else `$XDG_CONFIG_HOME/gpu-reservations/config.json` (XDG's default `~/.config`). */
-export function findConfigFile(env: NodeJS.ProcessEnv = process.env): string {
+export function findConfigFile(env: Readonly<Record<string, string | undefined>> = process.env): string {
   return env.GPU_RESERVATIONS_CONFIG ?? path.join(env.XDG_CONFIG_HOME ?? path.join(os.homedir(), '.config'), 'gpu-reservations', 'config.json');
 }
 
@@ -19,7 +19,7 @@ export function findConfigFile(env: NodeJS.ProcessEnv = process.env): string {
  * `http://localhost:3000`, `npm run dev`'s.
  * @throws Error when the config file exists but is not that JSON.
  */
-export function readCliConfig(flags: { baseUrl?: string }, env: NodeJS.ProcessEnv = process.env): CliConfig {
+export function readCliConfig(flags: { baseUrl?: string }, env: Readonly<Record<string, string | undefined>> = process.env): CliConfig {
   const file = findConfigFile(env);
   let stored: { baseUrl?: unknown; apiKey?: unknown } = {};
   if (fs.existsSync(file)) {
