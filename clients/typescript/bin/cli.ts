@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --import tsx
+#!/usr/bin/env -S npx tsx
 /**
  * `gpu-reservations` — the CLI on the SDK (docs/product.md §5.9). `npm run cli -- nodes list`,
  * or the package's `bin` entry.
