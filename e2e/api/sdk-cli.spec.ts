@@ -12,10 +12,13 @@ const nodeId = `cli-${Date.now().toString(36)}`;
 let reservationId: string;
 
 type Run = { code: number; stdout: string; stderr: string };
-/** Runs the CLI as a child process with the given org's key (GPU_RESERVATIONS_API_KEY). */
+/** Runs the CLI as a child process with the given org's key (GPU_RESERVATIONS_API_KEY), `input` its stdin. */
 function cli(org: string, ...args: string[]): Promise<Run> {
+  return cliWithInput('', org, ...args);
+}
+function cliWithInput(input: string, org: string, ...args: string[]): Promise<Run> {
   return new Promise((resolve) => {
-    execFile(
+    const child = execFile(
       'node_modules/.bin/tsx',
       ['clients/typescript/bin/cli.ts', ...args],
       {
@@ -28,6 +31,7 @@ function cli(org: string, ...args: string[]): Promise<Run> {
       },
       (error, stdout, stderr) => resolve({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
+    child.stdin?.end(input);
   });
 }
 const sdk = (org: string) => createGpuReservationsClient({ baseUrl: state.baseURL, apiKey: state.keys[org] ?? '' });
@@ -69,7 +73,7 @@ test('the CLI reads: nodes, reservations, VMs; a wrong key is exit 3, an unknown
   expect(JSON.parse(missing.stdout)).toMatchObject({ status: 404, code: 'not_found' });
 });
 
-test('the CLI reclaims: plan with --count, dry run, refusal without --yes, drift is exit 5 with the typed problem, then the reclaim', async () => {
+test('the CLI reclaims: plan with --count, dry run, without --yes a question (no: exit 7), drift is exit 5 with the typed problem, then the reclaim', async () => {
   test.setTimeout(90_000);
   const plan = await cli('org_helix', 'reservations', 'reclaim', nodeId, reservationId, '--count', '2', '--dry-run', '--json');
   expect(plan.code).toBe(0);
@@ -84,10 +88,12 @@ test('the CLI reclaims: plan with --count, dry run, refusal without --yes, drift
   const preview = JSON.parse(dry.stdout) as { wouldTerminate: string[]; wouldSkip: string[] };
   expect(preview.wouldTerminate).toHaveLength(2);
 
-  // Without --yes and without a terminal to ask on: nothing happens.
-  const unconfirmed = await cli('org_helix', 'reclaim', nodeId, reservationId, units);
-  expect(unconfirmed.code).toBe(2);
-  expect(unconfirmed.stdout).toContain('would terminate');
+  // Without --yes the preview is shown and confirmation asked: no, or no answer, and nothing happens.
+  const declined = await cliWithInput('n\n', 'org_helix', 'reclaim', nodeId, reservationId, units);
+  expect(declined.code).toBe(7);
+  expect(declined.stdout).toContain('would terminate');
+  expect(declined.stderr).toContain('Terminate 2 spot VMs and reclaim 4 units? [y/N]');
+  expect((await cli('org_helix', 'reclaim', nodeId, reservationId, units)).code).toBe(7);
 
   // Another spot VM lands on gpu-3 after the preview: the reclaim of the previewed set is refused.
   const late = unwrap(await sdk('org_zephyr').api.POST('/v1/vms', { body: { nodeId, unitIds: ['gpu-3'], tier: 'spot' } }));

@@ -23,7 +23,7 @@ Exit codes:
   4  not found: 404, 410 (cursor_expired)
   5  conflict: 409 (eviction_set_changed, unit_occupied, …)
   6  rate limited or unavailable: 429, 503 (after the SDK's retries)
-  7  declined at the confirmation prompt: nothing changed`;
+  7  not confirmed (no yes at the prompt, or no input left): nothing changed`;
 
 /** The exit code of an HTTP problem status (docs/product.md §5.9). */
 export function readExitCode(httpStatus: number): number {

@@ -3,7 +3,7 @@
  * `--json` on every command, tables otherwise, an exit code per problem class.
  */
 import { Command, CommanderError, Option } from 'commander';
-import { createInterface } from 'node:readline/promises';
+import { createInterface } from 'node:readline';
 import { createGpuReservationsClient, isDryRun, type EventType, type GpuReservationsClient, type ListItem, type ListPath, type ListParams } from '../client';
 import { ApiProblemError, isProblem, unwrap, type ReclaimProblem } from '../problems';
 import { readCliConfig } from './config';
@@ -52,14 +52,19 @@ async function collect<P extends ListPath>(client: GpuReservationsClient, path: 
   return out;
 }
 
+/**
+ * Asks on stderr and reads one line of stdin: a terminal's, or a pipe's (`echo y | …`); the end of
+ * the input before an answer is a no.
+ */
 async function confirm(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) throw new CliExit(`${question} — no terminal to ask on: pass --yes to confirm.`, exitCodes.usage);
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await rl.question(`${question} [y/N] `)).trim());
-  } finally {
-    rl.close();
-  }
+  const rl = createInterface({ input: process.stdin, terminal: false });
+  process.stderr.write(`${question} [y/N] `);
+  const answer = await new Promise<string | undefined>((resolve) => {
+    rl.once('line', resolve);
+    rl.once('close', () => resolve(undefined));
+  });
+  rl.close();
+  return /^y(es)?$/i.test(answer?.trim() ?? '');
 }
 
 type ReclaimFlags = { units?: string; count?: number; dryRun?: boolean; yes?: boolean; reason?: string; expect?: string };
