@@ -8,6 +8,7 @@ export const errorTable = {
   invalid_request: { status: 400, title: 'Invalid request', trpc: 'BAD_REQUEST' },
   unauthenticated: { status: 401, title: 'Unauthenticated', trpc: 'UNAUTHORIZED' },
   forbidden: { status: 403, title: 'Forbidden', trpc: 'FORBIDDEN' },
+  insufficient_scope: { status: 403, title: 'Insufficient scope', trpc: 'FORBIDDEN' },
   not_found: { status: 404, title: 'Not found', trpc: 'NOT_FOUND' },
   method_not_allowed: { status: 405, title: 'Method not allowed', trpc: 'METHOD_NOT_SUPPORTED' },
   reservation_not_reclaimable: { status: 409, title: 'Reservation not reclaimable', trpc: 'CONFLICT' },
@@ -23,6 +24,7 @@ export const errorTable = {
   acting_org_changed: { status: 409, title: 'Acting org changed', trpc: 'CONFLICT' },
   topology_changed: { status: 409, title: 'Topology changed', trpc: 'CONFLICT' },
   limit_reached: { status: 409, title: 'Limit reached', trpc: 'CONFLICT' },
+  last_admin: { status: 409, title: 'Last admin', trpc: 'CONFLICT' },
   not_enough_units: { status: 409, title: 'Not enough units', trpc: 'CONFLICT' },
   already_scheduled: { status: 409, title: 'Already scheduled', trpc: 'CONFLICT' },
   schedule_not_pending: { status: 409, title: 'Schedule not pending', trpc: 'CONFLICT' },
@@ -61,6 +63,8 @@ export type ProblemExtras = {
   available?: number;
   /** schedule_not_pending: the schedule's status (docs/product.md §5.6). */
   scheduleStatus?: string;
+  /** insufficient_scope: the scope the operation needs, which the API key lacks (docs/product.md §2). */
+  scope?: string;
 };
 
 /**

@@ -90,6 +90,7 @@ const unitForNode = {
     verb: getNode,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: {
       method: 'GET',
@@ -112,6 +113,7 @@ export const _accepted = {
     verb: getNode,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: {
       method: 'GET',

@@ -1,5 +1,5 @@
 import type { DbOrTx } from '@/db/client';
-import { memberships, orgs, sessions, users } from '@/db/schema';
+import { memberships, orgs, sessions, users, type MembershipRole } from '@/db/schema';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Principal } from '../context';
 import { newId } from '../ids';
@@ -18,7 +18,8 @@ export type ConsoleSession = {
   /** The live `sessions` row the request's cookie names. */
   sessionId: string;
   user: { id: string; email: string; name: string };
-  orgs: { id: string; name: string }[];
+  /** The user's orgs, each with the user's role in it (docs/product.md §2 Roles). */
+  orgs: { id: string; name: string; role: MembershipRole }[];
 };
 
 /**
@@ -37,7 +38,7 @@ export async function startSession(db: DbOrTx, userId: string): Promise<string> 
  * The signed-in user's orgs, and the acting org: the remembered one when the user still
  * belongs to it, else the first by id — provided the session is live (not signed out, not
  * expired) and belongs to `userId`. One query: the session by primary key, joined to the
- * user's memberships. Pure lookup; no cookie is written here.
+ * user's memberships (with the role in each). Pure lookup; no cookie is written here.
  * @returns null for a dead or foreign session, an unknown user or one without orgs.
  */
 export async function resolveConsoleSession(
@@ -46,7 +47,7 @@ export async function resolveConsoleSession(
   rememberedOrgId: string | undefined,
 ): Promise<ConsoleSession | null> {
   const rows = await db
-    .select({ userId: users.id, email: users.email, name: users.name, orgId: orgs.id, orgName: orgs.name })
+    .select({ userId: users.id, email: users.email, name: users.name, orgId: orgs.id, orgName: orgs.name, role: memberships.role })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(memberships, eq(memberships.userId, users.id))
@@ -55,10 +56,12 @@ export async function resolveConsoleSession(
     .orderBy(asc(orgs.id));
   const first = rows[0];
   if (!first) return null;
-  const mine = rows.map((r) => ({ id: r.orgId, name: r.orgName }));
+  const mine = rows.map((r) => ({ id: r.orgId, name: r.orgName, role: r.role }));
   const acting = mine.find((o) => o.id === rememberedOrgId) ?? mine[0]!;
   const user = { id: first.userId, email: first.email, name: first.name };
-  return { principal: { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console' }, sessionId: signedIn.sessionId, user, orgs: mine };
+  // The role in the acting org comes with the membership the session is joined to (one query):
+  // a changed role holds from the next request, a removed member acts as that org no more.
+  return { principal: { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console', role: acting.role }, sessionId: signedIn.sessionId, user, orgs: mine };
 }
 
 /** Whether the signed-in user belongs to `orgId`: the only orgs they may act as (docs/product.md §2). */

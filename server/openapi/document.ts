@@ -110,6 +110,8 @@ const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotenc
 /** The problem+json responses of one route: its verb's domain errors plus those its pipeline adds. */
 function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
   const codes = new Set<ErrorCode>(['invalid_request', ...r.errors]);
+  // A key without the operation's scope (docs/product.md §2), before the body is read.
+  if (r.scope) codes.add('insufficient_scope');
   if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress').add('idempotency_key_reused');
   const byStatus = new Map<number, ErrorCode[]>();
   for (const code of codes) {
@@ -155,8 +157,10 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
     operationId: r.operationId,
     tags: [r.tag],
     summary: r.summary,
-    ...(r.description ? { description: r.description } : {}),
-    ...(r.auth === 'none' ? { security: [] } : {}),
+    ...(r.description || r.scope ? { description: [r.description, r.scope ? `Needs an API key with the \`${r.scope}\` scope (else 403 \`insufficient_scope\`).` : ''].filter(Boolean).join('\n\n') } : {}),
+    // The scope the key needs, per operation (docs/product.md §2): in the security requirement, and
+    // as `x-scope` for readers that skip scopes on an http scheme.
+    ...(r.auth === 'none' ? { security: [] } : r.scope ? { security: [{ bearerAuth: [r.scope] }], 'x-scope': r.scope } : {}),
     requestParams: {
       ...(r.params ? { path: r.params as ZodObjectSchema } : {}),
       ...(r.query ? { query: r.query as ZodObjectSchema } : {}),
@@ -225,6 +229,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
         'JSON over HTTPS; every route but `GET /v1/openapi.json` needs `Authorization: Bearer <api key>`.',
         'Every error is RFC 9457 `application/problem+json` (the `Problem` schema). Unknown fields and query parameters are 400.',
         'Unknown paths under /v1 are 404; a method a path does not declare is 405 with `Allow` (components.responses.MethodNotAllowed).',
+        'Each API key holds scopes fixed at its creation (`read`, `reservations:write`, `vms:write`, `keys:manage`); each operation names the one it needs (`x-scope`, and its security requirement). A call outside the key’s scopes is 403 `insufficient_scope` with `scope`, checked right after authentication and the rate limit, before the body.',
         'Every mutating POST/PUT/PATCH accepts an `Idempotency-Key` header, but `POST /v1/api-keys`: its answer holds a secret shown once and never stored.',
       ].join('\n\n'),
     },

@@ -22,6 +22,7 @@ export const scheduledReclaimOperations = {
     verb: listReclaimSchedules,
     input: ListReclaimSchedulesInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.schedules',
     rest: {
       method: 'GET',
@@ -42,6 +43,7 @@ export const scheduledReclaimOperations = {
     verb: createReclaimSchedule,
     input: CreateReclaimScheduleInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.schedule-reclaim',
     rest: {
       method: 'POST',
@@ -77,6 +79,7 @@ export const scheduledReclaimOperations = {
     verb: getReclaimSchedule,
     input: GetReclaimScheduleInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.schedules',
     rest: {
       method: 'GET',
@@ -95,6 +98,7 @@ export const scheduledReclaimOperations = {
     verb: rescheduleReclaim,
     input: RescheduleReclaimInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'reservation.reschedule',
     rest: {
       method: 'PATCH',
@@ -114,6 +118,7 @@ export const scheduledReclaimOperations = {
     verb: cancelReclaimSchedule,
     input: CancelReclaimScheduleInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'reservation.cancel-schedule',
     rest: {
       method: 'DELETE',

@@ -140,7 +140,7 @@ async function send(c: Call, as: Who | null): Promise<string | null> {
     ? {
         principal: { orgId: ORG[as], actor: { kind: 'user', userId: `user_${as}` }, via: 'console' },
         user: { id: `user_${as}`, email: `${as}@example.com`, name: as },
-        orgs: [{ id: ORG[as], name: as }],
+        orgs: [{ id: ORG[as], name: as, role: 'admin' as const }],
         sessionId: `ses_${as}`,
       }
     : null;

@@ -20,9 +20,9 @@ const db = () => scene().db;
 
 function signInAs(orgId: string) {
   session.current = {
-    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' },
+    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console', role: 'admin' },
     user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' },
-    orgs: [{ id: orgId, name: orgId }],
+    orgs: [{ id: orgId, name: orgId, role: 'admin' }],
     sessionId: `ses_${orgId}`,
   };
 }
