@@ -19,6 +19,7 @@ import type { Db } from '@/db/client';
 import { gpuUnits, insertNode, insertUser, insertVm } from '@/db/factories';
 import {
   apiKeys,
+  apiKeyScopes,
   auditEvents,
   events,
   nodeUnits,
@@ -35,6 +36,8 @@ import {
   webhookAttempts,
   webhookEndpoints,
   webhookSecrets,
+  type ApiKeyScope,
+  type MembershipRole,
 } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
@@ -59,7 +62,8 @@ import { updateReservation } from './reservations/update';
 import type { Reservation } from './reservations/view';
 import type { UnitDetailView } from './nodes/get-unit';
 import { isRest } from './operation';
-import { operations, type OperationId } from './operations';
+import { operationById, operations, type OperationId } from './operations';
+import { roleGrants, type OperationScope } from './policy';
 import { restRoutes } from './rest/routes';
 import { callRoute, issueKeys } from './testing/rest';
 import { ORG, buildScene, ctxFor } from './testing/scene';
@@ -185,7 +189,14 @@ function expectedFor(action: Action, kind: Kind): Outcome {
  * - `scheduled`: base, plus a pending scheduled reclaim `rcs-matrix` of gpu-3 in two hours (§5.6).
  */
 type SceneName = 'base' | 'needs-review' | 'history' | 'wide-audience' | 'scheduled';
-type Scene = { name: SceneName; tdb: TestDatabase; keys: Record<string, string>; revokedKey: string };
+type Scene = {
+  name: SceneName;
+  tdb: TestDatabase;
+  keys: Record<string, string>;
+  revokedKey: string;
+  /** Each signed-in kind's org's keys of one scope each (docs/product.md §2 Scopes). */
+  scopedKeys: Record<string, Record<ApiKeyScope, string>>;
+};
 
 const ownVm = (kind: Kind) => (kind === 'anonymous' || kind === 'revoked' ? 'own-operator' : `own-${kind}`);
 /** The spare key and the notification each kind's org holds; org_tenant_a's are nobody's own. */
@@ -208,6 +219,12 @@ async function makeScene(name: SceneName): Promise<Scene> {
     await insertVm(db, { id: ownVm(kind), nodeId: 'n-own', orgId: orgOf[kind], tier: 'spot', unitIds: [`gpu-${i}`], startedAt: now });
   }
   const keys = await issueKeys(db, Object.values(ORG));
+  const scopedKeys: Scene['scopedKeys'] = {};
+  for (const kind of signedIn) {
+    const byScope = {} as Record<ApiKeyScope, string>;
+    for (const scope of apiKeyScopes) byScope[scope] = (await issueApiKey(db, { orgId: orgOf[kind], name: `only ${scope}`, now, scopes: [scope] })).secret;
+    scopedKeys[orgOf[kind]] = byScope;
+  }
   // The operator's key: the one that would be allowed everything, had it not been revoked.
   const revoked = await issueApiKey(db, { orgId: ORG.platform, name: 'revoked', now });
   await db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, revoked.id));
@@ -279,7 +296,7 @@ async function makeScene(name: SceneName): Promise<Scene> {
         .values({ id: ownNotification(holder), orgId, at: now, kind: 'vm.reclaimed', message: `vm-${holder} was reclaimed.`, details });
     }
   }
-  return { name, tdb, keys, revokedKey: revoked.secret };
+  return { name, tdb, keys, revokedKey: revoked.secret, scopedKeys };
 }
 
 const shared = new Map<SceneName, Scene>();
@@ -364,7 +381,8 @@ const sorted = (ids: Iterable<string>) => [...ids].sort();
 
 // ── Checks of "ok" answers ──────────────────────────────────────────────────────────────
 
-type Check = (body: unknown, kind: SignedIn) => void;
+/** `role`: the console user's role in the acting org (the role dimension); absent for an API key. */
+type Check = (body: unknown, kind: SignedIn, role?: MembershipRole) => void;
 
 /** States for everyone; reservation ids to who may see r1; VM ids to who may see the VM. */
 function checkN1(node: NodeView | undefined, kind: SignedIn) {
@@ -517,9 +535,12 @@ const checks = {
   nodeOwners: ((body) => expect((body as { items: { id: string }[] }).items.map((o) => o.id).sort()).toEqual([ORG.owner, ORG.platform])) satisfies Check,
   reservation: ((body) => checkR1Fields(body as Reservation)) satisfies Check,
   // The policy's node actions (server/policy.ts nodeRules), as the console offers them.
-  nodeActions: ((body, kind) =>
-    expect(body).toEqual(kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [])) satisfies Check,
-  fleetActions: ((body, kind) => expect(body).toEqual(kind === 'operator' ? ['registerNode'] : [])) satisfies Check,
+  // A viewer is offered nothing, whatever its org may do (docs/product.md §2 Roles, §6).
+  nodeActions: ((body, kind, role) =>
+    expect(body).toEqual(
+      role === 'viewer' ? [] : kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [],
+    )) satisfies Check,
+  fleetActions: ((body, kind, role) => expect(body).toEqual(kind === 'operator' && role !== 'viewer' ? ['registerNode'] : [])) satisfies Check,
   // Ids and names only, and the orgs are all there (every org of the scene starts with org_).
   orgSearch: ((body) => {
     const items = (body as { items: { id: string; name: string }[] }).items;
@@ -816,12 +837,13 @@ const routes: MatrixRow[] = [
 /** What came back: the outcome in the expectations' terms, and the rest for the checks. */
 type Answer = { outcome: Outcome | string; status?: number; body: unknown; text: string; problemCode?: unknown; contentType?: string | null };
 
-async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
+async function callRest(r: RestRow, kind: Kind, scene: Scene, scope?: ApiKeyScope): Promise<Answer> {
   const params = r.params ? resolve(r.params, kind) : {};
   const spec = specOf(r.op);
   const urlPath =
     spec.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k]!)) + (r.query ? `?${new URLSearchParams(r.query).toString()}` : '');
-  const key = kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scene.keys[orgOf[kind]];
+  const key =
+    kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scope ? scene.scopedKeys[orgOf[kind]]![scope] : scene.keys[orgOf[kind]];
   // Route handlers take their pool from DATABASE_URL; several scenes are alive at once.
   process.env.DATABASE_URL = scene.tdb.url;
   const handler = routeFiles[routeFileOf(spec.path)]![spec.method];
@@ -837,9 +859,9 @@ async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
 
 const trpcOutcome: Partial<Record<TRPCError['code'], Outcome>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404 };
 
-async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene): Promise<Answer> {
+async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene, role: MembershipRole = 'admin'): Promise<Answer> {
   const principal: Principal | null =
-    kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console' };
+    kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console', role };
   // No `now`: the procedure reads PostgreSQL's clock, as the console's transport does.
   const caller = createCaller({ db: scene.tdb.db, principal });
   const fn = r.op.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (input: unknown) => Promise<unknown>;
@@ -905,6 +927,83 @@ describe('authorization matrix (docs/product.md §2 × §5 routes × tRPC proced
           } finally {
             if (fresh) await scene.tdb.close();
           }
+        });
+      }
+    });
+  }
+});
+
+// ── Roles and scopes: the same rows, for each role and each single scope ───────────────
+
+/**
+ * docs/product.md §2 Roles: a console user may call an operation when its role grants the
+ * operation's scope (`roleGrants`, server/policy.ts; `scope`, the declaration), and then gets what
+ * its org's relation gets (the table above, which is the admin's); otherwise 403, before anything
+ * is read — so a viewer's 403 does not depend on whether the resource exists.
+ */
+function expectedForRole(r: MatrixRow, role: MembershipRole, kind: SignedIn): Outcome {
+  const scope: OperationScope = operationById(r.op).scope;
+  return (roleGrants[role] as readonly OperationScope[]).includes(scope) ? expectations[r.action][kind] : 403;
+}
+
+/**
+ * The column a row's scope cases run as: the first whose relation allows the action (so the one
+ * scope that suffices is seen to suffice), else the operator.
+ */
+const scopeColumn = (r: MatrixRow): SignedIn => signedIn.find((k) => expectations[r.action][k] === 'ok') ?? 'operator';
+
+/** Runs one case: on a fresh database when it should succeed and writes, else on the shared scene, proving a refusal wrote nothing. */
+async function runCase(r: MatrixRow, kind: SignedIn, expected: Outcome, call: (scene: Scene) => Promise<Answer>, after: (answer: Answer) => void) {
+  const fresh = r.mutates && expected === 'ok';
+  const scene = fresh ? await makeScene(r.scene) : await sharedScene(r.scene);
+  try {
+    const before = fresh ? '' : await snapshot(scene.tdb.db);
+    const answer = await call(scene);
+    const wrote = !fresh && (await snapshot(scene.tdb.db)) !== before;
+    if (wrote) await dropShared(r.scene);
+    expect(answer.outcome, `${rowName(r)} as ${kind}`).toBe(expected);
+    expect(wrote, 'a call that is denied, or only reads, writes nothing').toBe(false);
+    if (!r.namesOrgs) expect(leakedOrgs(answer.text, kind), 'org ids this principal may not learn').toEqual([]);
+    after(answer);
+  } finally {
+    if (fresh) await scene.tdb.close();
+  }
+}
+
+describe('roles × relations × actions (docs/product.md §2 Roles), over tRPC: member and viewer (the admin is the matrix above)', () => {
+  for (const r of routes) {
+    if (r.transport !== 'trpc') continue;
+    for (const role of ['member', 'viewer'] as const) {
+      describe(`${rowName(r)} as a ${role}`, () => {
+        for (const kind of signedIn) {
+          const expected = expectedForRole(r, role, kind);
+          it(`${kind} ${role} → ${expected}  [${r.action}]`, async () => {
+            await runCase(r, kind, expected, (scene) => callTrpc(r, kind, scene, role), (answer) => {
+              if (expected === 'ok') r.check?.(answer.body, kind, role);
+            });
+          });
+        }
+      });
+    }
+  }
+});
+
+describe('scopes × operations (docs/product.md §2 Scopes), over REST: a key of each single scope', () => {
+  for (const r of routes) {
+    if (r.transport !== 'rest') continue;
+    const needed = operationById(r.op).scope;
+    const kind = scopeColumn(r);
+    describe(`${rowName(r)} as ${kind}`, () => {
+      for (const scope of apiKeyScopes) {
+        const expected: Outcome = scope === needed ? expectations[r.action][kind] : 403;
+        it(`a ${scope} key → ${expected}${scope === needed ? '' : ' insufficient_scope'}  [${r.action}]`, async () => {
+          await runCase(r, kind, expected, (scene) => callRest(r, kind, scene, scope), (answer) => {
+            if (scope !== needed) {
+              // Checked before the body: the problem names the scope the operation needs.
+              expect(answer.problemCode).toBe('insufficient_scope');
+              expect((answer.body as { scope?: string }).scope).toBe(needed);
+            } else if (expected === 'ok') r.check?.(answer.body, kind);
+          });
         });
       }
     });
