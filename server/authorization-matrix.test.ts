@@ -500,11 +500,12 @@ function checkNotifications(body: unknown, kind: SignedIn) {
   } else expect(evicted).toEqual([]);
 }
 
-/** Keys are per org: the kind's own (its test key, its spare, the operator's revoked one), never a secret. */
+/** Keys are per org: the kind's own (its test key, its spare, its single-scope ones, the operator's revoked one), never a secret. */
 function checkApiKeyList(body: unknown, kind: SignedIn) {
   const items = (body as { items: ApiKeyView[] }).items;
   expect(items.filter((k) => k.id.startsWith('key-spare-')).map((k) => k.id)).toEqual([spareKey(kind)]);
-  expect(items).toHaveLength(kind === 'operator' ? 3 : 2);
+  // …plus its keys of one scope each (the scope dimension's).
+  expect(items).toHaveLength((kind === 'operator' ? 3 : 2) + apiKeyScopes.length);
   expect(JSON.stringify(body)).not.toMatch(/secret/i);
 }
 

@@ -18,7 +18,21 @@
  * A new read needs a rule in 3, never an entry in 2 (docs/architecture.md "Add a verb").
  */
 import type { DbOrTx } from '@/db/client';
-import { apiKeys, apiKeyScopes, auditEvents, events, nodes, notifications, reservations, vms, webhookEndpoints, type ApiKeyScope, type MembershipRole } from '@/db/schema';
+import {
+  apiKeys,
+  apiKeyScopes,
+  auditEvents,
+  events,
+  memberInvites,
+  memberships,
+  nodes,
+  notifications,
+  reservations,
+  vms,
+  webhookEndpoints,
+  type ApiKeyScope,
+  type MembershipRole,
+} from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
@@ -683,6 +697,20 @@ export function eventsVisibleTo(principal: Principal): SQL {
  */
 export function webhooksVisibleTo(principal: Principal): SQL {
   return eq(webhookEndpoints.orgId, principal.orgId);
+}
+
+/**
+ * An org's members and invitations (docs/product.md §2 Members) are its own: its admins list and
+ * change them (the operations' `members:manage` scope), and no other org's — the operator's
+ * included: another org's member answers 404 like an unknown one.
+ */
+export function membersVisibleTo(principal: Principal): SQL {
+  return eq(memberships.orgId, principal.orgId);
+}
+
+/** The acting org's invitations (docs/product.md §2 Members), as `membersVisibleTo`. */
+export function invitesVisibleTo(principal: Principal): SQL {
+  return eq(memberInvites.orgId, principal.orgId);
 }
 
 /**

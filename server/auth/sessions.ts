@@ -3,6 +3,7 @@ import { memberships, orgs, sessions, users, type MembershipRole } from '@/db/sc
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Principal } from '../context';
 import { newId } from '../ids';
+import { grantsOf, type OperationScope } from '../policy';
 
 /**
  * Console sessions in PostgreSQL (db/schema/sessions.ts): the Auth.js JWT names a row here
@@ -20,6 +21,11 @@ export type ConsoleSession = {
   user: { id: string; email: string; name: string };
   /** The user's orgs, each with the user's role in it (docs/product.md §2 Roles). */
   orgs: { id: string; name: string; role: MembershipRole }[];
+  /**
+   * What the role in the acting org lets the user call (server/policy.ts `grantsOf`): what the
+   * console's header shows and offers by (its links, a viewer's hint), since pages hold no rule.
+   */
+  grants: readonly OperationScope[];
 };
 
 /**
@@ -61,7 +67,8 @@ export async function resolveConsoleSession(
   const user = { id: first.userId, email: first.email, name: first.name };
   // The role in the acting org comes with the membership the session is joined to (one query):
   // a changed role holds from the next request, a removed member acts as that org no more.
-  return { principal: { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console', role: acting.role }, sessionId: signedIn.sessionId, user, orgs: mine };
+  const principal: Principal = { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console', role: acting.role };
+  return { principal, sessionId: signedIn.sessionId, user, orgs: mine, grants: grantsOf(principal) };
 }
 
 /** Whether the signed-in user belongs to `orgId`: the only orgs they may act as (docs/product.md §2). */

@@ -145,6 +145,7 @@ async function send(c: Call, as: Who | null, role: MembershipRole = 'admin'): Pr
         user: { id: `user_${as}`, email: `${as}@example.com`, name: as },
         orgs: [{ id: ORG[as], name: as, role }],
         sessionId: `ses_${as}`,
+        grants: roleGrants[role],
       }
     : null;
   const method = c.method ?? (c.body === undefined ? 'GET' : 'POST');

@@ -3,6 +3,7 @@
  * four queries shares them, and nothing is shared across requests or into a transaction.
  * Statements are counted on the wire (postgres.js `debug`) against real PostgreSQL.
  */
+import { roleGrants } from '../policy';
 import type * as DbClient from '@/db/client';
 import * as schema from '@/db/schema';
 import { nodes } from '@/db/schema';
@@ -56,6 +57,7 @@ function signInAs(orgId: string) {
     user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' },
     orgs: [{ id: orgId, name: orgId, role: 'admin' }],
     sessionId: `ses_${orgId}`,
+    grants: roleGrants.admin,
   };
 }
 
