@@ -73,7 +73,14 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
   return db.transaction(async (tx) => {
     for (const o of DEMO_ORGS) await insertOrg(tx, o);
     for (const u of DEMO_USERS)
-      await insertUser(tx, { id: u.id, email: u.email, name: u.name, passwordHash, orgIds: [...u.orgIds], ...('membershipRole' in u ? { membershipRole: u.membershipRole } : {}) });
+      await insertUser(tx, {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        passwordHash,
+        orgIds: [...u.orgIds],
+        ...('membershipRole' in u ? { membershipRole: u.membershipRole } : {}),
+      });
 
     // acme-h100-01: every unit state of docs/product.md §3, at topologyGen 2.
     await insertNode(tx, { id: 'acme-h100-01', name: 'Acme H100 #01 (fra-1)', ownerOrgId: 'org_acme', topologyGen: 2, createdAt: at(-60 * day) });

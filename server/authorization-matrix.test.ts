@@ -36,6 +36,8 @@ import {
   webhookAttempts,
   webhookEndpoints,
   webhookSecrets,
+  memberInvites,
+  memberships,
   type ApiKeyScope,
   type MembershipRole,
 } from '@/db/schema';
@@ -50,6 +52,7 @@ import { revokeApiKey } from './api-keys/revoke';
 import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
 import type { AuditEventView } from './audit/view';
 import type { EventPage } from './events/feed';
+import type { MembersView } from './members/view';
 import { newWebhookSecret } from './webhooks/internal';
 import type { WebhookAttemptView, WebhookView, WebhookWithSecretView } from './webhooks/view';
 import { systemCtx, type Principal } from './context';
@@ -161,12 +164,16 @@ const expectations = {
   // docs/product.md §5.7: webhooks are per org, like keys.
   'manage own webhooks':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'manage another org’s webhook':                     row(404,     404,   404,     404,     404,   401),
+  // docs/product.md §2 Members: each org's admins manage its own members and invitations …
+  'manage own members and invitations':               row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // … and no other's: another org's member or invitation is 404, the operator's call included.
+  'manage another org’s member or invitation':        row(404,     404,   404,     404,     404,   401),
   // docs/product.md §9.3 "Unlock": who is under attack is the platform's business alone.
   'see and lift sign-in locks':                       row('ok',    403,   403,     403,     403,   401),
 } satisfies Record<string, Expectation>;
 type Action = keyof typeof expectations;
-/** Actions the console alone offers, with no REST route: unlocking sign-ins is the operator's console work (docs/product.md §9.3). */
-const consoleOnlyActions: readonly Action[] = ['see and lift sign-in locks'];
+/** Actions the console alone offers, with no REST route: unlocking sign-ins is the operator's console work (docs/product.md §9.3), members are people's (§2 Members). */
+const consoleOnlyActions: readonly Action[] = ['see and lift sign-in locks', 'manage own members and invitations', 'manage another org’s member or invitation'];
 
 function expectedFor(action: Action, kind: Kind): Outcome {
   // A revoked key is no credential at all: 401 before anything else (docs/product.md §5 check order).
@@ -205,6 +212,9 @@ const ownNotification = (kind: Kind | 'tenant-a') => `ntf-${kind === 'anonymous'
 /** Each holder's webhook endpoint and one event of its own (to redeliver); the endpoint's address is refused when sending, so nothing leaves. */
 const ownWebhook = (kind: Kind | 'tenant-a') => `wh-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
 const ownEvent = (kind: Kind | 'tenant-a') => `ev-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+/** Each holder org's second member (role `member`, besides its admin) and open invitation (docs/product.md §2 Members). */
+const ownMember = (kind: Kind | 'tenant-a') => `user-member-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+const ownInvite = (kind: Kind | 'tenant-a') => `inv-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
 const holders: [SignedIn | 'tenant-a', string][] = [...signedIn.map((k): [SignedIn, string] => [k, orgOf[k]]), ['tenant-a', ORG.tenantA]];
 const topologyPlusOne = [...gpuUnits(8), { id: 'gpu-8', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-2' }];
 
@@ -245,6 +255,18 @@ async function makeScene(name: SceneName): Promise<Scene> {
     await db.insert(webhookEndpoints).values(hook);
     await db.insert(webhookSecrets).values({ endpointId: hook.id, secret: newWebhookSecret(), createdAt: now });
     await db.insert(events).values({ id: ownEvent(holder), orgId, type: 'node.registered', at: now, data: { nodeId: 'n1' } });
+    // An admin and a member, so that a role may change and a member go without leaving no admin.
+    await insertUser(db, { id: `user-admin-${holder}`, email: `admin-${holder}@x.example`, name: 'Admin', passwordHash: 'x', orgIds: [orgId] });
+    await insertUser(db, {
+      id: ownMember(holder),
+      email: `member-${holder}@x.example`,
+      name: 'Member',
+      passwordHash: 'x',
+      orgIds: [orgId],
+      membershipRole: 'member',
+    });
+    const week = new Date(now.getTime() + 7 * 86_400_000);
+    await db.insert(memberInvites).values({ id: ownInvite(holder), orgId, role: 'member', secretHash: `hash-${holder}`, createdAt: now, expiresAt: week });
   }
 
   // A known account locked out by failed sign-ins (docs/product.md §9.3), for the operator to unlock.
@@ -340,6 +362,8 @@ async function snapshot(db: Db): Promise<string> {
       .orderBy(webhookEndpoints.id),
     db.select({ n: count() }).from(webhookSecrets),
     db.select({ n: count() }).from(webhookAttempts),
+    db.select().from(memberships).orderBy(memberships.orgId, memberships.userId),
+    db.select().from(memberInvites).orderBy(memberInvites.id),
   ]);
   return JSON.stringify(parts);
 }
@@ -591,6 +615,18 @@ const checks = {
   // The endpoint's address is refused when sending: the attempt is logged, nothing left the machine.
   webhookRedelivered: ((body, kind) =>
     expect(body as WebhookAttemptView).toMatchObject({ eventId: ownEvent(kind), manual: true, error: expect.stringMatching(/reserved/) })) satisfies Check,
+  members: ((body, kind) => {
+    const { members, invites } = body as MembersView;
+    expect(members.map((m) => `${m.userId}:${m.role}`).sort()).toEqual(
+      [`user-admin-${kind}:admin`, `${ownMember(kind)}:member`, ...(kind === 'other' ? ['user_locked:admin'] : [])].sort(),
+    );
+    expect(invites.map((i) => i.id)).toEqual([ownInvite(kind)]);
+    expect(JSON.stringify(body)).not.toMatch(/hash-/);
+  }) satisfies Check,
+  roleChanged: ((body, kind) => expect(body).toEqual({ userId: ownMember(kind), role: 'viewer' })) satisfies Check,
+  removed: ((body, kind) => expect(body).toEqual({ userId: ownMember(kind) })) satisfies Check,
+  invited: ((body) => expect(body).toMatchObject({ role: 'member', path: expect.stringMatching(/^\/invite\/[A-Za-z0-9_-]{43}$/) })) satisfies Check,
+  inviteWithdrawn: ((body, kind) => expect(body).toMatchObject({ id: ownInvite(kind), role: 'member' })) satisfies Check,
   apiKeyRevoked: ((body, kind) => expect(body as ApiKeyView).toMatchObject({ id: spareKey(kind), revokedAt: expect.any(String) })) satisfies Check,
 };
 
@@ -829,6 +865,14 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'webhooks.attempts', input: { webhookId: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'webhooks.redeliver', input: (k: Kind) => ({ webhookId: ownWebhook(k), eventId: ownEvent(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookRedelivered },
   { transport: 'trpc', op: 'webhooks.redeliver', input: { webhookId: ownWebhook('tenant-a'), eventId: ownEvent('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'members.list', input: undefined, action: 'manage own members and invitations', scene: 'base', mutates: false, check: checks.members },
+  { transport: 'trpc', op: 'members.changeRole', input: (k: Kind) => ({ userId: ownMember(k), role: 'viewer' }), label: 'own', action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.roleChanged },
+  { transport: 'trpc', op: 'members.changeRole', input: { userId: ownMember('tenant-a'), role: 'viewer' }, label: 'another org’s', action: 'manage another org’s member or invitation', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'members.remove', input: (k: Kind) => ({ userId: ownMember(k) }), label: 'own', action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.removed },
+  { transport: 'trpc', op: 'members.remove', input: { userId: ownMember('tenant-a') }, label: 'another org’s', action: 'manage another org’s member or invitation', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'members.invite', input: { role: 'member' }, action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.invited },
+  { transport: 'trpc', op: 'members.revokeInvite', input: (k: Kind) => ({ inviteId: ownInvite(k) }), label: 'own', action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.inviteWithdrawn },
+  { transport: 'trpc', op: 'members.revokeInvite', input: { inviteId: ownInvite('tenant-a') }, label: 'another org’s', action: 'manage another org’s member or invitation', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'signIns.locked', input: undefined, action: 'see and lift sign-in locks', scene: 'base', mutates: false, check: checks.lockedSignIns },
   { transport: 'trpc', op: 'signIns.unlock', input: { userId: 'user_locked' }, action: 'see and lift sign-in locks', scene: 'base', mutates: true, check: checks.unlocked },
 ];
@@ -979,9 +1023,15 @@ describe('roles × relations × actions (docs/product.md §2 Roles), over tRPC: 
         for (const kind of signedIn) {
           const expected = expectedForRole(r, role, kind);
           it(`${kind} ${role} → ${expected}  [${r.action}]`, async () => {
-            await runCase(r, kind, expected, (scene) => callTrpc(r, kind, scene, role), (answer) => {
-              if (expected === 'ok') r.check?.(answer.body, kind, role);
-            });
+            await runCase(
+              r,
+              kind,
+              expected,
+              (scene) => callTrpc(r, kind, scene, role),
+              (answer) => {
+                if (expected === 'ok') r.check?.(answer.body, kind, role);
+              },
+            );
           });
         }
       });
@@ -998,13 +1048,19 @@ describe('scopes × operations (docs/product.md §2 Scopes), over REST: a key of
       for (const scope of apiKeyScopes) {
         const expected: Outcome = scope === needed ? expectations[r.action][kind] : 403;
         it(`a ${scope} key → ${expected}${scope === needed ? '' : ' insufficient_scope'}  [${r.action}]`, async () => {
-          await runCase(r, kind, expected, (scene) => callRest(r, kind, scene, scope), (answer) => {
-            if (scope !== needed) {
-              // Checked before the body: the problem names the scope the operation needs.
-              expect(answer.problemCode).toBe('insufficient_scope');
-              expect((answer.body as { scope?: string }).scope).toBe(needed);
-            } else if (expected === 'ok') r.check?.(answer.body, kind);
-          });
+          await runCase(
+            r,
+            kind,
+            expected,
+            (scene) => callRest(r, kind, scene, scope),
+            (answer) => {
+              if (scope !== needed) {
+                // Checked before the body: the problem names the scope the operation needs.
+                expect(answer.problemCode).toBe('insufficient_scope');
+                expect((answer.body as { scope?: string }).scope).toBe(needed);
+              } else if (expected === 'ok') r.check?.(answer.body, kind);
+            },
+          );
         });
       }
     });

@@ -139,7 +139,10 @@ type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
   Assert<
-    Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events' | 'webhooks' | 'members'>
+    Exact<
+      keyof In,
+      'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events' | 'webhooks' | 'members'
+    >
   >,
   Assert<Exact<keyof In['members'], 'list' | 'changeRole' | 'remove' | 'invite' | 'revokeInvite'>>,
   Assert<Exact<In['members']['list'], void | undefined>>,

@@ -95,7 +95,8 @@ export function assertMayCall(principal: Principal, scope: OperationScope): void
   if (principal.scopes && !principal.scopes.includes(scope as ApiKeyScope)) {
     throw new DomainError('insufficient_scope', `This API key lacks the "${scope}" scope this operation needs; create a key that holds it.`, { scope });
   }
-  if (principal.role && !(roleGrants[principal.role] as readonly OperationScope[]).includes(scope)) throw new DomainError('forbidden', roleRefusal(principal.role));
+  if (principal.role && !(roleGrants[principal.role] as readonly OperationScope[]).includes(scope))
+    throw new DomainError('forbidden', roleRefusal(principal.role));
 }
 
 /**
@@ -305,9 +306,24 @@ type NodeRule = { kind: RuleKind; scope: OperationScope; who: (rel: NodeRelation
 
 /** Actions on a node, or (registerNode) on the fleet: who only (docs/product.md §2). */
 export const nodeRules = {
-  createReservation: { kind: 'write', scope: 'reservations:write', who: operatorOrOwner, forbidden: 'Only a platform operator or the node owner may create reservations on this node.' },
-  registerNode: { kind: 'write', scope: 'reservations:write', who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may register nodes.' },
-  changeTopology: { kind: 'write', scope: 'reservations:write', who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may change a node’s topology.' },
+  createReservation: {
+    kind: 'write',
+    scope: 'reservations:write',
+    who: operatorOrOwner,
+    forbidden: 'Only a platform operator or the node owner may create reservations on this node.',
+  },
+  registerNode: {
+    kind: 'write',
+    scope: 'reservations:write',
+    who: (rel: NodeRelation) => rel.operator,
+    forbidden: 'Only a platform operator may register nodes.',
+  },
+  changeTopology: {
+    kind: 'write',
+    scope: 'reservations:write',
+    who: (rel: NodeRelation) => rel.operator,
+    forbidden: 'Only a platform operator may change a node’s topology.',
+  },
 } as const satisfies Record<string, NodeRule>;
 export type NodeAction = keyof typeof nodeRules;
 

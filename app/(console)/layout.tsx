@@ -115,8 +115,8 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         {acting.role === 'viewer' && (
           // Why nothing is offered: the viewer sees every page, and takes no action (docs/product.md §6).
           <p data-testid="role-hint" role="note" className="mb-4 rounded-md border border-line bg-surface-2 px-3 py-2 text-sm text-ink-2">
-            Your role in {acting.name} is <strong>viewer</strong>: you see what {acting.name} sees, and take no action. An admin of {acting.name} can
-            change your role.
+            Your role in {acting.name} is <strong>viewer</strong>: you see what {acting.name} sees, and take no action. An admin of {acting.name} can change
+            your role.
           </p>
         )}
         <TimeZoneProvider zones={zones}>{children}</TimeZoneProvider>

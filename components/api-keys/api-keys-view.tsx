@@ -52,9 +52,7 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
       key: 'scopes',
       header: 'May',
       className: 'py-2 pr-4 text-sm',
-      cell: (k) => (
-        <span title={k.scopes.join(' ')}>{k.scopes.map((s) => scopeChoices.find((c) => c.scope === s)?.label ?? s).join(', ')}</span>
-      ),
+      cell: (k) => <span title={k.scopes.join(' ')}>{k.scopes.map((s) => scopeChoices.find((c) => c.scope === s)?.label ?? s).join(', ')}</span>,
     },
     { key: 'created', header: 'Created', className: 'py-2 pr-4 text-ink-3', cell: (k) => <When iso={k.createdAt} /> },
     { key: 'createdBy', header: 'Created by', className: 'py-2 pr-4 text-sm', cell: (k) => <CreatedBy by={k.createdBy} /> },

@@ -16,7 +16,6 @@ export type MembershipRole = (typeof membershipRoles)[number];
 export const apiKeyScopes = ['read', 'reservations:write', 'vms:write', 'keys:manage'] as const;
 export type ApiKeyScope = (typeof apiKeyScopes)[number];
 
-
 /** An organisation: node owner, reservation holder, tenant or the platform itself. */
 export const orgs = pgTable('orgs', {
   id: text('id').primaryKey(),

@@ -57,7 +57,8 @@ export async function seedFleet(db: Db): Promise<{ keys: Record<string, string>;
   const keys = await seedDemoFleet(db, new Date());
   // A `read`-only key per org (docs/product.md §2 Scopes): the storm reads with them, and is refused writing.
   const readKeys: Record<string, string> = {};
-  for (const orgId of Object.keys(keys)) readKeys[orgId] = (await issueApiKey(db, { orgId, name: 'storm read-only', now: new Date(), scopes: ['read'] })).secret;
+  for (const orgId of Object.keys(keys))
+    readKeys[orgId] = (await issueApiKey(db, { orgId, name: 'storm read-only', now: new Date(), scopes: ['read'] })).secret;
   const [row] = await db.execute<{ now: string }>(sql`select now()::text as now`);
   return { keys, readKeys, seededAt: new Date(row!.now) };
 }

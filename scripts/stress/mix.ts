@@ -387,7 +387,8 @@ async function withoutTheRight(c: Client): Promise<void> {
   const reclaimBody = { unitIds: r.reservedUnitIds.slice(0, 1), dryRun: true };
   const expect = (what: string, reply: Reply, status: number, code?: string) => {
     if (reply.status === 0 || reply.status === 503) return; // a fault's, judged by the fault windows
-    if (reply.status !== status || (code && reply.code !== code)) c.ctx.accessMismatches.push(`${what}: ${reply.status} ${reply.code ?? ''} (expected ${status} ${code ?? ''})`);
+    if (reply.status !== status || (code && reply.code !== code))
+      c.ctx.accessMismatches.push(`${what}: ${reply.status} ${reply.code ?? ''} (expected ${status} ${code ?? ''})`);
   };
   if (c.rng() < 0.5 || !c.ctx.viewer) {
     const orgId = managerOf(c, r);
@@ -403,7 +404,9 @@ async function withoutTheRight(c: Client): Promise<void> {
   const [page] = await trpc(base(c), c.ctx.viewer, 'query', [{ path: 'nodes.get', input: { nodeId: r.nodeId } }]);
   c.ctx.record('role.viewer-read (console)', page!);
   expect('viewer nodes.get', page!, 200);
-  const [refused] = await trpc(base(c), c.ctx.viewer, 'mutation', [{ path: 'reservations.reclaim', input: { nodeId: r.nodeId, reservationId: r.id, ...reclaimBody } }]);
+  const [refused] = await trpc(base(c), c.ctx.viewer, 'mutation', [
+    { path: 'reservations.reclaim', input: { nodeId: r.nodeId, reservationId: r.id, ...reclaimBody } },
+  ]);
   c.ctx.record('role.viewer-refused (console)', refused!);
   expect('viewer reclaim', refused!, 403, 'forbidden');
 }

@@ -16,7 +16,7 @@ export const CreateApiKeyInput = z
       .optional()
       .meta({
         description:
-          'What the key may call, fixed for its life (docs/product.md §2): `read` every GET but key management; `reservations:write` create, edit, cancel, release, reclaim (dry run and plan included), scheduled reclaims, re-affirm and, on the platform\'s keys, nodes and topology; `vms:write` place and terminate VMs (and mark notifications read); `keys:manage` API keys and webhooks. At most the scopes of whoever creates it (403 `insufficient_scope`). Omitted: all the creator holds.',
+          "What the key may call, fixed for its life (docs/product.md §2): `read` every GET but key management; `reservations:write` create, edit, cancel, release, reclaim (dry run and plan included), scheduled reclaims, re-affirm and, on the platform's keys, nodes and topology; `vms:write` place and terminate VMs (and mark notifications read); `keys:manage` API keys and webhooks. At most the scopes of whoever creates it (403 `insufficient_scope`). Omitted: all the creator holds.",
       }),
   })
   .strict();

@@ -71,6 +71,15 @@ export async function resolveConsoleSession(
   return { principal, sessionId: signedIn.sessionId, user, orgs: mine, grants: grantsOf(principal) };
 }
 
+/** Whether the session names a live row (not signed out, not expired) of `userId`, whatever their orgs. */
+export async function isLiveSession(db: DbOrTx, signedIn: { userId: string; sessionId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, signedIn.sessionId), eq(sessions.userId, signedIn.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
+  return Boolean(row);
+}
+
 /** Whether the signed-in user belongs to `orgId`: the only orgs they may act as (docs/product.md §2). */
 export function isMemberOf(session: ConsoleSession, orgId: string): boolean {
   return session.orgs.some((o) => o.id === orgId);

@@ -21,6 +21,8 @@ export type AcceptedInvite = { outcome: 'joined' | 'already_member'; orgId: stri
  * @returns joined, already_member, or invalid.
  */
 export async function acceptInvite(db: Db, input: { userId: string; secret: string }): Promise<AcceptedInvite> {
+  // Not the shape of any secret we hand out: no lookup at all.
+  if (!/^[A-Za-z0-9_-]{43}$/.test(input.secret)) return { outcome: 'invalid' };
   const hash = hashInviteSecret(input.secret);
   return db.transaction(async (tx) => {
     const [found] = await tx.select({ orgId: memberInvites.orgId }).from(memberInvites).where(eq(memberInvites.secretHash, hash));
@@ -29,7 +31,9 @@ export async function acceptInvite(db: Db, input: { userId: string; secret: stri
     const [invite] = await tx
       .select()
       .from(memberInvites)
-      .where(and(eq(memberInvites.secretHash, hash), isNull(memberInvites.acceptedAt), isNull(memberInvites.revokedAt), gt(memberInvites.expiresAt, sql`now()`)));
+      .where(
+        and(eq(memberInvites.secretHash, hash), isNull(memberInvites.acceptedAt), isNull(memberInvites.revokedAt), gt(memberInvites.expiresAt, sql`now()`)),
+      );
     if (!invite) return { outcome: 'invalid' as const };
     const inserted = await tx
       .insert(memberships)
@@ -38,9 +42,19 @@ export async function acceptInvite(db: Db, input: { userId: string; secret: stri
       .returning({ userId: memberships.userId });
     if (inserted.length === 0) return { outcome: 'already_member' as const, orgId: invite.orgId };
     const [clock] = await tx.execute<{ now: string }>(sql`select now()::text as now`);
-    await tx.update(memberInvites).set({ acceptedAt: sql`now()`, acceptedByUserId: input.userId }).where(eq(memberInvites.id, invite.id));
+    await tx
+      .update(memberInvites)
+      .set({ acceptedAt: sql`now()`, acceptedByUserId: input.userId })
+      .where(eq(memberInvites.id, invite.id));
     // The joiner acts as the org they joined, in its console.
-    const ctx: Ctx = { orgId: invite.orgId, actor: { kind: 'user', userId: input.userId }, via: 'console', role: invite.role, db: tx, now: new Date(clock!.now) };
+    const ctx: Ctx = {
+      orgId: invite.orgId,
+      actor: { kind: 'user', userId: input.userId },
+      via: 'console',
+      role: invite.role,
+      db: tx,
+      now: new Date(clock!.now),
+    };
     await writeAuditEvent(tx, ctx, { action: 'member.join', unitIds: [], details: { inviteId: invite.id, userId: input.userId, role: invite.role } });
     return { outcome: 'joined' as const, orgId: invite.orgId };
   });

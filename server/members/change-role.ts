@@ -1,10 +1,7 @@
 import { memberships } from '@/db/schema';
-import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
-import { notFound } from '../errors';
-import { membersVisibleTo } from '../policy';
-import { assertNotLastAdmin, lockMember } from './internal';
+import { assertNotLastAdmin, membershipOf, openMember } from './internal';
 import type { ChangeMemberRoleInput } from './schemas';
 
 /**
@@ -17,17 +14,20 @@ import type { ChangeMemberRoleInput } from './schemas';
  * @returns `{ userId, role }`.
  * @throws DomainError not_found (not a member of this org), last_admin (409: demoting the org's only admin).
  */
-export async function changeMemberRole({ ctx, input }: { ctx: Ctx; input: ChangeMemberRoleInput }): Promise<{ userId: string; role: ChangeMemberRoleInput['role'] }> {
+export async function changeMemberRole({
+  ctx,
+  input,
+}: {
+  ctx: Ctx;
+  input: ChangeMemberRoleInput;
+}): Promise<{ userId: string; role: ChangeMemberRoleInput['role'] }> {
+  const answer = { userId: input.userId, role: input.role };
   return inTransaction(ctx, async (tx) => {
-    const member = await lockMember(tx, ctx, input.userId);
-    if (!member) throw notFound(`Member "${input.userId}"`);
-    if (member.role === input.role) return { userId: input.userId, role: input.role };
-    if (member.role === 'admin') await assertNotLastAdmin(tx, ctx, 'demoted');
-    await tx
-      .update(memberships)
-      .set({ role: input.role })
-      .where(and(membersVisibleTo(ctx), eq(memberships.userId, input.userId)));
-    await writeAuditEvent(tx, ctx, { action: 'member.role', unitIds: [], details: { userId: input.userId, from: member.role, to: input.role } });
-    return { userId: input.userId, role: input.role };
+    const from = await openMember(tx, ctx, input.userId);
+    if (from === input.role) return answer;
+    if (from === 'admin') await assertNotLastAdmin(tx, ctx, 'demoted');
+    await tx.update(memberships).set({ role: input.role }).where(membershipOf(ctx, input.userId));
+    await writeAuditEvent(tx, ctx, { action: 'member.role', unitIds: [], details: { userId: input.userId, from, to: input.role } });
+    return answer;
   });
 }

@@ -1,9 +1,9 @@
 import type { Tx } from '@/db/client';
-import { memberships } from '@/db/schema';
-import { and, count, eq } from 'drizzle-orm';
+import { memberships, type MembershipRole } from '@/db/schema';
+import { and, count, eq, type SQL } from 'drizzle-orm';
 import { createHash, randomBytes } from 'node:crypto';
 import type { Principal } from '../context';
-import { DomainError } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { lockOrg } from '../orgs/internal';
 import { membersVisibleTo } from '../policy';
 
@@ -28,12 +28,9 @@ export function newInviteSecret(): string {
  * changes are serialised) and reads its member `userId` under it.
  * @returns the member's role, or null when `userId` is not a member of the org.
  */
-export async function lockMember(tx: Tx, principal: Principal, userId: string): Promise<{ role: string } | null> {
+export async function lockMember(tx: Tx, principal: Principal, userId: string): Promise<{ role: MembershipRole } | null> {
   await lockOrg(tx, principal.orgId);
-  const [row] = await tx
-    .select({ role: memberships.role })
-    .from(memberships)
-    .where(and(membersVisibleTo(principal), eq(memberships.userId, userId)));
+  const [row] = await tx.select({ role: memberships.role }).from(memberships).where(membershipOf(principal, userId));
   return row ?? null;
 }
 
@@ -47,6 +44,21 @@ export async function assertNotLastAdmin(tx: Tx, principal: Principal, what: str
     .select({ n: count() })
     .from(memberships)
     .where(and(membersVisibleTo(principal), eq(memberships.role, 'admin')));
-  if ((admins?.n ?? 0) <= 1)
-    throw new DomainError('last_admin', `This is the org's last admin, who cannot be ${what}: make another member an admin first.`);
+  if ((admins?.n ?? 0) <= 1) throw new DomainError('last_admin', `This is the org's last admin, who cannot be ${what}: make another member an admin first.`);
+}
+
+/** SQL: the acting org's membership of `userId` (`membersVisibleTo`, one row). */
+export function membershipOf(principal: Principal, userId: string): SQL {
+  return and(membersVisibleTo(principal), eq(memberships.userId, userId))!;
+}
+
+/**
+ * `lockMember`, refusing a user who is not a member of the acting org as unknown.
+ * @returns the member's role.
+ * @throws DomainError not_found
+ */
+export async function openMember(tx: Tx, principal: Principal, userId: string): Promise<MembershipRole> {
+  const member = await lockMember(tx, principal, userId);
+  if (!member) throw notFound(`Member "${userId}"`);
+  return member.role;
 }

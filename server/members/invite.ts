@@ -26,7 +26,9 @@ export async function inviteMember({ ctx, input }: { ctx: Ctx; input: InviteMemb
     const id = newId('inv');
     const expiresAt = new Date(ctx.now.getTime() + INVITE_TTL_DAYS * DAY_MS);
     const createdByUserId = ctx.actor.kind === 'user' ? ctx.actor.userId : null;
-    await tx.insert(memberInvites).values({ id, orgId: ctx.orgId, role: input.role, secretHash: hashInviteSecret(secret), createdByUserId, createdAt: ctx.now, expiresAt });
+    await tx
+      .insert(memberInvites)
+      .values({ id, orgId: ctx.orgId, role: input.role, secretHash: hashInviteSecret(secret), createdByUserId, createdAt: ctx.now, expiresAt });
     await writeAuditEvent(tx, ctx, { action: 'member.invite', unitIds: [], details: { inviteId: id, role: input.role } });
     return { id, role: input.role, createdAt: ctx.now.toISOString(), expiresAt: expiresAt.toISOString(), path: `${INVITE_PATH}/${secret}` };
   });

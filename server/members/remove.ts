@@ -1,10 +1,7 @@
 import { memberships } from '@/db/schema';
-import { and, eq } from 'drizzle-orm';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
-import { notFound } from '../errors';
-import { membersVisibleTo } from '../policy';
-import { assertNotLastAdmin, lockMember } from './internal';
+import { assertNotLastAdmin, membershipOf, openMember } from './internal';
 import type { RemoveMemberInput } from './schemas';
 
 /**
@@ -18,11 +15,10 @@ import type { RemoveMemberInput } from './schemas';
  */
 export async function removeMember({ ctx, input }: { ctx: Ctx; input: RemoveMemberInput }): Promise<{ userId: string }> {
   return inTransaction(ctx, async (tx) => {
-    const member = await lockMember(tx, ctx, input.userId);
-    if (!member) throw notFound(`Member "${input.userId}"`);
-    if (member.role === 'admin') await assertNotLastAdmin(tx, ctx, 'removed');
-    await tx.delete(memberships).where(and(membersVisibleTo(ctx), eq(memberships.userId, input.userId)));
-    await writeAuditEvent(tx, ctx, { action: 'member.remove', unitIds: [], details: { userId: input.userId, role: member.role } });
+    const role = await openMember(tx, ctx, input.userId);
+    if (role === 'admin') await assertNotLastAdmin(tx, ctx, 'removed');
+    await tx.delete(memberships).where(membershipOf(ctx, input.userId));
+    await writeAuditEvent(tx, ctx, { action: 'member.remove', unitIds: [], details: { userId: input.userId, role } });
     return { userId: input.userId };
   });
 }

@@ -157,7 +157,13 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
     operationId: r.operationId,
     tags: [r.tag],
     summary: r.summary,
-    ...(r.description || r.scope ? { description: [r.description, r.scope ? `Needs an API key with the \`${r.scope}\` scope (else 403 \`insufficient_scope\`).` : ''].filter(Boolean).join('\n\n') } : {}),
+    ...(r.description || r.scope
+      ? {
+          description: [r.description, r.scope ? `Needs an API key with the \`${r.scope}\` scope (else 403 \`insufficient_scope\`).` : '']
+            .filter(Boolean)
+            .join('\n\n'),
+        }
+      : {}),
     // The scope the key needs, per operation (docs/product.md §2): in the security requirement, and
     // as `x-scope` for readers that skip scopes on an http scheme.
     ...(r.auth === 'none' ? { security: [] } : r.scope ? { security: [{ bearerAuth: [r.scope] }], 'x-scope': r.scope } : {}),

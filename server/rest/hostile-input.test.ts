@@ -361,15 +361,13 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
       const key = keysLacking[ORG[base.as]]![spec.scope];
       const all = variantsOf(spec, base).filter((v) => v.headers?.authorization === undefined);
       // A sample of the corpus (every 7th, and the base itself): the refusal reads none of it.
-      const sample = [{ label: 'base', allowed: [] } as Variant, ...all.filter((_, i) => i % 7 === 0)].map(
-        (v): Variant => ({
-          ...v,
-          label: `${v.label}, key lacking ${spec.scope}`,
-          allowed: [403],
-          headers: { ...v.headers, authorization: `Bearer ${key}` },
-          check: (a) => (a.problem?.code === 'insufficient_scope' && a.problem.scope === spec.scope ? null : `${v.label}: ${a.text.slice(0, 200)}`),
-        }),
-      );
+      const sample = [{ label: 'base', allowed: [] } as Variant, ...all.filter((_, i) => i % 7 === 0)].map((v): Variant => ({
+        ...v,
+        label: `${v.label}, key lacking ${spec.scope}`,
+        allowed: [403],
+        headers: { ...v.headers, authorization: `Bearer ${key}` },
+        check: (a) => (a.problem?.code === 'insufficient_scope' && a.problem.scope === spec.scope ? null : `${v.label}: ${a.text.slice(0, 200)}`),
+      }));
       failures.push(...(await runAll(spec, base, sample)));
     }
     expect(failures).toEqual([]);

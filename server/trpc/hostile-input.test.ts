@@ -105,6 +105,12 @@ const bases: Record<string, Base> = {
   'webhooks.rotateSecret': { as: 'owner', input: { webhookId: 'wh-missing' }, status: 404 },
   'webhooks.attempts': { as: 'owner', input: { webhookId: 'wh-missing', limit: 10 }, status: 404 },
   'webhooks.redeliver': { as: 'owner', input: { webhookId: 'wh-missing', eventId: 'ev-missing' }, status: 404 },
+  'members.list': { as: 'owner', input: undefined, status: 200 },
+  'members.changeRole': { as: 'owner', input: { userId: 'user-missing', role: 'viewer' }, status: 404 },
+  'members.remove': { as: 'owner', input: { userId: 'user-missing' }, status: 404 },
+  // Every accepted input makes an invitation: none writes nothing (as apiKeys.create).
+  'members.invite': { as: 'owner', input: { role: 'member' }, status: 200, skipAccepted: true },
+  'members.revokeInvite': { as: 'owner', input: { inviteId: 'inv-missing' }, status: 404 },
   'signIns.locked': { as: 'platform', input: undefined, status: 200 },
   'signIns.unlock': { as: 'platform', input: { userId: 'user-missing' }, status: 404 },
 };
@@ -334,7 +340,11 @@ describe('hostile input over tRPC (docs/product.md §8 R3)', () => {
     let refused = 0;
     for (const [path, proc] of procedures) {
       const scope = operationById(path as OperationId).scope;
-      const role: MembershipRole | null = !roleGrants.viewer.includes(scope as 'read') ? (roleGrants.member.includes(scope as 'read') ? 'viewer' : 'member') : null;
+      const role: MembershipRole | null = !roleGrants.viewer.includes(scope as 'read')
+        ? roleGrants.member.includes(scope as 'read')
+          ? 'viewer'
+          : 'member'
+        : null;
       if (!role) continue;
       const base = bases[path]!;
       const type = proc._def.type;
