@@ -245,7 +245,7 @@ export function MembersView(props: { page: Fetched<MembersPage>; orgName: string
           Send the link to the person yourself: it works once, for 7 days, for whoever signs in with it. It is shown only now.
         </p>
         {created && (
-          <p data-testid="invite-link" className="rounded-md border border-line bg-surface-2 p-3 font-mono text-sm break-all">
+          <p data-testid="invite-link" className="rounded-md border border-line bg-surface-2 p-3 font-mono text-sm [overflow-wrap:anywhere]">
             {link}
           </p>
         )}
