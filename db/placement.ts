@@ -68,6 +68,7 @@ export const tablePlacement = {
   orgs: { kind: 'reference' },
   users: { kind: 'reference' },
   memberships: { kind: 'reference' },
+  member_invites: { kind: 'reference' },
   api_keys: { kind: 'reference' },
   sessions: { kind: 'coordinator' },
   known_devices: { kind: 'coordinator' },

@@ -46,6 +46,14 @@ export const errorTable = {
     description:
       'The caller may see the resource but may not act on it (for example, an org of the audience reclaiming units). What it may not see answers 404 instead.',
   },
+  insufficient_scope: {
+    status: 403,
+    title: 'Insufficient scope',
+    trpc: 'FORBIDDEN',
+    description:
+      'The API key lacks the scope this operation needs (a console user whose role does not allow an action gets 403 `forbidden`). `scope` names the scope needed: `read`, `reservations:write`, `vms:write` or `keys:manage`.',
+    extras: ['scope'],
+  },
   not_found: {
     status: 404,
     title: 'Not found',
@@ -150,6 +158,13 @@ export const errorTable = {
     trpc: 'CONFLICT',
     description: 'The org already has as many as it may (100 active API keys, 20 webhook endpoints). `limit` is that number: revoke or delete one first.',
     extras: ['limit'],
+  },
+  last_admin: {
+    status: 409,
+    title: 'Last admin',
+    trpc: 'CONFLICT',
+    description:
+      'The change would leave the org without an admin: the last admin can be neither removed nor given another role. Make someone else admin first.',
   },
   not_enough_units: {
     status: 409,
@@ -280,6 +295,8 @@ export type ProblemExtras = {
   available?: number;
   /** schedule_not_pending: the schedule's status (docs/product.md §5.6). */
   scheduleStatus?: string;
+  /** insufficient_scope: the scope the operation needs, which the API key lacks (docs/product.md §2). */
+  scope?: string;
 };
 
 type ErrorOptions = { retryAfterSeconds?: number };

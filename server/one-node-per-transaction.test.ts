@@ -24,6 +24,7 @@ import { POST as placeRoute } from '@/app/v1/vms/route';
 import { POST as reclaimRoute } from '@/app/v1/nodes/[nodeId]/reservations/[id]/reclaim/route';
 import type { Db } from '@/db/client';
 import { gpuUnits, insertUser } from '@/db/factories';
+import { acceptInvite } from './members/accept';
 import { placementOf, tablePlacement } from '@/db/placement';
 import { events, idempotencyRecords, notifications, vms, webhookAttempts, webhookEndpoints } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
@@ -62,10 +63,11 @@ const TWO_NODE_EXCEPTIONS: Record<string, string> = {
 };
 
 /**
- * Tables no product transaction writes: the seed and the tests make their rows (orgs, users and
- * memberships have no verb yet; the test clock is set by tests only).
+ * Tables no product transaction writes: the seed and the tests make their rows (orgs and users
+ * have no verb yet; the test clock is set by tests only). Memberships have theirs (the members
+ * verbs, which the workload runs).
  */
-const WRITTEN_ONLY_BY_SEED_AND_TESTS = ['memberships', 'orgs', 'test_clock', 'users'];
+const WRITTEN_ONLY_BY_SEED_AND_TESTS = ['orgs', 'test_clock', 'users'];
 
 /** A labelled run of the workload: the touches logged while it ran are its own. */
 type Step = { label: string; from: number; to: number };
@@ -286,6 +288,19 @@ async function runSignIns(): Promise<void> {
   // The lockout runs on PostgreSQL's clock: the operator unlocks at the real time.
   const unlocked = await call('signIns.unlock', as(ORG.platform, new Date(), 'console'), { userId: 'u_ann' });
   expect(unlocked.unlocked).toEqual(['account']);
+
+  // Members (docs/product.md §2 Members): the owner org's admins invite, the invitation is
+  // accepted, withdrawn, a role changed, a member removed — org rows only, no node.
+  const admin = as(ORG.owner, new Date(), 'console');
+  const invited = await call('members.invite', admin, { role: 'viewer' });
+  await fixture('a second console user', async () => insertUser(db(), { id: 'u_bob', email: 'bob@x.example', name: 'Bob', passwordHash: 'x', orgIds: [] }));
+  expect(await step('members:acceptInvite', () => acceptInvite(db(), { userId: 'u_bob', secret: invited.path.split('/').at(-1)! }))).toMatchObject({
+    outcome: 'joined',
+  });
+  const another = await call('members.invite', admin, { role: 'member' });
+  await call('members.revokeInvite', admin, { inviteId: another.id });
+  await call('members.changeRole', admin, { userId: 'u_bob', role: 'member' });
+  await call('members.remove', admin, { userId: 'u_bob' });
 }
 
 /** Writes over REST with `Idempotency-Key` (docs/product.md §5 Idempotency): the stored answer, the purge of expired ones, authentication. */

@@ -11,6 +11,7 @@ export const apiKeyOperations = {
     verb: listApiKeys,
     input: ListApiKeysInput,
     kind: 'query',
+    scope: 'keys:manage',
     console: 'api-keys.page',
     rest: {
       method: 'GET',
@@ -29,6 +30,7 @@ export const apiKeyOperations = {
     verb: createApiKey,
     input: CreateApiKeyInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'api-keys.create',
     rest: {
       method: 'POST',
@@ -49,6 +51,7 @@ export const apiKeyOperations = {
     verb: revokeApiKey,
     input: RevokeApiKeyInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'api-keys.revoke',
     rest: {
       method: 'POST',

@@ -3,7 +3,7 @@
  * schema per action, which the writers' types follow (server/audit/write.ts `AuditEventInput`)
  * and the OpenAPI document renders (the `AuditEvent` member of each action).
  */
-import { auditActions, reclaimScheduleLapses, vmTiers, type AuditAction } from '@/db/schema';
+import { apiKeyScopes, auditActions, membershipRoles, reclaimScheduleLapses, vmTiers, type AuditAction } from '@/db/schema';
 import { z } from 'zod';
 import { reservationStatuses } from '../reservations/status';
 
@@ -15,6 +15,7 @@ const keyFacts = z.strictObject({ apiKeyId: Id, name: z.string(), prefix: z.stri
 const scheduleAt = { scheduleId: Id.meta({ description: 'The scheduled reclaim.' }), at: Time.meta({ description: 'When it runs (ran, or was to run).' }) };
 const tenantsTold = z.int().min(0).meta({ description: 'How many spot tenants were notified.' });
 const vmFacts = z.strictObject({ vmId: Id, tier: z.enum(vmTiers) });
+const Role = z.enum(membershipRoles);
 
 /** Each action's `details`, by action. */
 export const auditDetails = {
@@ -59,7 +60,12 @@ export const auditDetails = {
     .meta({ description: 'A reschedule (`previousAt`), or units dropped (`droppedUnitIds`).' }),
   'reclaim_schedule.cancel': z.strictObject({ ...scheduleAt, tenantsTold }),
   'reclaim_schedule.lapse': z.strictObject({ ...scheduleAt, lapseReason: z.enum(reclaimScheduleLapses) }),
-  'api_key.create': keyFacts,
+  'api_key.create': keyFacts.extend({
+    scopes: z
+      .array(z.enum(apiKeyScopes))
+      .optional()
+      .meta({ description: 'The scopes the key holds, fixed for its life; absent on events written before keys had scopes.' }),
+  }),
   'api_key.revoke': keyFacts,
   'sign_in.lockout': z.strictObject({
     scope: z.enum(['account', 'device']),
@@ -89,6 +95,14 @@ export const auditDetails = {
     .meta({ description: 'The endpoint, and only what the change changed, each its new value.' }),
   'webhook.delete': z.strictObject({ webhookId: Id, url: z.string() }),
   'webhook.rotate_secret': z.strictObject({ webhookId: Id }),
+  'member.invite': z.strictObject({
+    inviteId: Id,
+    role: Role,
+    withdrawn: z.literal(true).optional().meta({ description: 'The invitation was withdrawn, not made.' }),
+  }),
+  'member.join': z.strictObject({ inviteId: Id, userId: Id, role: Role }),
+  'member.role': z.strictObject({ userId: Id, from: Role, to: Role }),
+  'member.remove': z.strictObject({ userId: Id, role: Role.meta({ description: 'The role the member had.' }) }),
 } satisfies Record<AuditAction, z.ZodType>;
 
 /** The `details` a writer of `A` records. */

@@ -26,6 +26,7 @@ export const nodeOperations = {
     verb: listNodes,
     input: ListNodesInput,
     kind: 'query',
+    scope: 'read',
     console: 'fleet.page',
     rest: {
       method: 'GET',
@@ -46,6 +47,7 @@ export const nodeOperations = {
     verb: registerNode,
     input: RegisterNodeInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'fleet.register-node',
     rest: {
       method: 'POST',
@@ -64,6 +66,7 @@ export const nodeOperations = {
     verb: getNode,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: {
       method: 'GET',
@@ -82,6 +85,7 @@ export const nodeOperations = {
     verb: getUnit,
     input: GetUnitInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.unit-details',
     rest: {
       method: 'GET',
@@ -100,6 +104,7 @@ export const nodeOperations = {
     verb: changeTopology,
     input: ChangeTopologyInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.change-topology',
     rest: {
       method: 'PUT',
@@ -118,6 +123,7 @@ export const nodeOperations = {
     verb: listNodeActions,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: { none: "which buttons the console shows on a node page; a program learns what it may do from each route's 403" },
   }),
@@ -125,6 +131,7 @@ export const nodeOperations = {
     verb: listFleetActions,
     input: NoInput,
     kind: 'query',
+    scope: 'read',
     console: 'fleet.page',
     rest: { none: 'which buttons the console shows on the fleet page (Register node…)' },
   }),
@@ -132,6 +139,7 @@ export const nodeOperations = {
     verb: listNodeOwners,
     input: ListNodeOwnersInput,
     kind: 'query',
+    scope: 'read',
     console: 'fleet.page',
     rest: { none: "the fleet owner filter's offers; a program filters GET /v1/nodes by `owner` (an org id, or part of its name)" },
   }),
@@ -139,6 +147,7 @@ export const nodeOperations = {
     verb: listTopologyHistory,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.topology-history',
     rest: { none: "the console's view of a node's topology generations, read from the audit trail that GET /v1/audit publishes" },
   }),
@@ -146,6 +155,7 @@ export const nodeOperations = {
     verb: getNodeTimeline,
     input: GetNodeTimelineInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.timeline',
     rest: {
       method: 'GET',

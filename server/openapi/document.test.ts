@@ -149,7 +149,11 @@ describe('GET /v1/openapi.json', () => {
       ][]) {
         if (p === OPENAPI_PATH) expect(op.security).toEqual([]);
         else {
-          expect(op.security, `${method} ${p}`).toBeUndefined();
+          // The scope the key needs, per operation (docs/product.md §2 Scopes), beside the bearer scheme.
+          const scope = restRoutes.find((r) => r.method.toLowerCase() === method && r.path === p)?.scope;
+          expect(op.security, `${method} ${p}`).toEqual([{ bearerAuth: [scope] }]);
+          expect((op as { 'x-scope'?: string })['x-scope'], `${method} ${p}`).toBe(scope);
+          expect(Object.keys(op.responses), `${method} ${p}`).toContain('403');
           expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['400', '401', '429']));
         }
         const idem = (op.parameters ?? []).some((x) => x.$ref === '#/components/parameters/IdempotencyKey');

@@ -123,7 +123,7 @@ const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotenc
  * Every problem code an operation can answer: its verb's (the declaration's `errors`) and those
  * its pipeline adds (server/rest/route.ts) — 400 for a query or body it refuses, 406 for an
  * `Accept` it cannot give, 500 for a bug, and where they apply 401, 429 and 503 (credentials,
- * the rate limit, the database behind them), 404 (a path parameter that is no id), 405 (a
+ * the rate limit, the database behind them), 403 `insufficient_scope` (an operation's scope), 404 (a path parameter that is no id), 405 (a
  * method the path does not answer), 413 and 415 (a body), and the `Idempotency-Key`'s 409 and,
  * where the body has fields to differ, its 422. The document lists exactly these per operation
  * (docs/product.md §5 Errors); server/openapi/problem-codes.test.ts
@@ -133,6 +133,8 @@ const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotenc
 export function operationErrorCodes(r: RouteSpec): ErrorCode[] {
   const codes = new Set<ErrorCode>(['invalid_request', 'not_acceptable', 'internal_error', 'method_not_allowed', ...r.errors]);
   if (r.auth !== 'none') codes.add('unauthenticated').add('rate_limited').add('service_unavailable');
+  // A key without the operation's scope, or a role that does not allow it (docs/product.md §2), before the body is read.
+  if (r.scope) codes.add('insufficient_scope');
   if (r.params) codes.add('not_found');
   if (r.body) codes.add('payload_too_large').add('unsupported_media_type');
   if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress');
@@ -207,8 +209,16 @@ function operation(r: RouteSpec, shared: SharedResponses): ZodOpenApiOperationOb
     operationId: r.operationId,
     tags: [r.tag],
     summary: r.summary,
-    ...(r.description ? { description: r.description } : {}),
-    ...(r.auth === 'none' ? { security: [] } : {}),
+    ...(r.description || r.scope
+      ? {
+          description: [r.description, r.scope ? `Needs an API key with the \`${r.scope}\` scope (else 403 \`insufficient_scope\`).` : '']
+            .filter(Boolean)
+            .join('\n\n'),
+        }
+      : {}),
+    // The scope the key needs, per operation (docs/product.md §2): in the security requirement, and
+    // as `x-scope` for readers that skip scopes on an http scheme.
+    ...(r.auth === 'none' ? { security: [] } : r.scope ? { security: [{ bearerAuth: [r.scope] }], 'x-scope': r.scope } : {}),
     requestParams: {
       ...(r.params ? { path: withExamples(r.params, example?.params) } : {}),
       ...(r.query ? { query: withExamples(r.query, example?.query) } : {}),
@@ -272,7 +282,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
     openapi: '3.1.0',
     info: {
       title: 'GPU Reservations API',
-      version: '1.0.0',
+      version: '1.1.0',
       license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: [
         'Reserve GPU units of nodes for an audience of orgs, release them to the spot market, and reclaim them.',
@@ -281,6 +291,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
         '**Errors.** Every error is RFC 9457 `application/problem+json`. Its `code` names it and its `type` is `/problems/{code}`, a page of this site that says what the code means (relative to where this document is served, so the same on every deployment). Each operation lists, per status, exactly the codes it can answer, and each code’s schema the extra fields it always carries. Checks run in this order, the first failure answering: 401, 429, 400, 404, 403, 409 for the resource’s own state, 422, then 409 for conflicts with other resources.',
         '**Methods.** A path answers the methods documented for it; any other is 405 with `Allow`. `HEAD` answers wherever `GET` does, with the status and headers `GET` would answer and no body; `OPTIONS` answers 204 with `Allow`. An unknown path under `/v1` is 404 `not_found`.',
         '**Idempotency.** Every POST, PUT, PATCH and DELETE accepts an `Idempotency-Key` header, but creating an API key or a webhook endpoint and rotating a webhook secret: their answers hold a secret that is shown once and never stored, so the header is 400 there.',
+        '**Scopes.** Each API key holds scopes fixed at its creation (`read`, `reservations:write`, `vms:write`, `keys:manage`); each operation names the one it needs (`x-scope`, and its security requirement). A call outside the key’s scopes is 403 `insufficient_scope` with `scope`, checked right after authentication and the rate limit, before the body.',
         '**Rate limits.** Each API key has its requests per minute, and all of an org’s keys share one more budget; past either, 429 with `Retry-After`.',
       ].join('\n\n'),
     },

@@ -19,6 +19,7 @@ import {
   unitIntervalEnds,
   unitIntervalKinds,
   vmTiers,
+  apiKeyScopes,
 } from '@/db/schema';
 import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
@@ -385,6 +386,9 @@ export const ApiKey = z
     id: Id,
     name: z.string(),
     prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key by.' }),
+    scopes: z
+      .array(z.enum(apiKeyScopes))
+      .meta({ description: 'What the key may call, fixed at creation (docs/product.md §2); keys made before scopes existed hold all four.' }),
     createdAt: Timestamp,
     createdBy: ApiKeyCreator.optional().meta({ description: 'Who created the key; absent for keys created before creators were recorded.' }),
     lastUsedAt: Timestamp.optional().meta({ description: 'When the key last authenticated a request, to the minute; absent if never.' }),
@@ -458,6 +462,7 @@ const problemExtraFields = {
   limit: z.int().min(0).meta({ description: 'The limit the request would exceed.' }),
   available: z.int().min(0).meta({ description: 'How many of the candidate units are on the spot market now.' }),
   scheduleStatus: z.enum(reclaimScheduleStatuses).meta({ description: "The schedule's status." }),
+  scope: z.enum(apiKeyScopes).meta({ description: 'The scope the operation needs, which the API key lacks.' }),
 } satisfies Record<ProblemExtraName, z.ZodType>;
 
 const ProblemTypeUri = z.string().meta({ format: 'uri-reference' });
@@ -722,7 +727,9 @@ type Page<T> = { items: T[]; nextCursor?: string };
 
 // ProblemExtras types `reservationStatus` as string; what the verbs put there is always a
 // reservation status, which is what the document promises.
-type ProblemOnWire = Omit<ProblemType, 'reservationStatus' | 'scheduleStatus'> & {
+// `scope` likewise: over REST only a key's scope can be missing (members:manage is not on REST).
+type ProblemOnWire = Omit<ProblemType, 'reservationStatus' | 'scheduleStatus' | 'scope'> & {
+  scope?: (typeof apiKeyScopes)[number];
   reservationStatus?: ReservationStatus;
   scheduleStatus?: (typeof reclaimScheduleStatuses)[number];
 };

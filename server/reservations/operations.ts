@@ -39,6 +39,7 @@ export const reservationOperations = {
     verb: listReservations,
     input: ListReservationsInput,
     kind: 'query',
+    scope: 'read',
     console: 'capacity.page',
     rest: {
       method: 'GET',
@@ -77,6 +78,7 @@ export const reservationOperations = {
     verb: listReservationCalendar,
     input: ReservationCalendarInput,
     kind: 'query',
+    scope: 'read',
     console: 'calendar.page',
     rest: {
       method: 'GET',
@@ -96,6 +98,7 @@ export const reservationOperations = {
     verb: listNodeReservations,
     input: ListNodeReservationsInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.reservations-panel',
     rest: {
       method: 'GET',
@@ -115,6 +118,7 @@ export const reservationOperations = {
     verb: createReservation,
     input: CreateReservationInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.reserve',
     rest: {
       method: 'POST',
@@ -134,6 +138,7 @@ export const reservationOperations = {
     verb: getReservation,
     input: GetReservationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.page',
     rest: {
       method: 'GET',
@@ -151,6 +156,7 @@ export const reservationOperations = {
     verb: getReservationOffers,
     input: GetReservationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.actions',
     rest: {
       none: "which buttons the reservation page shows, and the names of the orgs it names; a program reads the reservation (GET …/reservations/{id}) and learns what it may do from each route's 403",
@@ -160,6 +166,7 @@ export const reservationOperations = {
     verb: getReservationHistory,
     input: GetReservationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.history',
     rest: { none: "the console's status timeline of one reservation, read from the audit trail that GET /v1/audit publishes" },
   }),
@@ -167,6 +174,7 @@ export const reservationOperations = {
     verb: updateReservation,
     input: UpdateReservationInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.edit-reservation',
     rest: {
       method: 'PATCH',
@@ -186,6 +194,7 @@ export const reservationOperations = {
     verb: cancelReservation,
     input: CancelReservationInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.cancel-reservation',
     rest: {
       method: 'POST',
@@ -204,6 +213,7 @@ export const reservationOperations = {
     verb: release,
     input: ReleaseInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.release',
     rest: {
       method: 'POST',
@@ -224,6 +234,7 @@ export const reservationOperations = {
     verb: reclaim,
     input: ReclaimInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.reclaim',
     rest: {
       method: 'POST',
@@ -247,6 +258,7 @@ export const reservationOperations = {
     verb: planReclaim,
     input: ReclaimPlanInput,
     kind: 'query',
+    scope: 'reservations:write',
     console: 'node.reclaim-plan',
     rest: {
       method: 'POST',
@@ -267,6 +279,7 @@ export const reservationOperations = {
     verb: reaffirm,
     input: ReaffirmInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.reaffirm',
     rest: {
       method: 'POST',

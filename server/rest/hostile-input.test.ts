@@ -19,6 +19,8 @@ import { MAX_BODY_BYTES } from '../http/body';
 import type { RouteSpec } from './route-spec';
 import { restRoutes } from './routes';
 import { expectationFor, hostilePathValues, hostileStrings, judge, mutationsOf, snapshotTables, withinTime } from '../testing/hostile';
+import { apiKeyScopes, type ApiKeyScope } from '@/db/schema';
+import { issueApiKey } from '../api-keys/internal';
 import { issueKeys } from '../testing/rest';
 import { useHostileScene } from '../testing/hostile-scene';
 import { ORG } from '../testing/scene';
@@ -222,8 +224,17 @@ function variantsOf(spec: RouteSpec, base: Base): Variant[] {
 
 // ── The tests ───────────────────────────────────────────────────────────────────────────
 
+/** Per org and scope: a key holding every scope but that one (docs/product.md §2 Scopes): the mix the scope corpus sends. */
+let keysLacking: Record<string, Record<ApiKeyScope, string>> = {};
 const scene = useHostileScene(async (db) => {
   keys = await issueKeys(db, Object.values(ORG));
+  keysLacking = {};
+  for (const orgId of Object.values(ORG)) {
+    const byScope = {} as Record<ApiKeyScope, string>;
+    for (const scope of apiKeyScopes)
+      byScope[scope] = (await issueApiKey(db, { orgId, name: `lacks ${scope}`, now: new Date(), scopes: apiKeyScopes.filter((x) => x !== scope) })).secret;
+    keysLacking[orgId] = byScope;
+  }
 });
 let sent = 0;
 
@@ -262,6 +273,27 @@ describe('hostile input over REST (docs/product.md §8 R3)', () => {
       expect(await snapshotTables(scene.db()), 'the database after this route’s corpus').toEqual(scene.before());
     });
   }
+
+  it('refuses a key without the route’s scope with 403 insufficient_scope, whatever the path, query or body (checked before them)', async () => {
+    const failures: string[] = [];
+    for (const spec of restRoutes) {
+      const base = bases[keyOf(spec)];
+      if (!spec.scope || !base?.as || spec.scope === 'members:manage') continue;
+      const key = keysLacking[ORG[base.as]]![spec.scope];
+      const all = variantsOf(spec, base).filter((v) => v.headers?.authorization === undefined);
+      // A sample of the corpus (every 7th, and the base itself): the refusal reads none of it.
+      const sample = [{ label: 'base', allowed: [] } as Variant, ...all.filter((_, i) => i % 7 === 0)].map((v): Variant => ({
+        ...v,
+        label: `${v.label}, key lacking ${spec.scope}`,
+        allowed: [403],
+        headers: { ...v.headers, authorization: `Bearer ${key}` },
+        check: (a) => (a.problem?.code === 'insufficient_scope' && a.problem.scope === spec.scope ? null : `${v.label}: ${a.text.slice(0, 200)}`),
+      }));
+      failures.push(...(await runAll(spec, base, sample)));
+    }
+    expect(failures).toEqual([]);
+    expect(await snapshotTables(scene.db()), 'the database after the scope corpus').toEqual(scene.before());
+  });
 
   it('answers a method no route of a path declares with 405, Allow and problem+json', async () => {
     const failures: string[] = [];

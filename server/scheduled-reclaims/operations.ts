@@ -22,6 +22,7 @@ export const scheduledReclaimOperations = {
     verb: listReclaimSchedules,
     input: ListReclaimSchedulesInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.schedules',
     rest: {
       method: 'GET',
@@ -42,6 +43,7 @@ export const scheduledReclaimOperations = {
     verb: createReclaimSchedule,
     input: CreateReclaimScheduleInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.schedule-reclaim',
     rest: {
       method: 'POST',
@@ -62,6 +64,7 @@ export const scheduledReclaimOperations = {
     verb: getReclaimSchedule,
     input: GetReclaimScheduleInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.schedules',
     rest: {
       method: 'GET',
@@ -80,6 +83,7 @@ export const scheduledReclaimOperations = {
     verb: rescheduleReclaim,
     input: RescheduleReclaimInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'reservation.reschedule',
     rest: {
       method: 'PATCH',
@@ -99,6 +103,7 @@ export const scheduledReclaimOperations = {
     verb: cancelReclaimSchedule,
     input: CancelReclaimScheduleInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'reservation.cancel-schedule',
     rest: {
       method: 'DELETE',

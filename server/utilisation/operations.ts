@@ -13,6 +13,7 @@ export const utilisationOperations = {
     verb: getReservationUtilisation,
     input: GetReservationUtilisationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.utilisation',
     rest: {
       method: 'GET',
@@ -32,6 +33,7 @@ export const utilisationOperations = {
     verb: getUtilisationRollup,
     input: GetUtilisationRollupInput,
     kind: 'query',
+    scope: 'read',
     console: 'utilisation.page',
     rest: {
       method: 'GET',

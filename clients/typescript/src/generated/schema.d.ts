@@ -10,12 +10,16 @@ export type paths = {
         /**
          * List the acting org's API keys
          * @description Newest first, revoked ones included (with revokedAt); never a secret; each with who created it (`createdBy`) where that was recorded. Every org sees only its own keys, the platform operator included.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description A new key of the acting org (audited as api_key.create), recording who created it (`createdBy`). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed . An org has at most 100 active keys (409 limit_reached, with `limit`; revoke one first) and creates at most 20 a minute (429 rate_limited with Retry-After).
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -36,6 +40,8 @@ export type paths = {
         /**
          * Revoke an API key
          * @description One of the acting org's keys (another org's is 404); audited as api_key.revoke. From then on the key is refused (401) on every request. Revoking a revoked key changes nothing.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["revokeApiKey"];
         delete?: never;
@@ -54,6 +60,8 @@ export type paths = {
         /**
          * List audit events
          * @description The audit events the caller may see, newest first, filterable by node, reservation, action and time; cursor-paginated. Never 403.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -74,6 +82,8 @@ export type paths = {
         /**
          * Read the acting org's events
          * @description Every change writes typed events in its own transaction, addressed to the orgs that may see it then, each with the fields it may see. This feed answers the acting org's events after `after`, in commit order: an event is served only once every transaction that began before it has ended, so a cursor never passes over one that commits late. With `wait`, the request is held until an event is there (at most 30 s). Events are kept 30 days; an older cursor answers 410 `cursor_expired`.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -94,12 +104,16 @@ export type paths = {
         /**
          * List nodes
          * @description Nodes visible to the caller, with per-state unit counts: filtered (owner, search by id or name, relation to the acting org, released units, needs review), sorted by a stored column (default id), cursor-paginated, with how many match (`total`, counted up to 1000).
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listNodes"];
         put?: never;
         /**
          * Register a node
          * @description Platform operator only: registers a node with its unit list (1–64 units).
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["registerNode"];
         delete?: never;
@@ -118,6 +132,8 @@ export type paths = {
         /**
          * Get a node
          * @description One node: its units with their state and its topologyGen.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getNode"];
         put?: never;
@@ -138,12 +154,16 @@ export type paths = {
         /**
          * List reservations on a node
          * @description Reservations on the node that the caller may see, cursor-paginated.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listNodeReservations"];
         put?: never;
         /**
          * Create a reservation
          * @description Platform operator or node owner. `startsAt` defaults to now and may be at most 5 minutes in the past (else 422 start_in_past); the orgs named must exist (422).
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["createReservation"];
         delete?: never;
@@ -159,7 +179,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get a reservation */
+        /**
+         * Get a reservation
+         * @description Needs an API key with the `read` scope (else 403 `insufficient_scope`).
+         */
         get: operations["getReservation"];
         put?: never;
         post?: never;
@@ -169,6 +192,8 @@ export type paths = {
         /**
          * Edit a reservation
          * @description Edit the audience, managers, endsAt and contractRef, or shrink reservedUnitIds (never grow it: a removed unit also leaves releasedUnitIds).
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         patch: operations["updateReservation"];
         trace?: never;
@@ -185,6 +210,8 @@ export type paths = {
         /**
          * Cancel a reservation
          * @description Pending, active or needs-review → cancelled. Its units stop being held; running VMs keep running.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["cancelReservation"];
         delete?: never;
@@ -205,6 +232,8 @@ export type paths = {
         /**
          * Re-affirm a reservation after a topology change
          * @description Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller reviewed (else 409 topology_changed).
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["reaffirmReservation"];
         delete?: never;
@@ -225,6 +254,8 @@ export type paths = {
         /**
          * Take released GPU units back off the market, evicting spot workloads
          * @description Returns the named units to exclusive use AND terminates the spot workloads running on them, in one call. Everything evicted was bought at the spot tier, whose terms are exactly that the capacity owner can reclaim without notice. Pass dryRun to see what would be terminated without changing anything. Callable by a platform operator, the org that owns the node, or an org in the reservation's managingOrgIds.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["reclaimUnits"];
         delete?: never;
@@ -245,6 +276,8 @@ export type paths = {
         /**
          * Plan a reclaim of N GPUs: the fewest evictions, with a reason for each
          * @description Which released units to reclaim to get `count` GPUs back, the spot VMs that terminates and why, by the `fewest-evictions` policy: the fewest spot VMs, then the least running work lost (GPU-hours), then the youngest VMs, then the fewest extra units, then the first units in node order. A VM's units go whole, so a plan may hold more than `count`. Same principals as reclaim; writes nothing. Send the plan's `unitIds` to `…/reclaim` with `expectedTerminate: wouldTerminate`.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["planReclaim"];
         delete?: never;
@@ -265,6 +298,8 @@ export type paths = {
         /**
          * Put reserved units on the spot market
          * @description Same principals as reclaim. The reservation must be active; the units must be reserved by it and not run a VM. The dry run returns the reservation as it would look after the release, and writes nothing.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["releaseUnits"];
         delete?: never;
@@ -283,12 +318,16 @@ export type paths = {
         /**
          * List a reservation's scheduled reclaims
          * @description Newest first, cursor-paginated. Same principals as reclaim: the audience sees each unit’s `reclaimAt` on the node instead (403 here).
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listScheduledReclaims"];
         put?: never;
         /**
          * Schedule a reclaim, telling the spot tenants now
          * @description Reclaims the units at `at` (in the future, at most 30 days ahead, before the reservation’s endsAt), exactly once, acting as the caller (`via: schedule`) with its permission checked again then. Every spot tenant on the units is notified now and on every change (`notBefore = at`); the units and VMs carry `reclaimAt` until it runs. A unit in another pending schedule of the reservation is 409 already_scheduled. Same principals as reclaim.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["scheduleReclaim"];
         delete?: never;
@@ -307,6 +346,8 @@ export type paths = {
         /**
          * Get a scheduled reclaim
          * @description Its status, and once done the outcome (terminated and skipped VM ids). Same principals as reclaim.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getScheduledReclaim"];
         put?: never;
@@ -314,6 +355,8 @@ export type paths = {
         /**
          * Cancel a pending scheduled reclaim
          * @description Its tenants are told it will not come. A schedule no longer pending is 409 schedule_not_pending with `scheduleStatus`.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         delete: operations["cancelScheduledReclaim"];
         options?: never;
@@ -321,6 +364,8 @@ export type paths = {
         /**
          * Move a pending scheduled reclaim
          * @description The same time rules as on creation; the tenants are told again. A schedule no longer pending is 409 schedule_not_pending with `scheduleStatus`.
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         patch: operations["rescheduleReclaim"];
         trace?: never;
@@ -335,6 +380,8 @@ export type paths = {
         /**
          * A reservation's utilisation
          * @description GPU-hours held, idle while held, released, released and idle, used by spot VMs and by reserved-tier VMs, and the VMs reclaims evicted, over the last 7 or 30 days (`window`), with a series of 6-hour or 1-day buckets; computed from the record of unit intervals. Visible to whoever may see the reservation (else 404).
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getReservationUtilisation"];
         put?: never;
@@ -355,6 +402,8 @@ export type paths = {
         /**
          * A node's capacity timeline
          * @description The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getNodeTimeline"];
         put?: never;
@@ -376,6 +425,8 @@ export type paths = {
         /**
          * Replace a node's unit list
          * @description Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).
+         *
+         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         put: operations["changeTopology"];
         post?: never;
@@ -395,6 +446,8 @@ export type paths = {
         /**
          * Get one unit of a node
          * @description The unit as the node answers it (its state and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getUnit"];
         put?: never;
@@ -415,6 +468,8 @@ export type paths = {
         /**
          * List the acting org's notifications
          * @description E.g. a VM ended by reclaim; newest first, cursor-paginated.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listNotifications"];
         put?: never;
@@ -437,6 +492,8 @@ export type paths = {
         /**
          * Mark a notification read
          * @description Only the acting org's own notifications; another org's is 404. Marking a read notification again keeps its first readAt.
+         *
+         *     Needs an API key with the `vms:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["markNotificationRead"];
         delete?: never;
@@ -475,6 +532,8 @@ export type paths = {
         /**
          * Search orgs by name (the org picker)
          * @description Ids and names of the orgs whose name or id contains `q`, at most 20, by name. For those who may create reservations: the platform operator and node owners (else 403).
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["searchOrgs"];
         put?: never;
@@ -495,6 +554,8 @@ export type paths = {
         /**
          * The fleet reservation calendar: reservations by node over a window
          * @description A page of nodes — the same filters, sort and cursor as `GET /v1/nodes` — each with the reservations whose period meets `[from, to)` (at most 31 days) that the caller may see: not cancelled, by startsAt, with their status, unit count, audience and released spans. A filtered list: never 403.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listReservationCalendar"];
         put?: never;
@@ -515,6 +576,8 @@ export type paths = {
         /**
          * List reservations across nodes
          * @description The reservations the caller may see, on every node, ordered by (nodeId, id) and cursor-paginated. `role=audience` keeps those whose allowedOrgIds hold the acting org (its capacity), `role=managing` those whose managingOrgIds hold it. A filtered list: never 403.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listReservations"];
         put?: never;
@@ -535,6 +598,8 @@ export type paths = {
         /**
          * The acting org's utilisation, per relation
          * @description The same figures as a reservation’s, summed over the reservations the acting org stands to: on the nodes it owns (`owner`), that it manages (`manager`), that it may use (`audience`) and, for the platform operator, the whole fleet (`fleet`). A relation the org does not have is left out; never 403.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getUtilisationRollup"];
         put?: never;
@@ -555,12 +620,16 @@ export type paths = {
         /**
          * List VMs
          * @description VMs the caller may see, cursor-paginated.
+         *
+         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listVms"];
         put?: never;
         /**
          * Place a VM
          * @description Places a VM on 1–64 units of a node at a tier: `reserved` on the held, unreleased units of a reservation whose audience holds the acting org; `spot` on released or free units; `on-demand` on free units. A unit runs at most one VM.
+         *
+         *     Needs an API key with the `vms:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["placeVm"];
         delete?: never;
@@ -576,7 +645,10 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /** Get a VM */
+        /**
+         * Get a VM
+         * @description Needs an API key with the `read` scope (else 403 `insufficient_scope`).
+         */
         get: operations["getVm"];
         put?: never;
         post?: never;
@@ -598,6 +670,8 @@ export type paths = {
         /**
          * Terminate a VM
          * @description The VM's own org or a platform operator. Terminating a VM that has ended changes nothing.
+         *
+         *     Needs an API key with the `vms:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["terminateVm"];
         delete?: never;
@@ -616,12 +690,16 @@ export type paths = {
         /**
          * List the acting org's webhook endpoints
          * @description By id; never a secret. Every org sees only its own endpoints.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Delivers the acting org's events (of `types`, or all) from now on, per the Standard Webhooks spec: POST `{ id, type, timestamp, data }` with webhook-id (the event's id, the same on every retry), webhook-timestamp and webhook-signature. In the feed's order, one at a time, at least once; a failure is retried with exponential backoff (5 s doubling to an hour) before later events, and 24 h of failures disable the endpoint (a webhook.disabled notification and event). https only; the address is checked at every delivery; no redirects; 10 s timeout. At most 20 per org (409 limit_reached). The answer holds the signing secret, shown this once; no Idempotency-Key, as an answer holding a secret is never stored.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -640,6 +718,8 @@ export type paths = {
         /**
          * Get a webhook endpoint
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. With how delivery stands: failed attempts, since when, the next try.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["getWebhook"];
         put?: never;
@@ -647,6 +727,8 @@ export type paths = {
         /**
          * Delete a webhook endpoint
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. With its secrets and delivery log; nothing more is sent to it.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -654,6 +736,8 @@ export type paths = {
         /**
          * Change a webhook endpoint
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. url, types, description, enabled. Enabling it again (also after it was disabled for failing) clears its failures and resumes from the first event it has not delivered.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -668,6 +752,8 @@ export type paths = {
         /**
          * A webhook endpoint's delivery log
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. Every attempt, newest first: the event, when, the status code, the latency, why it failed.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["listWebhookAttempts"];
         put?: never;
@@ -690,6 +776,8 @@ export type paths = {
         /**
          * Send one event to a webhook endpoint again
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. `eventId`: one of the org's events still kept (30 days). Sent now, signed as any delivery with the event's own webhook-id; the endpoint's place in the feed does not move. Works on a disabled endpoint too.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -710,6 +798,8 @@ export type paths = {
         /**
          * Rotate a webhook endpoint's signing secret
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. The old secret keeps signing beside the new one for 24 h (two signatures), so a receiver can switch without losing a delivery. The new secret is in this answer only; no Idempotency-Key.
+         *
+         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -798,6 +888,8 @@ export type components = {
              * @description When it was revoked; a revoked key authenticates nothing (401).
              */
             revokedAt?: string;
+            /** @description What the key may call, fixed at creation (docs/product.md §2); keys made before scopes existed hold all four. */
+            scopes: ("read" | "reservations:write" | "vms:write" | "keys:manage")[];
         };
         /** @description Who created the key; shown to the key's own org (the only one that sees its keys). */
         ApiKeyCreator: {
@@ -828,7 +920,7 @@ export type components = {
             nextCursor?: string;
         };
         /** @description An audit trail event; its `details` depend on its `action`. */
-        AuditEvent: components["schemas"]["AuditEventNodeRegister"] | components["schemas"]["AuditEventNodeTopology"] | components["schemas"]["AuditEventReservationCreate"] | components["schemas"]["AuditEventReservationUpdate"] | components["schemas"]["AuditEventReservationCancel"] | components["schemas"]["AuditEventReservationRelease"] | components["schemas"]["AuditEventReservationReclaim"] | components["schemas"]["AuditEventReservationReaffirm"] | components["schemas"]["AuditEventVmPlace"] | components["schemas"]["AuditEventVmTerminate"] | components["schemas"]["AuditEventReclaimScheduleCreate"] | components["schemas"]["AuditEventReclaimScheduleUpdate"] | components["schemas"]["AuditEventReclaimScheduleCancel"] | components["schemas"]["AuditEventReclaimScheduleLapse"] | components["schemas"]["AuditEventApiKeyCreate"] | components["schemas"]["AuditEventApiKeyRevoke"] | components["schemas"]["AuditEventSignInLockout"] | components["schemas"]["AuditEventSignInUnlock"] | components["schemas"]["AuditEventWebhookCreate"] | components["schemas"]["AuditEventWebhookUpdate"] | components["schemas"]["AuditEventWebhookDelete"] | components["schemas"]["AuditEventWebhookRotateSecret"];
+        AuditEvent: components["schemas"]["AuditEventNodeRegister"] | components["schemas"]["AuditEventNodeTopology"] | components["schemas"]["AuditEventReservationCreate"] | components["schemas"]["AuditEventReservationUpdate"] | components["schemas"]["AuditEventReservationCancel"] | components["schemas"]["AuditEventReservationRelease"] | components["schemas"]["AuditEventReservationReclaim"] | components["schemas"]["AuditEventReservationReaffirm"] | components["schemas"]["AuditEventVmPlace"] | components["schemas"]["AuditEventVmTerminate"] | components["schemas"]["AuditEventReclaimScheduleCreate"] | components["schemas"]["AuditEventReclaimScheduleUpdate"] | components["schemas"]["AuditEventReclaimScheduleCancel"] | components["schemas"]["AuditEventReclaimScheduleLapse"] | components["schemas"]["AuditEventApiKeyCreate"] | components["schemas"]["AuditEventApiKeyRevoke"] | components["schemas"]["AuditEventSignInLockout"] | components["schemas"]["AuditEventSignInUnlock"] | components["schemas"]["AuditEventWebhookCreate"] | components["schemas"]["AuditEventWebhookUpdate"] | components["schemas"]["AuditEventWebhookDelete"] | components["schemas"]["AuditEventWebhookRotateSecret"] | components["schemas"]["AuditEventMemberInvite"] | components["schemas"]["AuditEventMemberJoin"] | components["schemas"]["AuditEventMemberRole"] | components["schemas"]["AuditEventMemberRemove"];
         /** @description A `api_key.create` event. */
         AuditEventApiKeyCreate: {
             /**
@@ -853,6 +945,8 @@ export type components = {
                 apiKeyId: string;
                 name: string;
                 prefix: string;
+                /** @description The scopes the key holds, fixed for its life; absent on events written before keys had scopes. */
+                scopes?: ("read" | "reservations:write" | "vms:write" | "keys:manage")[];
             };
             id: string;
             /** @description The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`). */
@@ -891,6 +985,169 @@ export type components = {
                 apiKeyId: string;
                 name: string;
                 prefix: string;
+            };
+            id: string;
+            /** @description The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`). */
+            nodeId?: string;
+            reason?: string;
+            reservationId?: string;
+            /** @description Unit ids, in the node's unit order. */
+            unitIds: string[];
+            /**
+             * @description `console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.
+             * @enum {string}
+             */
+            via: "console" | "api" | "schedule";
+        };
+        /** @description A `member.invite` event. */
+        AuditEventMemberInvite: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "member.invite";
+            /** @description The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made). */
+            actorKey?: {
+                id: string;
+                name: string;
+                prefix: string;
+            };
+            /** @description The acting org, where the caller may see it: to the platform operator, the actor org, and where the actor is the platform, the node owner or a managing org of the reservation, to whoever sees the event. */
+            actorOrgId?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and `Z`.
+             */
+            at: string;
+            details: {
+                inviteId: string;
+                /** @enum {string} */
+                role: "admin" | "member" | "viewer";
+                /**
+                 * @description The invitation was withdrawn, not made.
+                 * @constant
+                 */
+                withdrawn?: true;
+            };
+            id: string;
+            /** @description The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`). */
+            nodeId?: string;
+            reason?: string;
+            reservationId?: string;
+            /** @description Unit ids, in the node's unit order. */
+            unitIds: string[];
+            /**
+             * @description `console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.
+             * @enum {string}
+             */
+            via: "console" | "api" | "schedule";
+        };
+        /** @description A `member.join` event. */
+        AuditEventMemberJoin: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "member.join";
+            /** @description The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made). */
+            actorKey?: {
+                id: string;
+                name: string;
+                prefix: string;
+            };
+            /** @description The acting org, where the caller may see it: to the platform operator, the actor org, and where the actor is the platform, the node owner or a managing org of the reservation, to whoever sees the event. */
+            actorOrgId?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and `Z`.
+             */
+            at: string;
+            details: {
+                inviteId: string;
+                /** @enum {string} */
+                role: "admin" | "member" | "viewer";
+                userId: string;
+            };
+            id: string;
+            /** @description The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`). */
+            nodeId?: string;
+            reason?: string;
+            reservationId?: string;
+            /** @description Unit ids, in the node's unit order. */
+            unitIds: string[];
+            /**
+             * @description `console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.
+             * @enum {string}
+             */
+            via: "console" | "api" | "schedule";
+        };
+        /** @description A `member.remove` event. */
+        AuditEventMemberRemove: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "member.remove";
+            /** @description The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made). */
+            actorKey?: {
+                id: string;
+                name: string;
+                prefix: string;
+            };
+            /** @description The acting org, where the caller may see it: to the platform operator, the actor org, and where the actor is the platform, the node owner or a managing org of the reservation, to whoever sees the event. */
+            actorOrgId?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and `Z`.
+             */
+            at: string;
+            details: {
+                /**
+                 * @description The role the member had.
+                 * @enum {string}
+                 */
+                role: "admin" | "member" | "viewer";
+                userId: string;
+            };
+            id: string;
+            /** @description The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`). */
+            nodeId?: string;
+            reason?: string;
+            reservationId?: string;
+            /** @description Unit ids, in the node's unit order. */
+            unitIds: string[];
+            /**
+             * @description `console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.
+             * @enum {string}
+             */
+            via: "console" | "api" | "schedule";
+        };
+        /** @description A `member.role` event. */
+        AuditEventMemberRole: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            action: "member.role";
+            /** @description The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made). */
+            actorKey?: {
+                id: string;
+                name: string;
+                prefix: string;
+            };
+            /** @description The acting org, where the caller may see it: to the platform operator, the actor org, and where the actor is the platform, the node owner or a managing org of the reservation, to whoever sees the event. */
+            actorOrgId?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds and `Z`.
+             */
+            at: string;
+            details: {
+                /** @enum {string} */
+                from: "admin" | "member" | "viewer";
+                /** @enum {string} */
+                to: "admin" | "member" | "viewer";
+                userId: string;
             };
             id: string;
             /** @description The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`). */
@@ -1815,6 +2072,8 @@ export type components = {
              * @description When it was revoked; a revoked key authenticates nothing (401).
              */
             revokedAt?: string;
+            /** @description What the key may call, fixed at creation (docs/product.md §2); keys made before scopes existed hold all four. */
+            scopes: ("read" | "reservations:write" | "vms:write" | "keys:manage")[];
             /** @description The key itself, for `Authorization: Bearer <secret>`. Shown this once: only its hash is stored. */
             secret: string;
         };
@@ -2503,7 +2762,10 @@ export type components = {
          * @description The caller may see the resource but may not act on it (for example, an org of the audience reclaiming units). What it may not see answers 404 instead.
          */
         ForbiddenProblem: {
-            /** @constant */
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
             code: "forbidden";
             /** @description A sentence a person can act on. */
             detail: string;
@@ -2572,6 +2834,37 @@ export type components = {
              * @constant
              */
             type: "/problems/idempotency_key_reused";
+        };
+        /**
+         * Insufficient scope
+         * @description The API key lacks the scope this operation needs (a console user whose role does not allow an action gets 403 `forbidden`). `scope` names the scope needed: `read`, `reservations:write`, `vms:write` or `keys:manage`.
+         */
+        InsufficientScopeProblem: {
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            code: "insufficient_scope";
+            /** @description A sentence a person can act on. */
+            detail: string;
+            /**
+             * @description The scope the operation needs, which the API key lacks.
+             * @enum {string}
+             */
+            scope: "read" | "reservations:write" | "vms:write" | "keys:manage";
+            /**
+             * @description The HTTP status code (RFC 9457).
+             * @constant
+             */
+            status: 403;
+            /** @constant */
+            title: "Insufficient scope";
+            /**
+             * Format: uri-reference
+             * @description The page describing this code, relative to this API.
+             * @constant
+             */
+            type: "/problems/insufficient_scope";
         };
         /**
          * Internal server error
@@ -4161,15 +4454,6 @@ export type components = {
                 "application/problem+json": components["schemas"]["CursorExpiredProblem"];
             };
         };
-        /** @description Forbidden (`code` forbidden): The caller may see the resource but may not act on it (for example, an org of the audience reclaiming units). What it may not see answers 404 instead. */
-        Forbidden: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                "application/problem+json": components["schemas"]["ForbiddenProblem"];
-            };
-        };
         /** @description Conflict (`code` idempotency_in_progress): A request with the same `Idempotency-Key` is still being handled. Retry later with the same key to get its answer. */
         IdempotencyInProgress: {
             headers: {
@@ -4186,6 +4470,15 @@ export type components = {
             };
             content: {
                 "application/problem+json": components["schemas"]["IdempotencyKeyReusedProblem"];
+            };
+        };
+        /** @description Forbidden (`code` insufficient_scope): The API key lacks the scope this operation needs (a console user whose role does not allow an action gets 403 `forbidden`). `scope` names the scope needed: `read`, `reservations:write`, `vms:write` or `keys:manage`. */
+        InsufficientScope: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["InsufficientScopeProblem"];
             };
         };
         /** @description Internal Server Error (`code` internal_error): A bug: the server failed to handle the request. The answer says nothing of why; the server’s log has the cause. Nothing was half done. */
@@ -4348,6 +4641,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -4370,6 +4664,8 @@ export interface operations {
                 "application/json": {
                     /** @description What the key is for, e.g. "ci-deploy"; 1–100 characters. Not unique: keys are told apart by id and prefix. */
                     name: string;
+                    /** @description What the key may call, fixed for its life: `read` every GET but key management; `reservations:write` create, edit, cancel, release, reclaim (dry run and plan included), scheduled reclaims, re-affirm and, on the platform's keys, nodes and topology; `vms:write` place and terminate VMs (and mark notifications read); `keys:manage` API keys and webhooks. At most the scopes of whoever creates it (403 `insufficient_scope`). Omitted: all the creator holds. */
+                    scopes?: ("read" | "reservations:write" | "vms:write" | "keys:manage")[];
                 };
             };
         };
@@ -4398,6 +4694,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["LimitReached"];
@@ -4453,6 +4750,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -4468,7 +4766,7 @@ export interface operations {
         parameters: {
             query?: {
                 /** @description Only events of this action. */
-                action?: "node.register" | "node.topology" | "reservation.create" | "reservation.update" | "reservation.cancel" | "reservation.release" | "reservation.reclaim" | "reservation.reaffirm" | "vm.place" | "vm.terminate" | "reclaim_schedule.create" | "reclaim_schedule.update" | "reclaim_schedule.cancel" | "reclaim_schedule.lapse" | "api_key.create" | "api_key.revoke" | "sign_in.lockout" | "sign_in.unlock" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret";
+                action?: "node.register" | "node.topology" | "reservation.create" | "reservation.update" | "reservation.cancel" | "reservation.release" | "reservation.reclaim" | "reservation.reaffirm" | "vm.place" | "vm.terminate" | "reclaim_schedule.create" | "reclaim_schedule.update" | "reclaim_schedule.cancel" | "reclaim_schedule.lapse" | "api_key.create" | "api_key.revoke" | "sign_in.lockout" | "sign_in.unlock" | "webhook.create" | "webhook.update" | "webhook.delete" | "webhook.rotate_secret" | "member.invite" | "member.join" | "member.role" | "member.remove";
                 /** @description The `nextCursor` of the previous page, unchanged; a malformed one is 400. */
                 cursor?: string;
                 /** @description Page size: 1–500 (default 100). */
@@ -4539,6 +4837,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -4606,6 +4905,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             410: components["responses"]["CursorExpired"];
@@ -4749,6 +5049,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -4866,7 +5167,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             /** @description Conflict: one of `already_exists`, `idempotency_in_progress`, told apart by `code`; each one's schema says when it is answered and what it carries. */
@@ -5006,6 +5315,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5081,6 +5391,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5183,7 +5494,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5272,6 +5591,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5352,7 +5672,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5447,7 +5775,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5531,7 +5867,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5595,7 +5939,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5702,7 +6054,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5805,7 +6165,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5885,7 +6253,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -5962,7 +6338,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6034,7 +6418,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6095,7 +6487,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6176,7 +6576,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6284,6 +6692,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6433,6 +6842,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6551,7 +6961,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6618,6 +7036,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6673,6 +7092,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -6730,6 +7150,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -6806,7 +7227,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -6930,6 +7359,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -7005,6 +7435,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -7093,6 +7524,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -7152,6 +7584,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -7217,7 +7650,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7280,6 +7721,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7333,7 +7775,15 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
-            403: components["responses"]["Forbidden"];
+            /** @description Forbidden: one of `forbidden`, `insufficient_scope`, told apart by `code`; each one's schema says when it is answered and what it carries. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/problem+json": components["schemas"]["ForbiddenProblem"] | components["schemas"]["InsufficientScopeProblem"];
+                };
+            };
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7387,6 +7837,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             429: components["responses"]["RateLimited"];
@@ -7451,6 +7902,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
             409: components["responses"]["LimitReached"];
@@ -7497,6 +7949,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7550,6 +8003,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7619,6 +8073,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7672,6 +8127,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7726,6 +8182,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
@@ -7779,6 +8236,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthenticated"];
+            403: components["responses"]["InsufficientScope"];
             404: components["responses"]["NotFound"];
             405: components["responses"]["MethodNotAllowed"];
             406: components["responses"]["NotAcceptable"];
