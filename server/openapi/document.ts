@@ -209,13 +209,9 @@ function operation(r: RouteSpec, shared: SharedResponses): ZodOpenApiOperationOb
     operationId: r.operationId,
     tags: [r.tag],
     summary: r.summary,
-    ...(r.description || r.scope
-      ? {
-          description: [r.description, r.scope ? `Needs an API key with the \`${r.scope}\` scope (else 403 \`insufficient_scope\`).` : '']
-            .filter(Boolean)
-            .join('\n\n'),
-        }
-      : {}),
+    // The scope is stated by the security requirement and `x-scope`, not in the description: the
+    // reclaim's description is the published contract's, verbatim.
+    ...(r.description ? { description: r.description } : {}),
     // The scope the key needs, per operation (docs/product.md §2): in the security requirement, and
     // as `x-scope` for readers that skip scopes on an http scheme.
     ...(r.auth === 'none' ? { security: [] } : r.scope ? { security: [{ bearerAuth: [r.scope] }], 'x-scope': r.scope } : {}),

@@ -9,6 +9,7 @@
  * listed code nobody produces, or a case of an unlisted one, fails.
  */
 import { issueApiKey } from '../api-keys/internal';
+import { apiKeyScopes } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -361,6 +362,12 @@ async function pipelineCase(r: RouteSpec, code: ErrorCode) {
       } finally {
         delete process.env.RATE_LIMIT_PER_MINUTE;
       }
+    }
+    case 'insufficient_scope': {
+      // A key of the platform holding every scope but the one the operation needs.
+      const lacking = apiKeyScopes.filter((s) => s !== r.scope);
+      const own = (await issueApiKey(tdb.db, { orgId: 'org_platform', name: `scoped ${r.operationId}`, now: new Date(), scopes: lacking })).secret;
+      return call({ key: own });
     }
     case 'not_found':
       if (!r.params) return null;

@@ -10,16 +10,12 @@ export type paths = {
         /**
          * List the acting org's API keys
          * @description Newest first, revoked ones included (with revokedAt); never a secret; each with who created it (`createdBy`) where that was recorded. Every org sees only its own keys, the platform operator included.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description A new key of the acting org (audited as api_key.create), recording who created it (`createdBy`). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed . An org has at most 100 active keys (409 limit_reached, with `limit`; revoke one first) and creates at most 20 a minute (429 rate_limited with Retry-After).
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -40,8 +36,6 @@ export type paths = {
         /**
          * Revoke an API key
          * @description One of the acting org's keys (another org's is 404); audited as api_key.revoke. From then on the key is refused (401) on every request. Revoking a revoked key changes nothing.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["revokeApiKey"];
         delete?: never;
@@ -60,8 +54,6 @@ export type paths = {
         /**
          * List audit events
          * @description The audit events the caller may see, newest first, filterable by node, reservation, action and time; cursor-paginated. Never 403.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listAuditEvents"];
         put?: never;
@@ -82,8 +74,6 @@ export type paths = {
         /**
          * Read the acting org's events
          * @description Every change writes typed events in its own transaction, addressed to the orgs that may see it then, each with the fields it may see. This feed answers the acting org's events after `after`, in commit order: an event is served only once every transaction that began before it has ended, so a cursor never passes over one that commits late. With `wait`, the request is held until an event is there (at most 30 s). Events are kept 30 days; an older cursor answers 410 `cursor_expired`.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listEvents"];
         put?: never;
@@ -104,16 +94,12 @@ export type paths = {
         /**
          * List nodes
          * @description Nodes visible to the caller, with per-state unit counts: filtered (owner, search by id or name, relation to the acting org, released units, needs review), sorted by a stored column (default id), cursor-paginated, with how many match (`total`, counted up to 1000).
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listNodes"];
         put?: never;
         /**
          * Register a node
          * @description Platform operator only: registers a node with its unit list (1–64 units).
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["registerNode"];
         delete?: never;
@@ -132,8 +118,6 @@ export type paths = {
         /**
          * Get a node
          * @description One node: its units with their state and its topologyGen.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getNode"];
         put?: never;
@@ -154,16 +138,12 @@ export type paths = {
         /**
          * List reservations on a node
          * @description Reservations on the node that the caller may see, cursor-paginated.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listNodeReservations"];
         put?: never;
         /**
          * Create a reservation
          * @description Platform operator or node owner. `startsAt` defaults to now and may be at most 5 minutes in the past (else 422 start_in_past); the orgs named must exist (422).
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["createReservation"];
         delete?: never;
@@ -179,10 +159,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get a reservation
-         * @description Needs an API key with the `read` scope (else 403 `insufficient_scope`).
-         */
+        /** Get a reservation */
         get: operations["getReservation"];
         put?: never;
         post?: never;
@@ -192,8 +169,6 @@ export type paths = {
         /**
          * Edit a reservation
          * @description Edit the audience, managers, endsAt and contractRef, or shrink reservedUnitIds (never grow it: a removed unit also leaves releasedUnitIds).
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         patch: operations["updateReservation"];
         trace?: never;
@@ -210,8 +185,6 @@ export type paths = {
         /**
          * Cancel a reservation
          * @description Pending, active or needs-review → cancelled. Its units stop being held; running VMs keep running.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["cancelReservation"];
         delete?: never;
@@ -232,8 +205,6 @@ export type paths = {
         /**
          * Re-affirm a reservation after a topology change
          * @description Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller reviewed (else 409 topology_changed).
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["reaffirmReservation"];
         delete?: never;
@@ -254,8 +225,6 @@ export type paths = {
         /**
          * Take released GPU units back off the market, evicting spot workloads
          * @description Returns the named units to exclusive use AND terminates the spot workloads running on them, in one call. Everything evicted was bought at the spot tier, whose terms are exactly that the capacity owner can reclaim without notice. Pass dryRun to see what would be terminated without changing anything. Callable by a platform operator, the org that owns the node, or an org in the reservation's managingOrgIds.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["reclaimUnits"];
         delete?: never;
@@ -276,8 +245,6 @@ export type paths = {
         /**
          * Plan a reclaim of N GPUs: the fewest evictions, with a reason for each
          * @description Which released units to reclaim to get `count` GPUs back, the spot VMs that terminates and why, by the `fewest-evictions` policy: the fewest spot VMs, then the least running work lost (GPU-hours), then the youngest VMs, then the fewest extra units, then the first units in node order. A VM's units go whole, so a plan may hold more than `count`. Same principals as reclaim; writes nothing. Send the plan's `unitIds` to `…/reclaim` with `expectedTerminate: wouldTerminate`.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["planReclaim"];
         delete?: never;
@@ -298,8 +265,6 @@ export type paths = {
         /**
          * Put reserved units on the spot market
          * @description Same principals as reclaim. The reservation must be active; the units must be reserved by it and not run a VM. The dry run returns the reservation as it would look after the release, and writes nothing.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["releaseUnits"];
         delete?: never;
@@ -318,16 +283,12 @@ export type paths = {
         /**
          * List a reservation's scheduled reclaims
          * @description Newest first, cursor-paginated. Same principals as reclaim: the audience sees each unit’s `reclaimAt` on the node instead (403 here).
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listScheduledReclaims"];
         put?: never;
         /**
          * Schedule a reclaim, telling the spot tenants now
          * @description Reclaims the units at `at` (in the future, at most 30 days ahead, before the reservation’s endsAt), exactly once, acting as the caller (`via: schedule`) with its permission checked again then. Every spot tenant on the units is notified now and on every change (`notBefore = at`); the units and VMs carry `reclaimAt` until it runs. A unit in another pending schedule of the reservation is 409 already_scheduled. Same principals as reclaim.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["scheduleReclaim"];
         delete?: never;
@@ -346,8 +307,6 @@ export type paths = {
         /**
          * Get a scheduled reclaim
          * @description Its status, and once done the outcome (terminated and skipped VM ids). Same principals as reclaim.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getScheduledReclaim"];
         put?: never;
@@ -355,8 +314,6 @@ export type paths = {
         /**
          * Cancel a pending scheduled reclaim
          * @description Its tenants are told it will not come. A schedule no longer pending is 409 schedule_not_pending with `scheduleStatus`.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         delete: operations["cancelScheduledReclaim"];
         options?: never;
@@ -364,8 +321,6 @@ export type paths = {
         /**
          * Move a pending scheduled reclaim
          * @description The same time rules as on creation; the tenants are told again. A schedule no longer pending is 409 schedule_not_pending with `scheduleStatus`.
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         patch: operations["rescheduleReclaim"];
         trace?: never;
@@ -380,8 +335,6 @@ export type paths = {
         /**
          * A reservation's utilisation
          * @description GPU-hours held, idle while held, released, released and idle, used by spot VMs and by reserved-tier VMs, and the VMs reclaims evicted, over the last 7 or 30 days (`window`), with a series of 6-hour or 1-day buckets; computed from the record of unit intervals. Visible to whoever may see the reservation (else 404).
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getReservationUtilisation"];
         put?: never;
@@ -402,8 +355,6 @@ export type paths = {
         /**
          * A node's capacity timeline
          * @description The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getNodeTimeline"];
         put?: never;
@@ -425,8 +376,6 @@ export type paths = {
         /**
          * Replace a node's unit list
          * @description Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).
-         *
-         *     Needs an API key with the `reservations:write` scope (else 403 `insufficient_scope`).
          */
         put: operations["changeTopology"];
         post?: never;
@@ -446,8 +395,6 @@ export type paths = {
         /**
          * Get one unit of a node
          * @description The unit as the node answers it (its state and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getUnit"];
         put?: never;
@@ -468,8 +415,6 @@ export type paths = {
         /**
          * List the acting org's notifications
          * @description E.g. a VM ended by reclaim; newest first, cursor-paginated.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listNotifications"];
         put?: never;
@@ -492,8 +437,6 @@ export type paths = {
         /**
          * Mark a notification read
          * @description Only the acting org's own notifications; another org's is 404. Marking a read notification again keeps its first readAt.
-         *
-         *     Needs an API key with the `vms:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["markNotificationRead"];
         delete?: never;
@@ -532,8 +475,6 @@ export type paths = {
         /**
          * Search orgs by name (the org picker)
          * @description Ids and names of the orgs whose name or id contains `q`, at most 20, by name. For those who may create reservations: the platform operator and node owners (else 403).
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["searchOrgs"];
         put?: never;
@@ -554,8 +495,6 @@ export type paths = {
         /**
          * The fleet reservation calendar: reservations by node over a window
          * @description A page of nodes — the same filters, sort and cursor as `GET /v1/nodes` — each with the reservations whose period meets `[from, to)` (at most 31 days) that the caller may see: not cancelled, by startsAt, with their status, unit count, audience and released spans. A filtered list: never 403.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listReservationCalendar"];
         put?: never;
@@ -576,8 +515,6 @@ export type paths = {
         /**
          * List reservations across nodes
          * @description The reservations the caller may see, on every node, ordered by (nodeId, id) and cursor-paginated. `role=audience` keeps those whose allowedOrgIds hold the acting org (its capacity), `role=managing` those whose managingOrgIds hold it. A filtered list: never 403.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listReservations"];
         put?: never;
@@ -598,8 +535,6 @@ export type paths = {
         /**
          * The acting org's utilisation, per relation
          * @description The same figures as a reservation’s, summed over the reservations the acting org stands to: on the nodes it owns (`owner`), that it manages (`manager`), that it may use (`audience`) and, for the platform operator, the whole fleet (`fleet`). A relation the org does not have is left out; never 403.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["getUtilisationRollup"];
         put?: never;
@@ -620,16 +555,12 @@ export type paths = {
         /**
          * List VMs
          * @description VMs the caller may see, cursor-paginated.
-         *
-         *     Needs an API key with the `read` scope (else 403 `insufficient_scope`).
          */
         get: operations["listVms"];
         put?: never;
         /**
          * Place a VM
          * @description Places a VM on 1–64 units of a node at a tier: `reserved` on the held, unreleased units of a reservation whose audience holds the acting org; `spot` on released or free units; `on-demand` on free units. A unit runs at most one VM.
-         *
-         *     Needs an API key with the `vms:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["placeVm"];
         delete?: never;
@@ -645,10 +576,7 @@ export type paths = {
             path?: never;
             cookie?: never;
         };
-        /**
-         * Get a VM
-         * @description Needs an API key with the `read` scope (else 403 `insufficient_scope`).
-         */
+        /** Get a VM */
         get: operations["getVm"];
         put?: never;
         post?: never;
@@ -670,8 +598,6 @@ export type paths = {
         /**
          * Terminate a VM
          * @description The VM's own org or a platform operator. Terminating a VM that has ended changes nothing.
-         *
-         *     Needs an API key with the `vms:write` scope (else 403 `insufficient_scope`).
          */
         post: operations["terminateVm"];
         delete?: never;
@@ -690,16 +616,12 @@ export type paths = {
         /**
          * List the acting org's webhook endpoints
          * @description By id; never a secret. Every org sees only its own endpoints.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["listWebhooks"];
         put?: never;
         /**
          * Add a webhook endpoint
          * @description Delivers the acting org's events (of `types`, or all) from now on, per the Standard Webhooks spec: POST `{ id, type, timestamp, data }` with webhook-id (the event's id, the same on every retry), webhook-timestamp and webhook-signature. In the feed's order, one at a time, at least once; a failure is retried with exponential backoff (5 s doubling to an hour) before later events, and 24 h of failures disable the endpoint (a webhook.disabled notification and event). https only; the address is checked at every delivery; no redirects; 10 s timeout. At most 20 per org (409 limit_reached). The answer holds the signing secret, shown this once; no Idempotency-Key, as an answer holding a secret is never stored.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["createWebhook"];
         delete?: never;
@@ -718,8 +640,6 @@ export type paths = {
         /**
          * Get a webhook endpoint
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. With how delivery stands: failed attempts, since when, the next try.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["getWebhook"];
         put?: never;
@@ -727,8 +647,6 @@ export type paths = {
         /**
          * Delete a webhook endpoint
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. With its secrets and delivery log; nothing more is sent to it.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         delete: operations["deleteWebhook"];
         options?: never;
@@ -736,8 +654,6 @@ export type paths = {
         /**
          * Change a webhook endpoint
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. url, types, description, enabled. Enabling it again (also after it was disabled for failing) clears its failures and resumes from the first event it has not delivered.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         patch: operations["updateWebhook"];
         trace?: never;
@@ -752,8 +668,6 @@ export type paths = {
         /**
          * A webhook endpoint's delivery log
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. Every attempt, newest first: the event, when, the status code, the latency, why it failed.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         get: operations["listWebhookAttempts"];
         put?: never;
@@ -776,8 +690,6 @@ export type paths = {
         /**
          * Send one event to a webhook endpoint again
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. `eventId`: one of the org's events still kept (30 days). Sent now, signed as any delivery with the event's own webhook-id; the endpoint's place in the feed does not move. Works on a disabled endpoint too.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["redeliverWebhook"];
         delete?: never;
@@ -798,8 +710,6 @@ export type paths = {
         /**
          * Rotate a webhook endpoint's signing secret
          * @description One of the acting org's endpoints; another org's is 404, the platform operator's call included. The old secret keeps signing beside the new one for 24 h (two signatures), so a receiver can switch without losing a delivery. The new secret is in this answer only; no Idempotency-Key.
-         *
-         *     Needs an API key with the `keys:manage` scope (else 403 `insufficient_scope`).
          */
         post: operations["rotateWebhookSecret"];
         delete?: never;
@@ -888,7 +798,7 @@ export type components = {
              * @description When it was revoked; a revoked key authenticates nothing (401).
              */
             revokedAt?: string;
-            /** @description What the key may call, fixed at creation (docs/product.md §2); keys made before scopes existed hold all four. */
+            /** @description What the key may call, fixed at creation: `read` every GET but key management, `reservations:write` reservations and reclaims, `vms:write` VMs, `keys:manage` API keys and webhooks; keys made before scopes existed hold all four. */
             scopes: ("read" | "reservations:write" | "vms:write" | "keys:manage")[];
         };
         /** @description Who created the key; shown to the key's own org (the only one that sees its keys). */
@@ -2072,7 +1982,7 @@ export type components = {
              * @description When it was revoked; a revoked key authenticates nothing (401).
              */
             revokedAt?: string;
-            /** @description What the key may call, fixed at creation (docs/product.md §2); keys made before scopes existed hold all four. */
+            /** @description What the key may call, fixed at creation: `read` every GET but key management, `reservations:write` reservations and reclaims, `vms:write` VMs, `keys:manage` API keys and webhooks; keys made before scopes existed hold all four. */
             scopes: ("read" | "reservations:write" | "vms:write" | "keys:manage")[];
             /** @description The key itself, for `Authorization: Bearer <secret>`. Shown this once: only its hash is stored. */
             secret: string;
@@ -4622,19 +4532,25 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "key_83f45ad5803f407a92d35cef356122c0",
+                     *           "id": "key_f67e9f4819304adcab759598450b0a97",
                      *           "name": "ci-deploy",
-                     *           "prefix": "gpuk_9ZHGPV",
-                     *           "createdAt": "2026-12-07T05:02:55.477Z",
+                     *           "prefix": "gpuk_lL8hub",
+                     *           "scopes": [
+                     *             "read",
+                     *             "reservations:write",
+                     *             "vms:write",
+                     *             "keys:manage"
+                     *           ],
+                     *           "createdAt": "2026-12-07T06:26:55.869Z",
                      *           "createdBy": {
                      *             "kind": "api_key",
-                     *             "id": "key_ec036ea2e2434ef8a5240171bed14029",
+                     *             "id": "key_fbc5f10907b14f4889328143421fe56e",
                      *             "name": "demo key",
-                     *             "prefix": "gpuk_2p019A"
+                     *             "prefix": "gpuk_Oq2n4z"
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "eyJrIjoiMTc5NjYxOTc3NTQ3Ny5rZXlfODNmNDVhZDU4MDNmNDA3YTkyZDM1Y2VmMzU2MTIyYzAifQ"
+                     *       "nextCursor": "eyJrIjoiMTc5NjYyNDgxNTg2OS5rZXlfZjY3ZTlmNDgxOTMwNGFkY2FiNzU5NTk4NDUwYjBhOTcifQ"
                      *     } */
                     "application/json": components["schemas"]["ApiKeyPage"];
                 };
@@ -4677,15 +4593,21 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "key_83f45ad5803f407a92d35cef356122c0",
+                     *       "id": "key_f67e9f4819304adcab759598450b0a97",
                      *       "name": "ci-deploy",
-                     *       "prefix": "gpuk_9ZHGPV",
-                     *       "createdAt": "2026-12-07T05:02:55.477Z",
+                     *       "prefix": "gpuk_lL8hub",
+                     *       "scopes": [
+                     *         "read",
+                     *         "reservations:write",
+                     *         "vms:write",
+                     *         "keys:manage"
+                     *       ],
+                     *       "createdAt": "2026-12-07T06:26:55.869Z",
                      *       "createdBy": {
                      *         "kind": "api_key",
-                     *         "id": "key_ec036ea2e2434ef8a5240171bed14029",
+                     *         "id": "key_fbc5f10907b14f4889328143421fe56e",
                      *         "name": "demo key",
-                     *         "prefix": "gpuk_2p019A"
+                     *         "prefix": "gpuk_Oq2n4z"
                      *       },
                      *       "secret": "gpuk_EXAMPLE-SHOWN-ONCE"
                      *     } */
@@ -4733,17 +4655,23 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "key_83f45ad5803f407a92d35cef356122c0",
+                     *       "id": "key_f67e9f4819304adcab759598450b0a97",
                      *       "name": "ci-deploy",
-                     *       "prefix": "gpuk_9ZHGPV",
-                     *       "createdAt": "2026-12-07T05:02:55.477Z",
+                     *       "prefix": "gpuk_lL8hub",
+                     *       "scopes": [
+                     *         "read",
+                     *         "reservations:write",
+                     *         "vms:write",
+                     *         "keys:manage"
+                     *       ],
+                     *       "createdAt": "2026-12-07T06:26:55.869Z",
                      *       "createdBy": {
                      *         "kind": "api_key",
-                     *         "id": "key_ec036ea2e2434ef8a5240171bed14029",
+                     *         "id": "key_fbc5f10907b14f4889328143421fe56e",
                      *         "name": "demo key",
-                     *         "prefix": "gpuk_2p019A"
+                     *         "prefix": "gpuk_Oq2n4z"
                      *       },
-                     *       "revokedAt": "2026-12-07T05:02:55.485Z"
+                     *       "revokedAt": "2026-12-07T06:26:55.876Z"
                      *     } */
                     "application/json": components["schemas"]["ApiKey"];
                 };
@@ -4795,14 +4723,14 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "evt_2db7af30eb5e4cafbf2e762e19daa868",
-                     *           "at": "2026-12-07T05:02:55.384Z",
+                     *           "id": "evt_86c569a97c4041af925a7f4b41c29ebd",
+                     *           "at": "2026-12-07T06:26:55.744Z",
                      *           "action": "reservation.reclaim",
                      *           "actorOrgId": "org_helix",
                      *           "actorKey": {
-                     *             "id": "key_ec036ea2e2434ef8a5240171bed14029",
+                     *             "id": "key_fbc5f10907b14f4889328143421fe56e",
                      *             "name": "demo key",
-                     *             "prefix": "gpuk_2p019A"
+                     *             "prefix": "gpuk_Oq2n4z"
                      *           },
                      *           "via": "api",
                      *           "nodeId": "acme-h100-02",
@@ -4871,9 +4799,9 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "ev_b75bdb2fbc444fc2b9fb9d8efa6b8607",
+                     *           "id": "ev_713c89f6cb93471ab4efdb02ac73d1bc",
                      *           "type": "reservation.reclaimed",
-                     *           "at": "2026-12-07T05:02:55.384Z",
+                     *           "at": "2026-12-07T06:26:55.744Z",
                      *           "data": {
                      *             "nodeId": "acme-h100-02",
                      *             "reason": "Nimbus needs its GPUs back",
@@ -4898,7 +4826,7 @@ export interface operations {
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "eyJ4Ijo3ODIsInMiOjE3LCJ0IjoxNzk2NjE5Nzc1NDc2fQ"
+                     *       "nextCursor": "eyJ4Ijo3ODEsInMiOjE3LCJ0IjoxNzk2NjI0ODE1ODY3fQ"
                      *     } */
                     "application/json": components["schemas"]["EventPage"];
                 };
@@ -5024,7 +4952,7 @@ export interface operations {
                      *               "memoryGiB": 80,
                      *               "nvlinkDomain": "nvl-1",
                      *               "reservationId": "res-zephyr-01-pending",
-                     *               "reservedFrom": "2026-12-10T05:02:54.948Z"
+                     *               "reservedFrom": "2026-12-10T06:26:55.290Z"
                      *             }
                      *           ],
                      *           "counts": {
@@ -5036,8 +4964,8 @@ export interface operations {
                      *             "occupied": 1,
                      *             "free": 1
                      *           },
-                     *           "createdAt": "2026-10-08T05:02:54.948Z",
-                     *           "updatedAt": "2026-10-08T05:02:54.948Z"
+                     *           "createdAt": "2026-10-08T06:26:55.290Z",
+                     *           "updatedAt": "2026-10-08T06:26:55.290Z"
                      *         }
                      *       ],
                      *       "nextCursor": "eyJrIjoiYWNtZS1oMTAwLTAxIn0",
@@ -5159,8 +5087,8 @@ export interface operations {
                      *         "occupied": 0,
                      *         "free": 4
                      *       },
-                     *       "createdAt": "2026-12-07T05:02:55.183Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.183Z"
+                     *       "createdAt": "2026-12-07T06:26:55.583Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.583Z"
                      *     } */
                     "application/json": components["schemas"]["Node"];
                 };
@@ -5307,8 +5235,8 @@ export interface operations {
                      *         "occupied": 0,
                      *         "free": 0
                      *       },
-                     *       "createdAt": "2026-10-08T05:02:54.948Z",
-                     *       "updatedAt": "2026-10-08T05:02:54.948Z"
+                     *       "createdAt": "2026-10-08T06:26:55.290Z",
+                     *       "updatedAt": "2026-10-08T06:26:55.290Z"
                      *     } */
                     "application/json": components["schemas"]["Node"];
                 };
@@ -5378,11 +5306,11 @@ export interface operations {
                      *             "org_helix"
                      *           ],
                      *           "contractRef": "MSA-2026-018",
-                     *           "startsAt": "2026-12-04T05:02:54.948Z",
-                     *           "endsAt": "2027-02-05T05:02:54.948Z",
+                     *           "startsAt": "2026-12-04T06:26:55.290Z",
+                     *           "endsAt": "2027-02-05T06:26:55.290Z",
                      *           "topologyGen": 1,
-                     *           "createdAt": "2026-12-04T05:02:54.948Z",
-                     *           "updatedAt": "2026-12-04T05:02:54.948Z"
+                     *           "createdAt": "2026-12-04T06:26:55.290Z",
+                     *           "updatedAt": "2026-12-04T06:26:55.290Z"
                      *         }
                      *       ]
                      *     } */
@@ -5430,7 +5358,7 @@ export interface operations {
                  *         "org_helix"
                  *       ],
                  *       "contractRef": "MSA-2026-114",
-                 *       "endsAt": "2027-01-06T05:02:55.326Z",
+                 *       "endsAt": "2027-01-06T06:26:55.692Z",
                  *       "reason": "Nimbus training capacity, Q1"
                  *     } */
                 "application/json": {
@@ -5482,12 +5410,12 @@ export interface operations {
                      *         "org_helix"
                      *       ],
                      *       "contractRef": "MSA-2026-114",
-                     *       "startsAt": "2026-12-07T05:02:55.330Z",
-                     *       "endsAt": "2027-01-06T05:02:55.326Z",
+                     *       "startsAt": "2026-12-07T06:26:55.698Z",
+                     *       "endsAt": "2027-01-06T06:26:55.692Z",
                      *       "reason": "Nimbus training capacity, Q1",
                      *       "topologyGen": 2,
-                     *       "createdAt": "2026-12-07T05:02:55.330Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.330Z"
+                     *       "createdAt": "2026-12-07T06:26:55.698Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.698Z"
                      *     } */
                     "application/json": components["schemas"]["Reservation"];
                 };
@@ -5580,11 +5508,11 @@ export interface operations {
                      *         "org_helix"
                      *       ],
                      *       "contractRef": "MSA-2026-018",
-                     *       "startsAt": "2026-12-04T05:02:54.948Z",
-                     *       "endsAt": "2027-02-05T05:02:54.948Z",
+                     *       "startsAt": "2026-12-04T06:26:55.290Z",
+                     *       "endsAt": "2027-02-05T06:26:55.290Z",
                      *       "topologyGen": 1,
-                     *       "createdAt": "2026-12-04T05:02:54.948Z",
-                     *       "updatedAt": "2026-12-04T05:02:54.948Z"
+                     *       "createdAt": "2026-12-04T06:26:55.290Z",
+                     *       "updatedAt": "2026-12-04T06:26:55.290Z"
                      *     } */
                     "application/json": components["schemas"]["Reservation"];
                 };
@@ -5660,12 +5588,12 @@ export interface operations {
                      *       ],
                      *       "managingOrgIds": [],
                      *       "contractRef": "MSA-2026-114",
-                     *       "startsAt": "2026-12-07T05:02:55.330Z",
-                     *       "endsAt": "2027-01-06T05:02:55.326Z",
+                     *       "startsAt": "2026-12-07T06:26:55.698Z",
+                     *       "endsAt": "2027-01-06T06:26:55.692Z",
                      *       "reason": "Nimbus manages its own capacity now",
                      *       "topologyGen": 2,
-                     *       "createdAt": "2026-12-07T05:02:55.330Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.354Z"
+                     *       "createdAt": "2026-12-07T06:26:55.698Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.712Z"
                      *     } */
                     "application/json": components["schemas"]["Reservation"];
                 };
@@ -5763,12 +5691,12 @@ export interface operations {
                      *       ],
                      *       "managingOrgIds": [],
                      *       "contractRef": "MSA-2026-114",
-                     *       "startsAt": "2026-12-07T05:02:55.330Z",
-                     *       "endsAt": "2027-01-06T05:02:55.326Z",
+                     *       "startsAt": "2026-12-07T06:26:55.698Z",
+                     *       "endsAt": "2027-01-06T06:26:55.692Z",
                      *       "reason": "contract ended early",
                      *       "topologyGen": 2,
-                     *       "createdAt": "2026-12-07T05:02:55.330Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.452Z"
+                     *       "createdAt": "2026-12-07T06:26:55.698Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.828Z"
                      *     } */
                     "application/json": components["schemas"]["Reservation"];
                 };
@@ -5856,11 +5784,11 @@ export interface operations {
                      *       "managingOrgIds": [
                      *         "org_helix"
                      *       ],
-                     *       "startsAt": "2026-11-27T05:02:54.948Z",
+                     *       "startsAt": "2026-11-27T06:26:55.290Z",
                      *       "reason": "topology change reviewed with Nimbus",
                      *       "topologyGen": 2,
-                     *       "createdAt": "2026-11-27T05:02:54.948Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.395Z"
+                     *       "createdAt": "2026-11-27T06:26:55.290Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.753Z"
                      *     } */
                     "application/json": components["schemas"]["Reservation"];
                 };
@@ -6153,12 +6081,12 @@ export interface operations {
                      *       ],
                      *       "managingOrgIds": [],
                      *       "contractRef": "MSA-2026-114",
-                     *       "startsAt": "2026-12-07T05:02:55.330Z",
-                     *       "endsAt": "2027-01-06T05:02:55.326Z",
+                     *       "startsAt": "2026-12-07T06:26:55.698Z",
+                     *       "endsAt": "2027-01-06T06:26:55.692Z",
                      *       "reason": "idle this week",
                      *       "topologyGen": 2,
-                     *       "createdAt": "2026-12-07T05:02:55.330Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.362Z"
+                     *       "createdAt": "2026-12-07T06:26:55.698Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.720Z"
                      *     } */
                     "application/json": components["schemas"]["Reservation"];
                 };
@@ -6230,20 +6158,20 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "rcs_4643be7f0b554790a93a9d64dca8e661",
+                     *           "id": "rcs_a93e0cf3401d466bb45d8cf9250aea81",
                      *           "nodeId": "acme-h100-02",
                      *           "reservationId": "res-nimbus-02",
                      *           "unitIds": [
                      *             "gpu-5"
                      *           ],
-                     *           "at": "2026-12-07T07:02:55.401Z",
+                     *           "at": "2026-12-07T08:26:55.759Z",
                      *           "reason": "maintenance window",
                      *           "status": "pending",
-                     *           "createdAt": "2026-12-07T05:02:55.404Z",
-                     *           "updatedAt": "2026-12-07T05:02:55.404Z",
+                     *           "createdAt": "2026-12-07T06:26:55.761Z",
+                     *           "updatedAt": "2026-12-07T06:26:55.761Z",
                      *           "createdBy": {
                      *             "orgId": "org_helix",
-                     *             "apiKeyId": "key_ec036ea2e2434ef8a5240171bed14029"
+                     *             "apiKeyId": "key_fbc5f10907b14f4889328143421fe56e"
                      *           }
                      *         }
                      *       ]
@@ -6291,7 +6219,7 @@ export interface operations {
                  *       "unitIds": [
                  *         "gpu-5"
                  *       ],
-                 *       "at": "2026-12-07T07:02:55.401Z",
+                 *       "at": "2026-12-07T08:26:55.759Z",
                  *       "reason": "maintenance window"
                  *     } */
                 "application/json": {
@@ -6317,20 +6245,20 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "rcs_4643be7f0b554790a93a9d64dca8e661",
+                     *       "id": "rcs_a93e0cf3401d466bb45d8cf9250aea81",
                      *       "nodeId": "acme-h100-02",
                      *       "reservationId": "res-nimbus-02",
                      *       "unitIds": [
                      *         "gpu-5"
                      *       ],
-                     *       "at": "2026-12-07T07:02:55.401Z",
+                     *       "at": "2026-12-07T08:26:55.759Z",
                      *       "reason": "maintenance window",
                      *       "status": "pending",
-                     *       "createdAt": "2026-12-07T05:02:55.404Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.404Z",
+                     *       "createdAt": "2026-12-07T06:26:55.761Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.761Z",
                      *       "createdBy": {
                      *         "orgId": "org_helix",
-                     *         "apiKeyId": "key_ec036ea2e2434ef8a5240171bed14029"
+                     *         "apiKeyId": "key_fbc5f10907b14f4889328143421fe56e"
                      *       }
                      *     } */
                     "application/json": components["schemas"]["ReclaimSchedule"];
@@ -6397,20 +6325,20 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "rcs_4643be7f0b554790a93a9d64dca8e661",
+                     *       "id": "rcs_a93e0cf3401d466bb45d8cf9250aea81",
                      *       "nodeId": "acme-h100-02",
                      *       "reservationId": "res-nimbus-02",
                      *       "unitIds": [
                      *         "gpu-5"
                      *       ],
-                     *       "at": "2026-12-07T07:02:55.401Z",
+                     *       "at": "2026-12-07T08:26:55.759Z",
                      *       "reason": "maintenance window",
                      *       "status": "pending",
-                     *       "createdAt": "2026-12-07T05:02:55.404Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.404Z",
+                     *       "createdAt": "2026-12-07T06:26:55.761Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.761Z",
                      *       "createdBy": {
                      *         "orgId": "org_helix",
-                     *         "apiKeyId": "key_ec036ea2e2434ef8a5240171bed14029"
+                     *         "apiKeyId": "key_fbc5f10907b14f4889328143421fe56e"
                      *       }
                      *     } */
                     "application/json": components["schemas"]["ReclaimSchedule"];
@@ -6466,20 +6394,20 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "rcs_4643be7f0b554790a93a9d64dca8e661",
+                     *       "id": "rcs_a93e0cf3401d466bb45d8cf9250aea81",
                      *       "nodeId": "acme-h100-02",
                      *       "reservationId": "res-nimbus-02",
                      *       "unitIds": [
                      *         "gpu-5"
                      *       ],
-                     *       "at": "2026-12-07T08:02:55.416Z",
+                     *       "at": "2026-12-07T09:26:55.776Z",
                      *       "reason": "maintenance window",
                      *       "status": "cancelled",
-                     *       "createdAt": "2026-12-07T05:02:55.404Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.423Z",
+                     *       "createdAt": "2026-12-07T06:26:55.761Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.790Z",
                      *       "createdBy": {
                      *         "orgId": "org_helix",
-                     *         "apiKeyId": "key_ec036ea2e2434ef8a5240171bed14029"
+                     *         "apiKeyId": "key_fbc5f10907b14f4889328143421fe56e"
                      *       }
                      *     } */
                     "application/json": components["schemas"]["ReclaimSchedule"];
@@ -6534,7 +6462,7 @@ export interface operations {
         requestBody: {
             content: {
                 /** @example {
-                 *       "at": "2026-12-07T08:02:55.416Z"
+                 *       "at": "2026-12-07T09:26:55.776Z"
                  *     } */
                 "application/json": {
                     /**
@@ -6555,20 +6483,20 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "rcs_4643be7f0b554790a93a9d64dca8e661",
+                     *       "id": "rcs_a93e0cf3401d466bb45d8cf9250aea81",
                      *       "nodeId": "acme-h100-02",
                      *       "reservationId": "res-nimbus-02",
                      *       "unitIds": [
                      *         "gpu-5"
                      *       ],
-                     *       "at": "2026-12-07T08:02:55.416Z",
+                     *       "at": "2026-12-07T09:26:55.776Z",
                      *       "reason": "maintenance window",
                      *       "status": "pending",
-                     *       "createdAt": "2026-12-07T05:02:55.404Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.418Z",
+                     *       "createdAt": "2026-12-07T06:26:55.761Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.778Z",
                      *       "createdBy": {
                      *         "orgId": "org_helix",
-                     *         "apiKeyId": "key_ec036ea2e2434ef8a5240171bed14029"
+                     *         "apiKeyId": "key_fbc5f10907b14f4889328143421fe56e"
                      *       }
                      *     } */
                     "application/json": components["schemas"]["ReclaimSchedule"];
@@ -6640,8 +6568,8 @@ export interface operations {
                      *       "nodeId": "acme-h100-02",
                      *       "reservationId": "res-nimbus-02",
                      *       "window": "7d",
-                     *       "from": "2026-11-30T05:02:55.463Z",
-                     *       "to": "2026-12-07T05:02:55.463Z",
+                     *       "from": "2026-11-30T06:26:55.851Z",
+                     *       "to": "2026-12-07T06:26:55.851Z",
                      *       "totals": {
                      *         "heldGpuHours": 576.001,
                      *         "idleGpuHours": 515,
@@ -6653,8 +6581,8 @@ export interface operations {
                      *       },
                      *       "series": [
                      *         {
-                     *           "from": "2026-11-30T05:02:55.463Z",
-                     *           "to": "2026-11-30T11:02:55.463Z",
+                     *           "from": "2026-11-30T06:26:55.851Z",
+                     *           "to": "2026-11-30T12:26:55.851Z",
                      *           "heldGpuHours": 0,
                      *           "idleGpuHours": 0,
                      *           "releasedGpuHours": 0,
@@ -6664,8 +6592,8 @@ export interface operations {
                      *           "evictions": 0
                      *         },
                      *         {
-                     *           "from": "2026-11-30T11:02:55.463Z",
-                     *           "to": "2026-11-30T17:02:55.463Z",
+                     *           "from": "2026-11-30T12:26:55.851Z",
+                     *           "to": "2026-11-30T18:26:55.851Z",
                      *           "heldGpuHours": 0,
                      *           "idleGpuHours": 0,
                      *           "releasedGpuHours": 0,
@@ -6675,8 +6603,8 @@ export interface operations {
                      *           "evictions": 0
                      *         },
                      *         {
-                     *           "from": "2026-11-30T17:02:55.463Z",
-                     *           "to": "2026-11-30T23:02:55.463Z",
+                     *           "from": "2026-11-30T18:26:55.851Z",
+                     *           "to": "2026-12-01T00:26:55.851Z",
                      *           "heldGpuHours": 0,
                      *           "idleGpuHours": 0,
                      *           "releasedGpuHours": 0,
@@ -6726,9 +6654,9 @@ export interface operations {
                 content: {
                     /** @example {
                      *       "nodeId": "acme-h100-02",
-                     *       "from": "2026-12-06T05:02:55.221Z",
-                     *       "to": "2026-12-07T06:02:55.221Z",
-                     *       "now": "2026-12-07T05:02:55.222Z",
+                     *       "from": "2026-12-06T06:26:55.632Z",
+                     *       "to": "2026-12-07T07:26:55.632Z",
+                     *       "now": "2026-12-07T06:26:55.632Z",
                      *       "units": [
                      *         {
                      *           "id": "gpu-0",
@@ -6767,8 +6695,8 @@ export interface operations {
                      *         {
                      *           "unitId": "gpu-0",
                      *           "kind": "reserved",
-                     *           "startsAt": "2026-12-04T05:02:54.948Z",
-                     *           "endsAt": "2027-02-05T05:02:54.948Z",
+                     *           "startsAt": "2026-12-04T06:26:55.290Z",
+                     *           "endsAt": "2027-02-05T06:26:55.290Z",
                      *           "open": true,
                      *           "endedBy": null,
                      *           "reservationId": "res-nimbus-02"
@@ -6776,8 +6704,8 @@ export interface operations {
                      *         {
                      *           "unitId": "gpu-1",
                      *           "kind": "reserved",
-                     *           "startsAt": "2026-12-04T05:02:54.948Z",
-                     *           "endsAt": "2027-02-05T05:02:54.948Z",
+                     *           "startsAt": "2026-12-04T06:26:55.290Z",
+                     *           "endsAt": "2027-02-05T06:26:55.290Z",
                      *           "open": true,
                      *           "endedBy": null,
                      *           "reservationId": "res-nimbus-02"
@@ -6785,8 +6713,8 @@ export interface operations {
                      *         {
                      *           "unitId": "gpu-2",
                      *           "kind": "reserved",
-                     *           "startsAt": "2026-12-04T05:02:54.948Z",
-                     *           "endsAt": "2027-02-05T05:02:54.948Z",
+                     *           "startsAt": "2026-12-04T06:26:55.290Z",
+                     *           "endsAt": "2027-02-05T06:26:55.290Z",
                      *           "open": true,
                      *           "endedBy": null,
                      *           "reservationId": "res-nimbus-02"
@@ -6804,8 +6732,8 @@ export interface operations {
                      *             "org_helix"
                      *           ],
                      *           "contractRef": "MSA-2026-018",
-                     *           "startsAt": "2026-12-04T05:02:54.948Z",
-                     *           "endsAt": "2027-02-05T05:02:54.948Z"
+                     *           "startsAt": "2026-12-04T06:26:55.290Z",
+                     *           "endsAt": "2027-02-05T06:26:55.290Z"
                      *         }
                      *       ],
                      *       "vms": [
@@ -6953,8 +6881,8 @@ export interface operations {
                      *         "occupied": 0,
                      *         "free": 4
                      *       },
-                     *       "createdAt": "2026-12-07T05:02:55.183Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.211Z"
+                     *       "createdAt": "2026-12-07T06:26:55.583Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.620Z"
                      *     } */
                     "application/json": components["schemas"]["Node"];
                 };
@@ -7028,7 +6956,7 @@ export interface operations {
                      *         "tier": "spot",
                      *         "status": "running",
                      *         "orgId": "org_orbit",
-                     *         "startedAt": "2026-12-06T20:02:54.948Z"
+                     *         "startedAt": "2026-12-06T21:26:55.290Z"
                      *       }
                      *     } */
                     "application/json": components["schemas"]["UnitDetail"];
@@ -7068,8 +6996,8 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "ntf_c17b7658e18b43a9a8285610f3b76514",
-                     *           "at": "2026-12-07T05:02:55.384Z",
+                     *           "id": "ntf_58c4ee57a8f64eb28ba59762b5163d72",
+                     *           "at": "2026-12-07T06:26:55.744Z",
                      *           "kind": "vm.reclaimed",
                      *           "message": "Your spot VM vm-orbit-train-02 on node acme-h100-02 (gpu-0, gpu-1) was terminated: the capacity holder reclaimed its units (reason: Nimbus needs its GPUs back).",
                      *           "details": {
@@ -7080,12 +7008,12 @@ export interface operations {
                      *               "gpu-0",
                      *               "gpu-1"
                      *             ],
-                     *             "terminatedAt": "2026-12-07T05:02:55.384Z",
+                     *             "terminatedAt": "2026-12-07T06:26:55.744Z",
                      *             "terminationReason": "reclaimed"
                      *           }
                      *         }
                      *       ],
-                     *       "nextCursor": "eyJrIjoibnRmX2MxN2I3NjU4ZTE4YjQzYTlhODI4NTYxMGYzYjc2NTE0In0"
+                     *       "nextCursor": "eyJrIjoibnRmXzU4YzRlZTU3YThmNjRlYjI4YmE1OTc2MmI1MTYzZDcyIn0"
                      *     } */
                     "application/json": components["schemas"]["NotificationPage"];
                 };
@@ -7128,8 +7056,8 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "ntf_c17b7658e18b43a9a8285610f3b76514",
-                     *       "at": "2026-12-07T05:02:55.384Z",
+                     *       "id": "ntf_58c4ee57a8f64eb28ba59762b5163d72",
+                     *       "at": "2026-12-07T06:26:55.744Z",
                      *       "kind": "vm.reclaimed",
                      *       "message": "Your spot VM vm-orbit-train-02 on node acme-h100-02 (gpu-0, gpu-1) was terminated: the capacity holder reclaimed its units (reason: Nimbus needs its GPUs back).",
                      *       "details": {
@@ -7140,10 +7068,10 @@ export interface operations {
                      *           "gpu-0",
                      *           "gpu-1"
                      *         ],
-                     *         "terminatedAt": "2026-12-07T05:02:55.384Z",
+                     *         "terminatedAt": "2026-12-07T06:26:55.744Z",
                      *         "terminationReason": "reclaimed"
                      *       },
-                     *       "readAt": "2026-12-07T05:02:55.461Z"
+                     *       "readAt": "2026-12-07T06:26:55.846Z"
                      *     } */
                     "application/json": components["schemas"]["Notification"];
                 };
@@ -7295,7 +7223,7 @@ export interface operations {
                      *               "id": "res-nimbus-01-review",
                      *               "status": "needs-review",
                      *               "units": 1,
-                     *               "startsAt": "2026-11-27T05:02:54.948Z",
+                     *               "startsAt": "2026-11-27T06:26:55.290Z",
                      *               "audience": [
                      *                 {
                      *                   "id": "org_nimbus",
@@ -7311,8 +7239,8 @@ export interface operations {
                      *               "id": "res-nimbus-01",
                      *               "status": "active",
                      *               "units": 5,
-                     *               "startsAt": "2026-11-30T05:02:54.948Z",
-                     *               "endsAt": "2027-01-06T05:02:54.948Z",
+                     *               "startsAt": "2026-11-30T06:26:55.290Z",
+                     *               "endsAt": "2027-01-06T06:26:55.290Z",
                      *               "audience": [
                      *                 {
                      *                   "id": "org_nimbus",
@@ -7324,8 +7252,8 @@ export interface operations {
                      *               ],
                      *               "released": [
                      *                 {
-                     *                   "startsAt": "2026-12-05T05:02:54.948Z",
-                     *                   "endsAt": "2027-01-06T05:02:54.948Z",
+                     *                   "startsAt": "2026-12-05T06:26:55.290Z",
+                     *                   "endsAt": "2027-01-06T06:26:55.290Z",
                      *                   "units": 3
                      *                 }
                      *               ]
@@ -7334,8 +7262,8 @@ export interface operations {
                      *               "id": "res-zephyr-01-pending",
                      *               "status": "pending",
                      *               "units": 1,
-                     *               "startsAt": "2026-12-10T05:02:54.948Z",
-                     *               "endsAt": "2026-12-17T05:02:54.948Z",
+                     *               "startsAt": "2026-12-10T06:26:55.290Z",
+                     *               "endsAt": "2026-12-17T06:26:55.290Z",
                      *               "audience": [
                      *                 {
                      *                   "id": "org_zephyr",
@@ -7349,8 +7277,8 @@ export interface operations {
                      *         }
                      *       ],
                      *       "nextCursor": "eyJrIjoiYWNtZS1oMTAwLTAxIn0",
-                     *       "from": "2026-12-07T04:02:55.265Z",
-                     *       "to": "2026-12-14T05:02:55.265Z",
+                     *       "from": "2026-12-07T05:26:55.680Z",
+                     *       "to": "2026-12-14T06:26:55.680Z",
                      *       "total": 15,
                      *       "totalCapped": false
                      *     } */
@@ -7418,12 +7346,12 @@ export interface operations {
                      *             "org_helix"
                      *           ],
                      *           "contractRef": "MSA-2026-017",
-                     *           "startsAt": "2026-11-30T05:02:54.948Z",
-                     *           "endsAt": "2027-01-06T05:02:54.948Z",
+                     *           "startsAt": "2026-11-30T06:26:55.290Z",
+                     *           "endsAt": "2027-01-06T06:26:55.290Z",
                      *           "reason": "Q4 training capacity",
                      *           "topologyGen": 2,
-                     *           "createdAt": "2026-11-30T05:02:54.948Z",
-                     *           "updatedAt": "2026-11-30T05:02:54.948Z"
+                     *           "createdAt": "2026-11-30T06:26:55.290Z",
+                     *           "updatedAt": "2026-11-30T06:26:55.290Z"
                      *         }
                      *       ],
                      *       "nextCursor": "eyJrIjoiYWNtZS1oMTAwLTAxL3Jlcy1uaW1idXMtMDEifQ"
@@ -7465,15 +7393,15 @@ export interface operations {
                 content: {
                     /** @example {
                      *       "window": "7d",
-                     *       "from": "2026-11-30T05:02:55.469Z",
-                     *       "to": "2026-12-07T05:02:55.469Z",
+                     *       "from": "2026-11-30T06:26:55.858Z",
+                     *       "to": "2026-12-07T06:26:55.858Z",
                      *       "relations": [
                      *         {
                      *           "relation": "manager",
-                     *           "from": "2026-11-30T05:02:55.469Z",
-                     *           "to": "2026-12-07T05:02:55.469Z",
+                     *           "from": "2026-11-30T06:26:55.858Z",
+                     *           "to": "2026-12-07T06:26:55.858Z",
                      *           "totals": {
-                     *             "heldGpuHours": 1968.003,
+                     *             "heldGpuHours": 1968.004,
                      *             "idleGpuHours": 1837.002,
                      *             "releasedGpuHours": 672.002,
                      *             "idleReleasedGpuHours": 621.001,
@@ -7483,8 +7411,8 @@ export interface operations {
                      *           },
                      *           "series": [
                      *             {
-                     *               "from": "2026-11-30T05:02:55.469Z",
-                     *               "to": "2026-11-30T11:02:55.469Z",
+                     *               "from": "2026-11-30T06:26:55.858Z",
+                     *               "to": "2026-11-30T12:26:55.858Z",
                      *               "heldGpuHours": 36,
                      *               "idleGpuHours": 36,
                      *               "releasedGpuHours": 0,
@@ -7494,8 +7422,8 @@ export interface operations {
                      *               "evictions": 0
                      *             },
                      *             {
-                     *               "from": "2026-11-30T11:02:55.469Z",
-                     *               "to": "2026-11-30T17:02:55.469Z",
+                     *               "from": "2026-11-30T12:26:55.858Z",
+                     *               "to": "2026-11-30T18:26:55.858Z",
                      *               "heldGpuHours": 36,
                      *               "idleGpuHours": 36,
                      *               "releasedGpuHours": 0,
@@ -7505,8 +7433,8 @@ export interface operations {
                      *               "evictions": 0
                      *             },
                      *             {
-                     *               "from": "2026-11-30T17:02:55.469Z",
-                     *               "to": "2026-11-30T23:02:55.469Z",
+                     *               "from": "2026-11-30T18:26:55.858Z",
+                     *               "to": "2026-12-01T00:26:55.858Z",
                      *               "heldGpuHours": 36,
                      *               "idleGpuHours": 36,
                      *               "releasedGpuHours": 0,
@@ -7565,7 +7493,7 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "vm_f700dd855a6547869bcbc3f3d8f7bc34",
+                     *           "id": "vm_be8dabc1df66408d80d85212f422595c",
                      *           "nodeId": "acme-h100-21",
                      *           "unitIds": [
                      *             "gpu-2"
@@ -7573,7 +7501,7 @@ export interface operations {
                      *           "tier": "spot",
                      *           "status": "running",
                      *           "orgId": "org_orbit",
-                     *           "startedAt": "2026-12-07T05:02:55.430Z"
+                     *           "startedAt": "2026-12-07T06:26:55.799Z"
                      *         }
                      *       ]
                      *     } */
@@ -7635,7 +7563,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "vm_f700dd855a6547869bcbc3f3d8f7bc34",
+                     *       "id": "vm_be8dabc1df66408d80d85212f422595c",
                      *       "nodeId": "acme-h100-21",
                      *       "unitIds": [
                      *         "gpu-2"
@@ -7643,7 +7571,7 @@ export interface operations {
                      *       "tier": "spot",
                      *       "status": "running",
                      *       "orgId": "org_orbit",
-                     *       "startedAt": "2026-12-07T05:02:55.430Z"
+                     *       "startedAt": "2026-12-07T06:26:55.799Z"
                      *     } */
                     "application/json": components["schemas"]["Vm"];
                 };
@@ -7706,7 +7634,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "vm_f700dd855a6547869bcbc3f3d8f7bc34",
+                     *       "id": "vm_be8dabc1df66408d80d85212f422595c",
                      *       "nodeId": "acme-h100-21",
                      *       "unitIds": [
                      *         "gpu-2"
@@ -7714,7 +7642,7 @@ export interface operations {
                      *       "tier": "spot",
                      *       "status": "running",
                      *       "orgId": "org_orbit",
-                     *       "startedAt": "2026-12-07T05:02:55.430Z"
+                     *       "startedAt": "2026-12-07T06:26:55.799Z"
                      *     } */
                     "application/json": components["schemas"]["Vm"];
                 };
@@ -7758,7 +7686,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "vm_f700dd855a6547869bcbc3f3d8f7bc34",
+                     *       "id": "vm_be8dabc1df66408d80d85212f422595c",
                      *       "nodeId": "acme-h100-21",
                      *       "unitIds": [
                      *         "gpu-2"
@@ -7766,8 +7694,8 @@ export interface operations {
                      *       "tier": "spot",
                      *       "status": "terminated",
                      *       "orgId": "org_orbit",
-                     *       "startedAt": "2026-12-07T05:02:55.430Z",
-                     *       "terminatedAt": "2026-12-07T05:02:55.447Z",
+                     *       "startedAt": "2026-12-07T06:26:55.799Z",
+                     *       "terminatedAt": "2026-12-07T06:26:55.818Z",
                      *       "terminationReason": "terminated"
                      *     } */
                     "application/json": components["schemas"]["Vm"];
@@ -7818,7 +7746,7 @@ export interface operations {
                     /** @example {
                      *       "items": [
                      *         {
-                     *           "id": "wh_57ccfb836ec44370b31461b8d4077fbc",
+                     *           "id": "wh_dee8fca8b8134458a252081eb2fd9377",
                      *           "url": "https://hooks.helix.example/gpu-events",
                      *           "types": [
                      *             "reservation.reclaimed",
@@ -7826,8 +7754,8 @@ export interface operations {
                      *           ],
                      *           "description": "capacity dashboard",
                      *           "enabled": true,
-                     *           "createdAt": "2026-12-07T05:02:55.489Z",
-                     *           "updatedAt": "2026-12-07T05:02:55.489Z",
+                     *           "createdAt": "2026-12-07T06:26:55.882Z",
+                     *           "updatedAt": "2026-12-07T06:26:55.882Z",
                      *           "attempts": 0
                      *         }
                      *       ]
@@ -7884,7 +7812,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "wh_57ccfb836ec44370b31461b8d4077fbc",
+                     *       "id": "wh_dee8fca8b8134458a252081eb2fd9377",
                      *       "url": "https://hooks.helix.example/gpu-events",
                      *       "types": [
                      *         "reservation.reclaimed",
@@ -7892,8 +7820,8 @@ export interface operations {
                      *       ],
                      *       "description": "capacity dashboard",
                      *       "enabled": true,
-                     *       "createdAt": "2026-12-07T05:02:55.489Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.489Z",
+                     *       "createdAt": "2026-12-07T06:26:55.882Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.882Z",
                      *       "attempts": 0,
                      *       "secret": "whsec_EXAMPLE-SHOWN-ONCE"
                      *     } */
@@ -7932,7 +7860,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "wh_57ccfb836ec44370b31461b8d4077fbc",
+                     *       "id": "wh_dee8fca8b8134458a252081eb2fd9377",
                      *       "url": "https://hooks.helix.example/gpu-events",
                      *       "types": [
                      *         "reservation.reclaimed",
@@ -7940,8 +7868,8 @@ export interface operations {
                      *       ],
                      *       "description": "capacity dashboard",
                      *       "enabled": true,
-                     *       "createdAt": "2026-12-07T05:02:55.489Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.489Z",
+                     *       "createdAt": "2026-12-07T06:26:55.882Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.882Z",
                      *       "attempts": 0
                      *     } */
                     "application/json": components["schemas"]["Webhook"];
@@ -7986,7 +7914,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "wh_57ccfb836ec44370b31461b8d4077fbc",
+                     *       "id": "wh_dee8fca8b8134458a252081eb2fd9377",
                      *       "url": "https://hooks.helix.example/gpu-events",
                      *       "types": [
                      *         "reservation.reclaimed",
@@ -7994,8 +7922,8 @@ export interface operations {
                      *       ],
                      *       "description": "capacity dashboard (staging)",
                      *       "enabled": true,
-                     *       "createdAt": "2026-12-07T05:02:55.489Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.509Z",
+                     *       "createdAt": "2026-12-07T06:26:55.882Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.895Z",
                      *       "attempts": 0
                      *     } */
                     "application/json": components["schemas"]["Webhook"];
@@ -8056,7 +7984,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "wh_57ccfb836ec44370b31461b8d4077fbc",
+                     *       "id": "wh_dee8fca8b8134458a252081eb2fd9377",
                      *       "url": "https://hooks.helix.example/gpu-events",
                      *       "types": [
                      *         "reservation.reclaimed",
@@ -8064,8 +7992,8 @@ export interface operations {
                      *       ],
                      *       "description": "capacity dashboard (staging)",
                      *       "enabled": true,
-                     *       "createdAt": "2026-12-07T05:02:55.489Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.509Z",
+                     *       "createdAt": "2026-12-07T06:26:55.882Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.895Z",
                      *       "attempts": 0
                      *     } */
                     "application/json": components["schemas"]["Webhook"];
@@ -8113,10 +8041,10 @@ export interface operations {
                      *       "items": [
                      *         {
                      *           "id": "1",
-                     *           "eventId": "ev_e6d433f69d41426ea78d1f01e07618d7",
+                     *           "eventId": "ev_20827539caea455a8ba3a86ee7bac259",
                      *           "eventType": "reservation.created",
-                     *           "at": "2026-12-07T05:02:55.524Z",
-                     *           "latencyMs": 4,
+                     *           "at": "2026-12-07T06:26:55.905Z",
+                     *           "latencyMs": 7,
                      *           "error": "refused: the URL’s host does not resolve to public addresses only",
                      *           "manual": true
                      *         }
@@ -8152,7 +8080,7 @@ export interface operations {
         requestBody: {
             content: {
                 /** @example {
-                 *       "eventId": "ev_e6d433f69d41426ea78d1f01e07618d7"
+                 *       "eventId": "ev_20827539caea455a8ba3a86ee7bac259"
                  *     } */
                 "application/json": {
                     eventId: string;
@@ -8170,10 +8098,10 @@ export interface operations {
                 content: {
                     /** @example {
                      *       "id": "1",
-                     *       "eventId": "ev_e6d433f69d41426ea78d1f01e07618d7",
+                     *       "eventId": "ev_20827539caea455a8ba3a86ee7bac259",
                      *       "eventType": "reservation.created",
-                     *       "at": "2026-12-07T05:02:55.524Z",
-                     *       "latencyMs": 4,
+                     *       "at": "2026-12-07T06:26:55.905Z",
+                     *       "latencyMs": 7,
                      *       "error": "refused: the URL’s host does not resolve to public addresses only",
                      *       "manual": true
                      *     } */
@@ -8218,7 +8146,7 @@ export interface operations {
                 };
                 content: {
                     /** @example {
-                     *       "id": "wh_57ccfb836ec44370b31461b8d4077fbc",
+                     *       "id": "wh_dee8fca8b8134458a252081eb2fd9377",
                      *       "url": "https://hooks.helix.example/gpu-events",
                      *       "types": [
                      *         "reservation.reclaimed",
@@ -8226,8 +8154,8 @@ export interface operations {
                      *       ],
                      *       "description": "capacity dashboard (staging)",
                      *       "enabled": true,
-                     *       "createdAt": "2026-12-07T05:02:55.489Z",
-                     *       "updatedAt": "2026-12-07T05:02:55.509Z",
+                     *       "createdAt": "2026-12-07T06:26:55.882Z",
+                     *       "updatedAt": "2026-12-07T06:26:55.895Z",
                      *       "attempts": 0,
                      *       "secret": "whsec_EXAMPLE-SHOWN-ONCE"
                      *     } */
