@@ -87,7 +87,7 @@ export function OperationSection({
         <h3 id={`${id}-title`} className="text-lg font-semibold">
           {typeof op.summary === 'string' ? op.summary : id}
         </h3>
-        <p className="font-mono text-sm break-all">
+        <p className="font-mono text-sm wrap-anywhere">
           <span className={`font-bold uppercase ${methodColour[method] ?? ''}`}>{method}</span> {path}
         </p>
         <p className="text-xs text-ink-3">
@@ -121,7 +121,7 @@ export function OperationSection({
                       {p.required === true && <span className="ml-1 text-xs font-semibold text-accent-ink">required</span>}
                     </td>
                     <td className="pr-2">{String(p.in)}</td>
-                    <td className="pr-2 font-mono text-xs break-all">
+                    <td className="pr-2 font-mono text-xs wrap-anywhere">
                       {typeof s.type === 'string' ? s.type : 'string'}
                       {Array.isArray(s.enum) && ` ${s.enum.map((v) => JSON.stringify(v)).join(' | ')}`}
                       {limitsOf(s).length > 0 && ` · ${limitsOf(s).join(' · ')}`}

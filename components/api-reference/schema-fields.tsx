@@ -144,7 +144,9 @@ export function SchemaFields({ doc, schema, depth = 2 }: { doc: Json; schema: un
                 )}
               </dt>
               <dd className="space-y-1">
-                {allLimits(doc, child.node).length > 0 && <p className="font-mono text-xs break-all text-ink-3">{allLimits(doc, child.node).join(' · ')}</p>}
+                {allLimits(doc, child.node).length > 0 && (
+                  <p className="font-mono text-xs wrap-anywhere text-ink-3">{allLimits(doc, child.node).join(' · ')}</p>
+                )}
                 {typeof child.node.description === 'string' && (
                   <p>
                     <DocText text={child.node.description} />

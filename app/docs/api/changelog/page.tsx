@@ -43,7 +43,7 @@ export default function ApiChangelogPage() {
               )}
               {[...byOperation].map(([operation, changes]) => (
                 <div key={operation} className="text-sm">
-                  <h3 className="font-mono font-semibold break-all">{operation}</h3>
+                  <h3 className="font-mono font-semibold wrap-anywhere">{operation}</h3>
                   <ChangeList changes={changes} />
                 </div>
               ))}
