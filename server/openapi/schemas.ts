@@ -386,12 +386,10 @@ export const ApiKey = z
     id: Id,
     name: z.string(),
     prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key by.' }),
-    scopes: z
-      .array(z.enum(apiKeyScopes))
-      .meta({
-        description:
-          'What the key may call, fixed at creation: `read` every GET but key management, `reservations:write` reservations and reclaims, `vms:write` VMs, `keys:manage` API keys and webhooks; keys made before scopes existed hold all four.',
-      }),
+    scopes: z.array(z.enum(apiKeyScopes)).meta({
+      description:
+        'What the key may call, fixed at creation: `read` every GET but key management, `reservations:write` reservations and reclaims, `vms:write` VMs, `keys:manage` API keys and webhooks; keys made before scopes existed hold all four.',
+    }),
     createdAt: Timestamp,
     createdBy: ApiKeyCreator.optional().meta({ description: 'Who created the key; absent for keys created before creators were recorded.' }),
     lastUsedAt: Timestamp.optional().meta({ description: 'When the key last authenticated a request, to the minute; absent if never.' }),
