@@ -10,7 +10,7 @@ export default defineConfig({
     },
   },
   test: {
-    include: ['server/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'components/**/*.test.tsx', 'app/**/*.test.ts'],
+    include: ['server/**/*.test.ts', 'clients/**/*.test.ts', 'db/**/*.test.ts', 'components/**/*.test.ts', 'components/**/*.test.tsx', 'app/**/*.test.ts'],
     globalSetup: ['db/testing/global-setup.ts'],
     pool: 'forks',
     testTimeout: 30_000,

@@ -1,7 +1,7 @@
 'use server';
 
 import { signIn, signOut } from '@/server/auth/config';
-import { endAllConsoleSessions, endConsoleSession, switchActingOrg } from '@/server/auth/console-principal';
+import { acceptConsoleInvite, endAllConsoleSessions, endConsoleSession, switchActingOrg } from '@/server/auth/console-principal';
 import { PASSWORD_CHECK_TICKET_HEADER, runSignInRequest } from '@/server/auth/password-checks';
 import { getSafeReturnPath } from '@/server/auth/site';
 import { AuthError, CredentialsSignin } from 'next-auth';
@@ -45,4 +45,17 @@ export async function switchOrgAction(formData: FormData): Promise<void> {
   const outcome = await switchActingOrg(String(formData.get('orgId') ?? ''));
   if (outcome === 'signed_out') redirect('/sign-in');
   redirect(await getSafeReturnPath(formData.get('back')));
+}
+
+/**
+ * Accepts the invitation link the form carries (docs/product.md §2 Members): joined, to the
+ * fleet as the org joined; already a member, to the fleet; else back to the link's page saying
+ * it does not work; signed out, to sign-in and back.
+ */
+export async function acceptInviteAction(formData: FormData): Promise<void> {
+  const secret = String(formData.get('secret') ?? '');
+  const accepted = await acceptConsoleInvite(secret);
+  if (accepted.outcome === 'signed_out') redirect(`/sign-in?next=${encodeURIComponent(`/invite/${secret}`)}`);
+  if (accepted.outcome === 'invalid') redirect(`/invite/${encodeURIComponent(secret)}?invalid=1`);
+  redirect(accepted.outcome === 'joined' ? '/?joined=1' : '/');
 }

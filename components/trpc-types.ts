@@ -39,3 +39,7 @@ export type NodeVm = RouterOutputs['vms']['listForNode'][number];
  * not asked (over the rate limit: the next refresh asks again).
  */
 export type Fetched<T> = { data?: T; error?: string; code?: NonNullable<Problem>['code']; errors?: { path: string; message: string }[]; limited?: true };
+export type MembersPage = RouterOutputs['members']['list'];
+export type MemberView = MembersPage['members'][number];
+export type InviteView = MembersPage['invites'][number];
+export type CreatedInvite = RouterOutputs['members']['invite'];

@@ -17,6 +17,7 @@ import {
   users,
   vmUnits,
   vms,
+  type MembershipRole,
   type TopologyUnit,
   type VmTier,
 } from './schema';
@@ -26,9 +27,13 @@ export async function insertOrg(db: DbOrTx, o: { id: string; name?: string }) {
   return o.id;
 }
 
-export async function insertUser(db: DbOrTx, u: { id: string; email: string; name: string; passwordHash: string; orgIds: string[] }) {
+export async function insertUser(
+  db: DbOrTx,
+  u: { id: string; email: string; name: string; passwordHash: string; orgIds: string[]; membershipRole?: MembershipRole },
+) {
   await db.insert(users).values({ id: u.id, email: u.email, name: u.name, passwordHash: u.passwordHash });
-  if (u.orgIds.length) await db.insert(memberships).values(u.orgIds.map((orgId) => ({ userId: u.id, orgId })));
+  // The role in every org listed (docs/product.md §2 Roles); absent: admin, as every membership from before roles.
+  if (u.orgIds.length) await db.insert(memberships).values(u.orgIds.map((orgId) => ({ userId: u.id, orgId, role: u.membershipRole ?? 'admin' })));
   return u.id;
 }
 

@@ -120,7 +120,7 @@ export async function generateFleet(db: Db, options: FleetOptions): Promise<Flee
           interval '2 days', interval '9 days', interval '-1 day')
       ) as r(kind, units, released, allowed, managing, starts, ends, created)`),
     );
-    // Their orgs go into reservation_orgs by the table's statement trigger (migration 0016): one INSERT … SELECT for all of them.
+    // Their orgs go into reservation_orgs by the table's statement trigger (migration 0017): one INSERT … SELECT for all of them.
     await timed('reservations', () =>
       tx.execute(sql`insert into reservations (id, node_id, allowed_org_ids, managing_org_ids, contract_ref, starts_at, ends_at, reason, topology_gen, cancelled_at, created_at, updated_at)
       select id, node_id, allowed, managing, case when kind = 'active' then 'FLEET-' || i end, starts_at, ends_at,
@@ -218,8 +218,9 @@ export async function generateFleet(db: Db, options: FleetOptions): Promise<Flee
         from fleet_nodes where review
         union all
         select created_at, owner, node_id, id, 'reservation.create', unit_ids, null,
-          jsonb_build_object('allowedOrgIds', allowed, 'managingOrgIds', managing, 'startsAt', to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-            'endsAt', to_char(ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')), 1
+          -- As the verb writes it: no endsAt for an open-ended one (jsonb_strip_nulls).
+          jsonb_strip_nulls(jsonb_build_object('allowedOrgIds', allowed, 'managingOrgIds', managing, 'startsAt', to_char(starts_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+            'endsAt', to_char(ends_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))), 1
         from fleet_res
         union all
         select ${t}::timestamptz - interval '9 days', 'org_helix', node_id, id, 'reservation.release', array['gpu-2', 'gpu-3'], null, jsonb_build_object('released', array['gpu-2', 'gpu-3']), 2

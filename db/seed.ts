@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Db, DbOrTx } from './client';
+import type { MembershipRole } from './schema';
 import { gpuUnits, insertNode, insertOrg, insertReservation, insertUser, insertVm } from './factories';
 
 export const DEMO_PASSWORD = 'demo-password';
@@ -35,7 +36,15 @@ export const DEMO_USERS = [
     orgIds: ['org_helix', 'org_nimbus', 'org_zephyr'],
     role: 'member of three orgs (org switcher)',
   },
-] as const;
+  {
+    id: 'user_vera',
+    email: 'vera@helix.example',
+    name: 'Vera Viewer',
+    orgIds: ['org_helix'],
+    role: 'viewer of Helix (sees, takes no action)',
+    membershipRole: 'viewer',
+  },
+] as const satisfies readonly { id: string; email: string; name: string; orgIds: readonly string[]; role: string; membershipRole?: MembershipRole }[];
 
 /** True when no org exists yet (the dev command seeds only then). */
 export async function isEmpty(db: Db): Promise<boolean> {
@@ -63,7 +72,15 @@ export async function seedDemo(db: Db, now: Date, credentials: SeedCredentials):
 
   return db.transaction(async (tx) => {
     for (const o of DEMO_ORGS) await insertOrg(tx, o);
-    for (const u of DEMO_USERS) await insertUser(tx, { id: u.id, email: u.email, name: u.name, passwordHash, orgIds: [...u.orgIds] });
+    for (const u of DEMO_USERS)
+      await insertUser(tx, {
+        id: u.id,
+        email: u.email,
+        name: u.name,
+        passwordHash,
+        orgIds: [...u.orgIds],
+        ...('membershipRole' in u ? { membershipRole: u.membershipRole } : {}),
+      });
 
     // acme-h100-01: every unit state of docs/product.md §3, at topologyGen 2.
     await insertNode(tx, { id: 'acme-h100-01', name: 'Acme H100 #01 (fra-1)', ownerOrgId: 'org_acme', topologyGen: 2, createdAt: at(-60 * day) });

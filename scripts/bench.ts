@@ -98,7 +98,7 @@ const stages: Stage[] = [];
 const instances: Instance[] = [];
 let cluster: Cluster | undefined;
 const samples = new Map<string, Sample[]>();
-const consoleTimes: { nodes: number; page: string; median: number; all: number[] }[] = [];
+const consoleTimes: { nodes: number; page: string; median: number; all: number[]; ttfbMedian?: number }[] = [];
 let fleetInfo = '';
 let utilisation: UtilisationFigures | undefined;
 let events: EventFigures | undefined;
@@ -113,7 +113,7 @@ async function measure(
   scenario: Scenario,
   ctx: RoundContext,
   round: number,
-): Promise<{ result: LoadResult; single?: LoadResult; statements: number }> {
+): Promise<{ result: LoadResult; single?: LoadResult; statements: number; roundTrips: number }> {
   const request = (i: number) => scenario.request(ctx, i);
   const expect = 200;
   await resetStatements(c);
@@ -123,6 +123,7 @@ async function measure(
       : await runLoad(stage.instance.base, { concurrency: opts.concurrency, seconds: opts.seconds, expect, request });
   const counted = await countStatements(c, stage.fleet.database);
   const statements = counted.total / Math.max(1, result.requests);
+  const roundTrips = counted.roundTrips / Math.max(1, result.requests);
   if (round === 1) {
     statementDetail.push(`## ${scenarioKey(scenario)}, ${stage.fleet.nodes} nodes: ${statements.toFixed(1)} statements/request\n`);
     for (const q of counted.queries)
@@ -130,7 +131,7 @@ async function measure(
     statementDetail.push('');
   }
   const single = scenario.single && !smoke ? await runLoad(stage.instance.base, { concurrency: 1, seconds: opts.seconds / 2, expect, request }) : undefined;
-  return { result, statements, ...(single ? { single } : {}) };
+  return { result, statements, roundTrips, ...(single ? { single } : {}) };
 }
 
 const contextOf = (stage: Stage, batch: string, fixtures: number): RoundContext => ({
@@ -301,14 +302,17 @@ for (const nodes of [small, large]) {
   checks.push({
     what: `reclaim throughput ÷ floor, ${nodes} nodes`,
     figure: f2(row(reclaimKey, nodes).ratio[0]),
-    target: '≥ 0.70',
-    ok: row(reclaimKey, nodes).ratio[0] >= 0.7,
+    target: '≥ 0.85',
+    ok: row(reclaimKey, nodes).ratio[0] >= 0.85,
   });
+  // Issue 26: the reclaim's tail at the bench's concurrency, bounded against its median.
+  const tail = row(reclaimKey, nodes).p99 / row(reclaimKey, nodes).p50;
+  checks.push({ what: `reclaim p99 ÷ p50, ${nodes} nodes, concurrency ${opts.concurrency}`, figure: f1(tail), target: '≤ 4', ok: tail <= 4 });
   checks.push({
     what: `dry-run throughput ÷ floor, ${nodes} nodes`,
     figure: f2(row(dryKey, nodes).ratio[0]),
-    target: '≥ 0.90',
-    ok: row(dryKey, nodes).ratio[0] >= 0.9,
+    target: '≥ 1.20',
+    ok: row(dryKey, nodes).ratio[0] >= 1.2,
   });
 }
 const reclaimGrowth = row(reclaimKey, large).p50 / row(reclaimKey, small).p50;
@@ -388,11 +392,13 @@ if (events) {
   });
 }
 for (const t of consoleTimes) {
+  // Issue 26: the grid at the large fleet within 250 ms; every other page within issue 10's 300.
+  const bar = t.nodes === large && t.page.startsWith('node page') ? 250 : 300;
   checks.push({
-    what: `${t.page}, ${t.nodes} nodes (warm, median of ${t.all.length})`,
+    what: `${t.page}, ${t.nodes} nodes (warm, median of ${t.all.length}${t.ttfbMedian === undefined ? '' : `; server's share, time to first byte: ${t.ttfbMedian.toFixed(0)} ms`})`,
     figure: `${t.median.toFixed(0)} ms`,
-    target: '≤ 300 ms',
-    ok: t.median <= 300,
+    target: `≤ ${bar} ms`,
+    ok: t.median <= bar,
   });
   smokeChecks.push({ what: `${t.page}, ${t.nodes} nodes: measured`, figure: `${t.all.length} samples`, target: 'the selector shows', ok: t.all.length > 0 });
 }
@@ -409,16 +415,19 @@ const jsTable = [
   ...js.map((p: RouteJs) => `| ${p.route} | ${p.chunks} | ${f1(p.rawKb)} | ${f1(p.gzipKb)} | ${p.gzipKb <= JS_BUDGET_KB ? '✓' : '✗'} ≤ ${JS_BUDGET_KB} |`),
 ].join('\n');
 const consoleTable = [
-  '| page | nodes | median ms | samples ms |',
-  '|---|---:|---:|---|',
-  ...consoleTimes.map((t) => `| ${t.page} | ${t.nodes.toLocaleString('en')} | ${t.median.toFixed(0)} | ${t.all.map((x) => x.toFixed(0)).join(' ')} |`),
+  '| page | nodes | median ms | time to first byte, median ms | samples ms |',
+  '|---|---:|---:|---:|---|',
+  ...consoleTimes.map(
+    (t) =>
+      `| ${t.page} | ${t.nodes.toLocaleString('en')} | ${t.median.toFixed(0)} | ${t.ttfbMedian === undefined ? '' : t.ttfbMedian.toFixed(0)} | ${t.all.map((x) => x.toFixed(0)).join(' ')} |`,
+  ),
 ].join('\n');
 const allChecks = [...checks, ...smokeChecks.filter((c) => !c.what.endsWith('ran cleanly') || !c.ok)];
 const report = `# Benchmark run, ${new Date().toISOString()}${smoke ? ' (smoke)' : ''}
 
 ${opts.rounds} round(s), ${opts.seconds} s per scenario and fleet, concurrency ${opts.concurrency}; PostgreSQL ${cluster?.version}; ${machine}; total ${((performance.now() - startedAt) / 1000).toFixed(0)} s.
 ${fleetInfo}
-Figures are medians over the rounds; "÷ floor" divides a scenario's requests/s by the floor's of the same round and fleet. Statements/request: pg_stat_statements calls of SELECT/INSERT/UPDATE/DELETE (BEGIN/COMMIT not counted: add 2 per transaction to compare with issue 10's counts) ÷ requests, over the main run; per query in statements.md beside this file. p50 at c=1: the same requests from one client, for half as long.
+Figures are medians over the rounds; "÷ floor" divides a scenario's requests/s by the floor's of the same round and fleet. Statements/request: pg_stat_statements calls of SELECT/INSERT/UPDATE/DELETE (BEGIN/COMMIT not counted: add 2 per transaction to compare with issue 10's counts) ÷ requests, over the main run; round trips/request: those plus each transaction's BEGIN and COMMIT; per query in statements.md beside this file. p50 at c=1: the same requests from one client, for half as long.
 
 ${renderRows(rows)}
 

@@ -224,7 +224,7 @@ try {
   const laps = [lap('PostgreSQL')];
   // The instances need the database only once requests come, so they boot while the seed runs.
   const target = await instanceDatabase(database.pg.url);
-  const [{ keys, seededAt }] = await Promise.all([
+  const [{ keys, readKeys, seededAt }] = await Promise.all([
     seedFleet(database.db),
     // The webhook watch's receiver listens on loopback (scripts/stress/webhooks.ts).
     startInstances(
@@ -247,6 +247,8 @@ try {
       sessions[user.orgIds[0]] = await signIn(bases[i % bases.length]!, email, DEMO_PASSWORD);
     }),
   );
+  // A viewer of Helix (docs/product.md §2 Roles), refused every action under load.
+  const viewer = await signIn(bases[0]!, 'vera@helix.example', DEMO_PASSWORD);
   laps.push(lap('sign-ins'));
   // Webhook endpoints of the operator (every event), an owner, a managing org and a tenant, made
   // while nothing else writes: their deliveries are checked against their feeds after the storm.
@@ -271,6 +273,9 @@ try {
     world: new World(),
     acks,
     replayMismatches: [],
+    readKeys,
+    viewer,
+    accessMismatches: [],
     record: (kind, reply) => stats.record(kind, reply),
     ...(faults ? { faults: { unanswered: [] } } : {}),
   };
@@ -366,6 +371,7 @@ try {
       violations,
       lost,
       replayMismatches: ctx.replayMismatches,
+      accessMismatches: ctx.accessMismatches,
       acks,
       extra: [...(retried?.lines ?? []), ...hooks.lines, ...hooks.failures.map((f) => `  ${f}`)],
       failures: (retried?.failures ?? 0) + hooks.failures.length,

@@ -19,6 +19,7 @@ import type { Db } from '@/db/client';
 import { gpuUnits, insertNode, insertUser, insertVm } from '@/db/factories';
 import {
   apiKeys,
+  apiKeyScopes,
   auditEvents,
   events,
   nodeUnits,
@@ -35,6 +36,10 @@ import {
   webhookAttempts,
   webhookEndpoints,
   webhookSecrets,
+  memberInvites,
+  memberships,
+  type ApiKeyScope,
+  type MembershipRole,
 } from '@/db/schema';
 import { createTestDatabase, type TestDatabase } from '@/db/testing';
 import { TRPCError } from '@trpc/server';
@@ -47,6 +52,7 @@ import { revokeApiKey } from './api-keys/revoke';
 import type { ApiKeyView, CreatedApiKeyView } from './api-keys/view';
 import type { AuditEventView } from './audit/view';
 import type { EventPage } from './events/feed';
+import type { MembersView } from './members/view';
 import { newWebhookSecret } from './webhooks/internal';
 import type { WebhookAttemptView, WebhookView, WebhookWithSecretView } from './webhooks/view';
 import { systemCtx, type Principal } from './context';
@@ -59,7 +65,8 @@ import { updateReservation } from './reservations/update';
 import type { Reservation } from './reservations/view';
 import type { UnitDetailView } from './nodes/get-unit';
 import { isRest } from './operation';
-import { operations, type OperationId } from './operations';
+import { operationById, operations, type OperationId } from './operations';
+import { roleGrants, type OperationScope } from './policy';
 import { restRoutes } from './rest/routes';
 import { callRoute, issueKeys } from './testing/rest';
 import { ORG, buildScene, ctxFor } from './testing/scene';
@@ -157,12 +164,16 @@ const expectations = {
   // docs/product.md §5.7: webhooks are per org, like keys.
   'manage own webhooks':                              row('ok',    'ok',  'ok',    'ok',    'ok',  401),
   'manage another org’s webhook':                     row(404,     404,   404,     404,     404,   401),
+  // docs/product.md §2 Members: each org's admins manage its own members and invitations …
+  'manage own members and invitations':               row('ok',    'ok',  'ok',    'ok',    'ok',  401),
+  // … and no other's: another org's member or invitation is 404, the operator's call included.
+  'manage another org’s member or invitation':        row(404,     404,   404,     404,     404,   401),
   // docs/product.md §9.3 "Unlock": who is under attack is the platform's business alone.
   'see and lift sign-in locks':                       row('ok',    403,   403,     403,     403,   401),
 } satisfies Record<string, Expectation>;
 type Action = keyof typeof expectations;
-/** Actions the console alone offers, with no REST route: unlocking sign-ins is the operator's console work (docs/product.md §9.3). */
-const consoleOnlyActions: readonly Action[] = ['see and lift sign-in locks'];
+/** Actions the console alone offers, with no REST route: unlocking sign-ins is the operator's console work (docs/product.md §9.3), members are people's (§2 Members). */
+const consoleOnlyActions: readonly Action[] = ['see and lift sign-in locks', 'manage own members and invitations', 'manage another org’s member or invitation'];
 
 function expectedFor(action: Action, kind: Kind): Outcome {
   // A revoked key is no credential at all: 401 before anything else (docs/product.md §5 check order).
@@ -185,7 +196,14 @@ function expectedFor(action: Action, kind: Kind): Outcome {
  * - `scheduled`: base, plus a pending scheduled reclaim `rcs-matrix` of gpu-3 in two hours (§5.6).
  */
 type SceneName = 'base' | 'needs-review' | 'history' | 'wide-audience' | 'scheduled';
-type Scene = { name: SceneName; tdb: TestDatabase; keys: Record<string, string>; revokedKey: string };
+type Scene = {
+  name: SceneName;
+  tdb: TestDatabase;
+  keys: Record<string, string>;
+  revokedKey: string;
+  /** Each signed-in kind's org's keys of one scope each (docs/product.md §2 Scopes). */
+  scopedKeys: Record<string, Record<ApiKeyScope, string>>;
+};
 
 const ownVm = (kind: Kind) => (kind === 'anonymous' || kind === 'revoked' ? 'own-operator' : `own-${kind}`);
 /** The spare key and the notification each kind's org holds; org_tenant_a's are nobody's own. */
@@ -194,6 +212,9 @@ const ownNotification = (kind: Kind | 'tenant-a') => `ntf-${kind === 'anonymous'
 /** Each holder's webhook endpoint and one event of its own (to redeliver); the endpoint's address is refused when sending, so nothing leaves. */
 const ownWebhook = (kind: Kind | 'tenant-a') => `wh-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
 const ownEvent = (kind: Kind | 'tenant-a') => `ev-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+/** Each holder org's second member (role `member`, besides its admin) and open invitation (docs/product.md §2 Members). */
+const ownMember = (kind: Kind | 'tenant-a') => `user-member-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
+const ownInvite = (kind: Kind | 'tenant-a') => `inv-${kind === 'anonymous' || kind === 'revoked' ? 'operator' : kind}`;
 const holders: [SignedIn | 'tenant-a', string][] = [...signedIn.map((k): [SignedIn, string] => [k, orgOf[k]]), ['tenant-a', ORG.tenantA]];
 const topologyPlusOne = [...gpuUnits(8), { id: 'gpu-8', model: 'H100-SXM5', memoryGiB: 80, nvlinkDomain: 'nvl-2' }];
 
@@ -208,6 +229,12 @@ async function makeScene(name: SceneName): Promise<Scene> {
     await insertVm(db, { id: ownVm(kind), nodeId: 'n-own', orgId: orgOf[kind], tier: 'spot', unitIds: [`gpu-${i}`], startedAt: now });
   }
   const keys = await issueKeys(db, Object.values(ORG));
+  const scopedKeys: Scene['scopedKeys'] = {};
+  for (const kind of signedIn) {
+    const byScope = {} as Record<ApiKeyScope, string>;
+    for (const scope of apiKeyScopes) byScope[scope] = (await issueApiKey(db, { orgId: orgOf[kind], name: `only ${scope}`, now, scopes: [scope] })).secret;
+    scopedKeys[orgOf[kind]] = byScope;
+  }
   // The operator's key: the one that would be allowed everything, had it not been revoked.
   const revoked = await issueApiKey(db, { orgId: ORG.platform, name: 'revoked', now });
   await db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, revoked.id));
@@ -227,7 +254,21 @@ async function makeScene(name: SceneName): Promise<Scene> {
     };
     await db.insert(webhookEndpoints).values(hook);
     await db.insert(webhookSecrets).values({ endpointId: hook.id, secret: newWebhookSecret(), createdAt: now });
-    await db.insert(events).values({ id: ownEvent(holder), orgId, type: 'node.registered', at: now, data: { nodeId: 'n1' } });
+    // As registering n1 writes it (server/events/catalog.ts), so that the feed's answer is what the document says.
+    const data = { nodeId: 'n1', name: 'Node 1', ownerOrgId: ORG.owner, unitIds: ['gpu-0'], topologyGen: 1 };
+    await db.insert(events).values({ id: ownEvent(holder), orgId, type: 'node.registered', at: now, data });
+    // An admin and a member, so that a role may change and a member go without leaving no admin.
+    await insertUser(db, { id: `user-admin-${holder}`, email: `admin-${holder}@x.example`, name: 'Admin', passwordHash: 'x', orgIds: [orgId] });
+    await insertUser(db, {
+      id: ownMember(holder),
+      email: `member-${holder}@x.example`,
+      name: 'Member',
+      passwordHash: 'x',
+      orgIds: [orgId],
+      membershipRole: 'member',
+    });
+    const week = new Date(now.getTime() + 7 * 86_400_000);
+    await db.insert(memberInvites).values({ id: ownInvite(holder), orgId, role: 'member', secretHash: `hash-${holder}`, createdAt: now, expiresAt: week });
   }
 
   // A known account locked out by failed sign-ins (docs/product.md §9.3), for the operator to unlock.
@@ -279,7 +320,7 @@ async function makeScene(name: SceneName): Promise<Scene> {
         .values({ id: ownNotification(holder), orgId, at: now, kind: 'vm.reclaimed', message: `vm-${holder} was reclaimed.`, details });
     }
   }
-  return { name, tdb, keys, revokedKey: revoked.secret };
+  return { name, tdb, keys, revokedKey: revoked.secret, scopedKeys };
 }
 
 const shared = new Map<SceneName, Scene>();
@@ -323,6 +364,8 @@ async function snapshot(db: Db): Promise<string> {
       .orderBy(webhookEndpoints.id),
     db.select({ n: count() }).from(webhookSecrets),
     db.select({ n: count() }).from(webhookAttempts),
+    db.select().from(memberships).orderBy(memberships.orgId, memberships.userId),
+    db.select().from(memberInvites).orderBy(memberInvites.id),
   ]);
   return JSON.stringify(parts);
 }
@@ -364,7 +407,8 @@ const sorted = (ids: Iterable<string>) => [...ids].sort();
 
 // ── Checks of "ok" answers ──────────────────────────────────────────────────────────────
 
-type Check = (body: unknown, kind: SignedIn) => void;
+/** `role`: the console user's role in the acting org (the role dimension); absent for an API key. */
+type Check = (body: unknown, kind: SignedIn, role?: MembershipRole) => void;
 
 /** States for everyone; reservation ids to who may see r1; VM ids to who may see the VM. */
 function checkN1(node: NodeView | undefined, kind: SignedIn) {
@@ -482,11 +526,12 @@ function checkNotifications(body: unknown, kind: SignedIn) {
   } else expect(evicted).toEqual([]);
 }
 
-/** Keys are per org: the kind's own (its test key, its spare, the operator's revoked one), never a secret. */
+/** Keys are per org: the kind's own (its test key, its spare, its single-scope ones, the operator's revoked one), never a secret. */
 function checkApiKeyList(body: unknown, kind: SignedIn) {
   const items = (body as { items: ApiKeyView[] }).items;
   expect(items.filter((k) => k.id.startsWith('key-spare-')).map((k) => k.id)).toEqual([spareKey(kind)]);
-  expect(items).toHaveLength(kind === 'operator' ? 3 : 2);
+  // …plus its keys of one scope each (the scope dimension's).
+  expect(items).toHaveLength((kind === 'operator' ? 3 : 2) + apiKeyScopes.length);
   expect(JSON.stringify(body)).not.toMatch(/secret/i);
 }
 
@@ -517,9 +562,12 @@ const checks = {
   nodeOwners: ((body) => expect((body as { items: { id: string }[] }).items.map((o) => o.id).sort()).toEqual([ORG.owner, ORG.platform])) satisfies Check,
   reservation: ((body) => checkR1Fields(body as Reservation)) satisfies Check,
   // The policy's node actions (server/policy.ts nodeRules), as the console offers them.
-  nodeActions: ((body, kind) =>
-    expect(body).toEqual(kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [])) satisfies Check,
-  fleetActions: ((body, kind) => expect(body).toEqual(kind === 'operator' ? ['registerNode'] : [])) satisfies Check,
+  // A viewer is offered nothing, whatever its org may do (docs/product.md §2 Roles, §6).
+  nodeActions: ((body, kind, role) =>
+    expect(body).toEqual(
+      role === 'viewer' ? [] : kind === 'operator' ? ['createReservation', 'changeTopology'] : kind === 'owner' ? ['createReservation'] : [],
+    )) satisfies Check,
+  fleetActions: ((body, kind, role) => expect(body).toEqual(kind === 'operator' && role !== 'viewer' ? ['registerNode'] : [])) satisfies Check,
   // Ids and names only, and the orgs are all there (every org of the scene starts with org_).
   orgSearch: ((body) => {
     const items = (body as { items: { id: string; name: string }[] }).items;
@@ -569,6 +617,18 @@ const checks = {
   // The endpoint's address is refused when sending: the attempt is logged, nothing left the machine.
   webhookRedelivered: ((body, kind) =>
     expect(body as WebhookAttemptView).toMatchObject({ eventId: ownEvent(kind), manual: true, error: expect.stringMatching(/reserved/) })) satisfies Check,
+  members: ((body, kind) => {
+    const { members, invites } = body as MembersView;
+    expect(members.map((m) => `${m.userId}:${m.role}`).sort()).toEqual(
+      [`user-admin-${kind}:admin`, `${ownMember(kind)}:member`, ...(kind === 'other' ? ['user_locked:admin'] : [])].sort(),
+    );
+    expect(invites.map((i) => i.id)).toEqual([ownInvite(kind)]);
+    expect(JSON.stringify(body)).not.toMatch(/hash-/);
+  }) satisfies Check,
+  roleChanged: ((body, kind) => expect(body).toEqual({ userId: ownMember(kind), role: 'viewer' })) satisfies Check,
+  removed: ((body, kind) => expect(body).toEqual({ userId: ownMember(kind) })) satisfies Check,
+  invited: ((body) => expect(body).toMatchObject({ role: 'member', path: expect.stringMatching(/^\/invite\/[A-Za-z0-9_-]{43}$/) })) satisfies Check,
+  inviteWithdrawn: ((body, kind) => expect(body).toMatchObject({ id: ownInvite(kind), role: 'member' })) satisfies Check,
   apiKeyRevoked: ((body, kind) => expect(body as ApiKeyView).toMatchObject({ id: spareKey(kind), revokedAt: expect.any(String) })) satisfies Check,
 };
 
@@ -807,6 +867,14 @@ const routes: MatrixRow[] = [
   { transport: 'trpc', op: 'webhooks.attempts', input: { webhookId: ownWebhook('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: false },
   { transport: 'trpc', op: 'webhooks.redeliver', input: (k: Kind) => ({ webhookId: ownWebhook(k), eventId: ownEvent(k) }), label: 'own', action: 'manage own webhooks', scene: 'base', mutates: true, check: checks.webhookRedelivered },
   { transport: 'trpc', op: 'webhooks.redeliver', input: { webhookId: ownWebhook('tenant-a'), eventId: ownEvent('tenant-a') }, label: 'another org’s', action: 'manage another org’s webhook', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'members.list', input: undefined, action: 'manage own members and invitations', scene: 'base', mutates: false, check: checks.members },
+  { transport: 'trpc', op: 'members.changeRole', input: (k: Kind) => ({ userId: ownMember(k), role: 'viewer' }), label: 'own', action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.roleChanged },
+  { transport: 'trpc', op: 'members.changeRole', input: { userId: ownMember('tenant-a'), role: 'viewer' }, label: 'another org’s', action: 'manage another org’s member or invitation', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'members.remove', input: (k: Kind) => ({ userId: ownMember(k) }), label: 'own', action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.removed },
+  { transport: 'trpc', op: 'members.remove', input: { userId: ownMember('tenant-a') }, label: 'another org’s', action: 'manage another org’s member or invitation', scene: 'base', mutates: true },
+  { transport: 'trpc', op: 'members.invite', input: { role: 'member' }, action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.invited },
+  { transport: 'trpc', op: 'members.revokeInvite', input: (k: Kind) => ({ inviteId: ownInvite(k) }), label: 'own', action: 'manage own members and invitations', scene: 'base', mutates: true, check: checks.inviteWithdrawn },
+  { transport: 'trpc', op: 'members.revokeInvite', input: { inviteId: ownInvite('tenant-a') }, label: 'another org’s', action: 'manage another org’s member or invitation', scene: 'base', mutates: true },
   { transport: 'trpc', op: 'signIns.locked', input: undefined, action: 'see and lift sign-in locks', scene: 'base', mutates: false, check: checks.lockedSignIns },
   { transport: 'trpc', op: 'signIns.unlock', input: { userId: 'user_locked' }, action: 'see and lift sign-in locks', scene: 'base', mutates: true, check: checks.unlocked },
 ];
@@ -816,12 +884,13 @@ const routes: MatrixRow[] = [
 /** What came back: the outcome in the expectations' terms, and the rest for the checks. */
 type Answer = { outcome: Outcome | string; status?: number; body: unknown; text: string; problemCode?: unknown; contentType?: string | null };
 
-async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
+async function callRest(r: RestRow, kind: Kind, scene: Scene, scope?: ApiKeyScope): Promise<Answer> {
   const params = r.params ? resolve(r.params, kind) : {};
   const spec = specOf(r.op);
   const urlPath =
     spec.path.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(params[k]!)) + (r.query ? `?${new URLSearchParams(r.query).toString()}` : '');
-  const key = kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scene.keys[orgOf[kind]];
+  const key =
+    kind === 'anonymous' ? undefined : kind === 'revoked' ? scene.revokedKey : scope ? scene.scopedKeys[orgOf[kind]]![scope] : scene.keys[orgOf[kind]];
   // Route handlers take their pool from DATABASE_URL; several scenes are alive at once.
   process.env.DATABASE_URL = scene.tdb.url;
   const handler = routeFiles[routeFileOf(spec.path)]![spec.method];
@@ -837,9 +906,9 @@ async function callRest(r: RestRow, kind: Kind, scene: Scene): Promise<Answer> {
 
 const trpcOutcome: Partial<Record<TRPCError['code'], Outcome>> = { UNAUTHORIZED: 401, FORBIDDEN: 403, NOT_FOUND: 404 };
 
-async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene): Promise<Answer> {
+async function callTrpc(r: TrpcRow, kind: Kind, scene: Scene, role: MembershipRole = 'admin'): Promise<Answer> {
   const principal: Principal | null =
-    kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console' };
+    kind === 'anonymous' || kind === 'revoked' ? null : { orgId: orgOf[kind], actor: { kind: 'user', userId: `user_${kind}` }, via: 'console', role };
   // No `now`: the procedure reads PostgreSQL's clock, as the console's transport does.
   const caller = createCaller({ db: scene.tdb.db, principal });
   const fn = r.op.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], caller) as (input: unknown) => Promise<unknown>;
@@ -905,6 +974,95 @@ describe('authorization matrix (docs/product.md §2 × §5 routes × tRPC proced
           } finally {
             if (fresh) await scene.tdb.close();
           }
+        });
+      }
+    });
+  }
+});
+
+// ── Roles and scopes: the same rows, for each role and each single scope ───────────────
+
+/**
+ * docs/product.md §2 Roles: a console user may call an operation when its role grants the
+ * operation's scope (`roleGrants`, server/policy.ts; `scope`, the declaration), and then gets what
+ * its org's relation gets (the table above, which is the admin's); otherwise 403, before anything
+ * is read — so a viewer's 403 does not depend on whether the resource exists.
+ */
+function expectedForRole(r: MatrixRow, role: MembershipRole, kind: SignedIn): Outcome {
+  const scope: OperationScope = operationById(r.op).scope;
+  return (roleGrants[role] as readonly OperationScope[]).includes(scope) ? expectations[r.action][kind] : 403;
+}
+
+/**
+ * The column a row's scope cases run as: the first whose relation allows the action (so the one
+ * scope that suffices is seen to suffice), else the operator.
+ */
+const scopeColumn = (r: MatrixRow): SignedIn => signedIn.find((k) => expectations[r.action][k] === 'ok') ?? 'operator';
+
+/** Runs one case: on a fresh database when it should succeed and writes, else on the shared scene, proving a refusal wrote nothing. */
+async function runCase(r: MatrixRow, kind: SignedIn, expected: Outcome, call: (scene: Scene) => Promise<Answer>, after: (answer: Answer) => void) {
+  const fresh = r.mutates && expected === 'ok';
+  const scene = fresh ? await makeScene(r.scene) : await sharedScene(r.scene);
+  try {
+    const before = fresh ? '' : await snapshot(scene.tdb.db);
+    const answer = await call(scene);
+    const wrote = !fresh && (await snapshot(scene.tdb.db)) !== before;
+    if (wrote) await dropShared(r.scene);
+    expect(answer.outcome, `${rowName(r)} as ${kind}`).toBe(expected);
+    expect(wrote, 'a call that is denied, or only reads, writes nothing').toBe(false);
+    if (!r.namesOrgs) expect(leakedOrgs(answer.text, kind), 'org ids this principal may not learn').toEqual([]);
+    after(answer);
+  } finally {
+    if (fresh) await scene.tdb.close();
+  }
+}
+
+describe('roles × relations × actions (docs/product.md §2 Roles), over tRPC: member and viewer (the admin is the matrix above)', () => {
+  for (const r of routes) {
+    if (r.transport !== 'trpc') continue;
+    for (const role of ['member', 'viewer'] as const) {
+      describe(`${rowName(r)} as a ${role}`, () => {
+        for (const kind of signedIn) {
+          const expected = expectedForRole(r, role, kind);
+          it(`${kind} ${role} → ${expected}  [${r.action}]`, async () => {
+            await runCase(
+              r,
+              kind,
+              expected,
+              (scene) => callTrpc(r, kind, scene, role),
+              (answer) => {
+                if (expected === 'ok') r.check?.(answer.body, kind, role);
+              },
+            );
+          });
+        }
+      });
+    }
+  }
+});
+
+describe('scopes × operations (docs/product.md §2 Scopes), over REST: a key of each single scope', () => {
+  for (const r of routes) {
+    if (r.transport !== 'rest') continue;
+    const needed = operationById(r.op).scope;
+    const kind = scopeColumn(r);
+    describe(`${rowName(r)} as ${kind}`, () => {
+      for (const scope of apiKeyScopes) {
+        const expected: Outcome = scope === needed ? expectations[r.action][kind] : 403;
+        it(`a ${scope} key → ${expected}${scope === needed ? '' : ' insufficient_scope'}  [${r.action}]`, async () => {
+          await runCase(
+            r,
+            kind,
+            expected,
+            (scene) => callRest(r, kind, scene, scope),
+            (answer) => {
+              if (scope !== needed) {
+                // Checked before the body: the problem names the scope the operation needs.
+                expect(answer.problemCode).toBe('insufficient_scope');
+                expect((answer.body as { scope?: string }).scope).toBe(needed);
+              } else if (expected === 'ok') r.check?.(answer.body, kind);
+            },
+          );
         });
       }
     });

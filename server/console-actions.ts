@@ -54,6 +54,11 @@ export const consoleActionIds = [
   'webhooks.rotate-secret',
   'webhooks.attempts',
   'webhooks.redeliver',
+  'members.page',
+  'members.change-role',
+  'members.remove',
+  'members.invite',
+  'members.revoke-invite',
   'sign-ins.page',
   'sign-ins.unlock',
 ] as const;

@@ -1,4 +1,5 @@
 import type { DbOrTx, Tx } from '@/db/client';
+import type { ApiKeyScope, MembershipRole } from '@/db/schema';
 import { shifted } from './clock';
 import { notifyAfterCommit } from './events/notify';
 import type { RequestReads } from './request-reads';
@@ -33,8 +34,15 @@ export function actorOfColumns(c: ActorColumns, fallbackJob: string): Actor {
  * The acting org plus the actor behind it, and how it came (docs/product.md §5 Objects `via`):
  * `console` (a session), `api` (a key), or `schedule` — no request at all: the platform's own
  * jobs, and (§5.6) scheduled work run later with the actor who scheduled it.
+ *
+ * What it may call within what its org may (docs/product.md §2 Roles and scopes): a console
+ * user's `role` in the acting org, read with the session; an API key's `scopes`, read with the
+ * key. Both come from the lookup that authenticates the request (no round trip of their own).
+ * Neither is set for the platform's own jobs and for scheduled work, which act as the platform
+ * or as what was scheduled (a schedule was allowed when it was made); server/policy.ts
+ * (`grantsOf`) reads them, nothing else does.
  */
-export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' | 'schedule' };
+export type Principal = { orgId: string; actor: Actor; via: 'console' | 'api' | 'schedule'; role?: MembershipRole; scopes?: readonly ApiKeyScope[] };
 
 /**
  * What every verb receives: the principal, the database (a pool or an open transaction,

@@ -6,7 +6,7 @@ export const idPattern = /^[A-Za-z0-9][A-Za-z0-9._:-]{0,127}$/;
 export const Id = z.string().regex(idPattern, 'must be 1–128 characters of A–Z, a–z, 0–9, ".", "_", ":" or "-", starting with a letter or digit');
 export type Id = z.infer<typeof Id>;
 
-/** A list of 1–`max` distinct ids. */
+/** A list of 1–`max` distinct ids (`uniqueItems` in the document, which cannot see the refinement). */
 export function distinctIds(max: number) {
   return z
     .array(Id)
@@ -18,7 +18,8 @@ export function distinctIds(max: number) {
         if (seen.has(id)) ctx.addIssue({ code: 'custom', path: [i], message: `duplicate id "${id}"` });
         seen.add(id);
       }
-    });
+    })
+    .meta({ uniqueItems: true });
 }
 
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
@@ -44,21 +45,33 @@ export function hasAtMostCodePoints(s: string, max: number): boolean {
   return true;
 }
 
+// The document's form of the checks below (JSON Schema counts `maxLength` in code points, as
+// they do): no NUL anywhere; with `nonBlank`, a character that is not white space too (`\S` is
+// the complement of what `trim()` removes).
+const NO_NUL_PATTERN = '^[^\\u0000]*$';
+const NON_BLANK_PATTERN = '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$';
+
 /**
  * Free text that PostgreSQL can store and a person can read: at most `max` characters
  * (Unicode code points, so an emoji counts once), no NUL (`text` refuses it) and no lone
- * UTF-16 surrogate (not Unicode at all; `jsonb` refuses it). The length is checked first and
- * cheaply; the other checks only run on text within it.
+ * UTF-16 surrogate (not Unicode at all; `jsonb` refuses it); with `nonBlank`, not empty nor
+ * only white space. The length is checked first and cheaply; the other checks only run on
+ * text within it. The refinement is invisible to the OpenAPI generator, so the same limits
+ * go into the document as `maxLength`, `minLength` and `pattern` from here.
  */
-export function freeText(max: number) {
-  return z.string().superRefine((s, ctx) => {
-    if (!hasAtMostCodePoints(s, max)) {
-      ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
-      return;
-    }
-    if (s.includes('\u0000')) ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' });
-    if (LONE_SURROGATE.test(s)) ctx.addIssue({ code: 'custom', message: 'must be valid Unicode (it contains a lone surrogate)' });
-  });
+export function freeText(max: number, opts: { nonBlank?: boolean } = {}) {
+  return z
+    .string()
+    .superRefine((s, ctx) => {
+      if (!hasAtMostCodePoints(s, max)) {
+        ctx.addIssue({ code: 'custom', message: `must be at most ${max} characters` });
+        return;
+      }
+      if (s.includes('\u0000')) ctx.addIssue({ code: 'custom', message: 'must not contain NUL characters' });
+      if (LONE_SURROGATE.test(s)) ctx.addIssue({ code: 'custom', message: 'must be valid Unicode (it contains a lone surrogate)' });
+      if (opts.nonBlank && s.trim().length === 0) ctx.addIssue({ code: 'custom', message: 'must not be empty' });
+    })
+    .meta(opts.nonBlank ? { minLength: 1, maxLength: max, pattern: NON_BLANK_PATTERN } : { maxLength: max, pattern: NO_NUL_PATTERN });
 }
 
 /** Sorts ids by code point (docs/product.md §5: "other id lists are sorted by code point"). */

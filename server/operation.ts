@@ -16,6 +16,7 @@ import type { Ctx } from './context';
 import type { ErrorCode } from './errors';
 import type { ExportDeclaration, ListItem } from './exports/declaration';
 import type { DeclaredMethod } from './http/methods';
+import type { OperationScope } from './policy';
 
 /** The parameter names of a path template: `'/v1/nodes/{nodeId}/reservations/{id}'` → `'nodeId' | 'id'`. */
 export type PathParams<P extends string> = P extends `${string}{${infer K}}${infer Rest}` ? K | PathParams<Rest> : never;
@@ -71,8 +72,18 @@ export type RestDeclaration<I extends z.ZodType, O, P extends `/v1${string}`, R 
    * §5.8): its file name, its window's meaning and its CSV columns, over the items REST answers.
    */
   export?: ExportDeclaration<ListItem<z.output<R>>>;
-  /** A worked example for the document: a request body (or query) and its answer. */
-  example?: { request?: Record<string, unknown>; response: z.output<R> };
+};
+
+/**
+ * An example request and its answer, as the document shows it: its path parameters, its query as
+ * a client writes it, its JSON body. Every operation's are played against the demo fleet and kept
+ * in server/openapi/examples.json (server/openapi/examples-capture.ts writes it).
+ */
+export type RestExample<Answer> = {
+  params?: Record<string, string>;
+  query?: Record<string, string | number>;
+  body?: Record<string, unknown>;
+  response: Answer;
 };
 
 /** An operation the public REST API does not publish, and why. */
@@ -91,6 +102,12 @@ export type Operation<I extends z.ZodType = z.ZodType, O = unknown> = {
   input: I;
   /** tRPC's procedure type; REST reads `query` as GET. */
   kind: 'query' | 'mutation';
+  /**
+   * What the caller must hold beyond its org's relation (docs/product.md §2 Roles and scopes): the
+   * API key scope, which also decides the roles that may call it (`roleGrants` in
+   * server/policy.ts). Checked by both transports before the input is read.
+   */
+  scope: OperationScope;
   rest: RestDeclaration<I, O, `/v1${string}`, z.ZodType> | NoRest;
   console: ConsoleOffer;
 };
@@ -139,6 +156,7 @@ export function operation<
   verb: Verb<I, O>;
   input: I;
   kind: K;
+  scope: OperationScope;
   rest: (Omit<RestDeclaration<I, O, P, R>, 'answer'> & { answer?: (result: O) => Answered }) | NoRest;
   console: ConsoleOffer;
 }): [R] extends [never] // no REST answer to check

@@ -12,6 +12,9 @@ import type { CreateApiKeyInput, ListApiKeysInput, RevokeApiKeyInput } from './a
 import type { ListAuditInput } from './audit/schemas';
 import type { AuditEventView } from './audit/view';
 import type { EventPage } from './events/feed';
+import type { MembershipRole } from '@/db/schema';
+import type { ChangeMemberRoleInput, InviteMemberInput, RemoveMemberInput, RevokeInviteInput } from './members/schemas';
+import type { CreatedInviteView, InviteView, MembersView } from './members/view';
 import type { ListEventsInput } from './events/schemas';
 import type { CreateWebhookInput, ListWebhookAttemptsInput, RedeliverWebhookInput, UpdateWebhookInput, WebhookKey } from './webhooks/schemas';
 import type { WebhookAttemptView, WebhookView, WebhookWithSecretView } from './webhooks/view';
@@ -90,6 +93,7 @@ const unitForNode = {
     verb: getNode,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: {
       method: 'GET',
@@ -112,6 +116,7 @@ export const _accepted = {
     verb: getNode,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: {
       method: 'GET',
@@ -134,8 +139,22 @@ type Input<S extends z.ZodType> = z.input<S>;
 
 export type _RouterChecks = [
   Assert<
-    Exact<keyof In, 'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events' | 'webhooks'>
+    Exact<
+      keyof In,
+      'nodes' | 'reservations' | 'scheduledReclaims' | 'vms' | 'audit' | 'apiKeys' | 'orgs' | 'signIns' | 'utilisation' | 'events' | 'webhooks' | 'members'
+    >
   >,
+  Assert<Exact<keyof In['members'], 'list' | 'changeRole' | 'remove' | 'invite' | 'revokeInvite'>>,
+  Assert<Exact<In['members']['list'], void | undefined>>,
+  Assert<Exact<Out['members']['list'], MembersView>>,
+  Assert<Exact<In['members']['changeRole'], Input<typeof ChangeMemberRoleInput>>>,
+  Assert<Exact<Out['members']['changeRole'], { userId: string; role: MembershipRole }>>,
+  Assert<Exact<In['members']['remove'], Input<typeof RemoveMemberInput>>>,
+  Assert<Exact<Out['members']['remove'], { userId: string }>>,
+  Assert<Exact<In['members']['invite'], Input<typeof InviteMemberInput>>>,
+  Assert<Exact<Out['members']['invite'], CreatedInviteView>>,
+  Assert<Exact<In['members']['revokeInvite'], Input<typeof RevokeInviteInput>>>,
+  Assert<Exact<Out['members']['revokeInvite'], InviteView>>,
   Assert<Exact<keyof In['events'], 'list'>>,
   Assert<Exact<In['events']['list'], Input<typeof ListEventsInput>>>,
   Assert<Exact<Out['events']['list'], EventPage>>,

@@ -6,6 +6,7 @@
  */
 import { apiKeyOperations } from './api-keys/operations';
 import { auditOperations } from './audit/operations';
+import { memberOperations } from './members/operations';
 import { eventOperations } from './events/operations';
 import { webhookOperations } from './webhooks/operations';
 import { nodeOperations } from './nodes/operations';
@@ -29,6 +30,7 @@ export const operationGroups = {
   utilisation: utilisationOperations,
   events: eventOperations,
   webhooks: webhookOperations,
+  members: memberOperations,
 };
 
 type Groups = typeof operationGroups;

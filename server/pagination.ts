@@ -5,15 +5,21 @@ import { z } from 'zod';
 import { DomainError } from './errors';
 import { idPattern } from './ids';
 
-/** `limit` query parameter: 1–500, default 100 (docs/product.md §5 Lists). */
-export const Limit = z
-  .string()
-  .regex(/^\d{1,4}$/, 'must be an integer from 1 to 500')
-  .transform(Number)
-  .pipe(z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500'));
+/** `limit` as a verb takes it: 1–500, default 100 (docs/product.md §5 Lists). */
+export const LimitNumber = z.int({ error: 'must be an integer from 1 to 500' }).min(1, 'must be at least 1').max(500, 'must be at most 500');
 
-/** `limit` as a verb takes it. */
-export const LimitNumber = z.number().int().min(1, 'must be at least 1').max(500, 'must be at most 500');
+/**
+ * Digits as the number they write, anything else as it came (which the number's schema then
+ * refuses): a query string's integer. Only plain digits count — not `1e2`, ` 1`, `0x10` or `` — as
+ * `Number()` alone would read them; at most 6, so no digit string loses precision.
+ */
+export const queryDigits = (v: unknown): unknown => (typeof v === 'string' && /^\d{1,6}$/.test(v) ? Number(v) : v);
+
+/**
+ * `limit` as a query string carries it (server/rest/wire.ts): digits, read into LimitNumber, so
+ * that the document renders it as the integer it is, with its range.
+ */
+export const Limit = z.preprocess(queryDigits, LimitNumber);
 
 /** The 400 for a cursor this API did not hand out. */
 export function malformedCursor(): DomainError {

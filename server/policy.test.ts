@@ -9,8 +9,17 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { listAuditEvents } from './audit/list';
 import type { Ctx } from './context';
 import { DomainError } from './errors';
+import type { ApiKeyScope, MembershipRole } from '@/db/schema';
+import { isRest } from './operation';
+import { operations } from './operations';
 import {
   actionRules,
+  assertMayCall,
+  assertMayGrantScopes,
+  assertReservationAction,
+  grantableScopes,
+  operationScopes,
+  roleGrants,
   auditEventVisibleTo,
   auditVisibleSeqs,
   listsReservation,
@@ -474,5 +483,74 @@ describe('org names show where ids show (docs/product.md §9 q)', () => {
     // Names are the console's: an API call is answered ids only, and asks for no names.
     const byApi = (await listAuditEvents({ ctx: ctxFor(db(), ORG.platform), input: {} })).items;
     expect(byApi.map((e) => e.orgNames)).toEqual(byApi.map(() => ({})));
+  });
+});
+
+describe('roles and scopes (docs/product.md §2 Roles and scopes): one table, judged with the relation', () => {
+  const user = (role: MembershipRole) => ({ orgId: ORG.owner, actor: { kind: 'user' as const, userId: 'u' }, via: 'console' as const, role });
+  const key = (scopes: ApiKeyScope[]) => ({ orgId: ORG.owner, actor: { kind: 'apiKey' as const, apiKeyId: 'k' }, via: 'api' as const, scopes });
+
+  it('a read is a query: a viewer (read only) takes no action, marking a notification read included', () => {
+    const mutations = operations.filter((o) => o.kind === 'mutation');
+    expect(mutations.filter((o) => o.scope === 'read').map((o) => o.id)).toEqual([]);
+    expect(operations.find((o) => o.id === 'audit.markNotificationRead')!.scope).not.toBe('read');
+    expect(roleGrants.viewer).toEqual(['read']);
+  });
+
+  it('read is every GET but key management; keys:manage is keys and webhooks; a member holds every scope but those', () => {
+    for (const o of operations) {
+      if (!isRest(o)) continue;
+      const { path, method } = o.rest as { path: string; method: string };
+      const keysOrHooks = path.startsWith('/v1/api-keys') || path.startsWith('/v1/webhooks');
+      if (keysOrHooks) expect(o.scope, o.id).toBe('keys:manage');
+      else if (method === 'GET') expect(o.scope, o.id).toBe('read');
+      else expect(['reservations:write', 'vms:write'], o.id).toContain(o.scope);
+    }
+    expect(roleGrants.member).toEqual(['read', 'reservations:write', 'vms:write']);
+    expect([...roleGrants.admin].sort()).toEqual([...operationScopes].sort());
+    // members:manage is no key's: no REST operation needs it.
+    expect(operations.filter((o) => o.scope === 'members:manage' && isRest(o)).map((o) => o.id)).toEqual([]);
+  });
+
+  it('assertMayCall: a key outside its scopes is insufficient_scope naming the scope; a role that lacks it is forbidden', () => {
+    const refusal = (f: () => void) => {
+      try {
+        f();
+        return null;
+      } catch (e) {
+        return e instanceof DomainError ? { code: e.code, scope: e.extras.scope } : e;
+      }
+    };
+    expect(refusal(() => assertMayCall(key(['read']), 'reservations:write'))).toEqual({ code: 'insufficient_scope', scope: 'reservations:write' });
+    expect(refusal(() => assertMayCall(key(['read']), 'read'))).toBeNull();
+    expect(refusal(() => assertMayCall(user('viewer'), 'vms:write'))).toEqual({ code: 'forbidden', scope: undefined });
+    expect(refusal(() => assertMayCall(user('member'), 'keys:manage'))).toEqual({ code: 'forbidden', scope: undefined });
+    expect(refusal(() => assertMayCall(user('member'), 'reservations:write'))).toBeNull();
+    expect(refusal(() => assertMayCall(user('admin'), 'members:manage'))).toBeNull();
+    // The platform's jobs: no role, no scopes, everything.
+    expect(refusal(() => assertMayCall({ orgId: ORG.platform, actor: { kind: 'system', job: 'seed' }, via: 'schedule' }, 'members:manage'))).toBeNull();
+  });
+
+  it('no key creates a key with a scope it lacks; an admin gives any', () => {
+    expect(grantableScopes(key(['read', 'keys:manage']))).toEqual(['read', 'keys:manage']);
+    expect(() => assertMayGrantScopes(key(['read', 'keys:manage']), ['vms:write'])).toThrow(DomainError);
+    expect(grantableScopes(user('admin'))).toEqual(['read', 'reservations:write', 'vms:write', 'keys:manage']);
+  });
+
+  it('offers what the relation and the role both allow: a viewer nothing, a member what an admin is offered', () => {
+    const node = { ownerOrgId: ORG.owner };
+    const r = { allowedOrgIds: [ORG.audience], managingOrgIds: [ORG.managing] };
+    const active = { id: 'r', status: 'active' as const };
+    for (const role of ['admin', 'member', 'viewer'] as const) {
+      const p = { ...user(role), orgId: ORG.platform };
+      const want = role === 'viewer' ? [] : ['edit', 'cancel', 'release', 'reclaim'];
+      expect(offeredReservationActions(relationTo(p, node, r), active), role).toEqual(want);
+      expect(offeredNodeActions(nodeRelation(p, node)), role).toEqual(role === 'viewer' ? [] : ['createReservation', 'registerNode', 'changeTopology']);
+      expect(offeredVmActions(p, { orgId: ORG.tenantA, status: 'running' }), role).toEqual(role === 'viewer' ? [] : ['terminate']);
+    }
+    // A key holding read only is offered nothing either; the verb refuses as the transport would.
+    const readKey = { ...key(['read']), orgId: ORG.managing };
+    expect(offeredReservationActions(relationTo(readKey, node, r), active)).toEqual([]);
+    expect(() => assertReservationAction('reclaim', relationTo(readKey, node, r), active)).toThrow(DomainError);
   });
 });

@@ -6,6 +6,8 @@
  * written anywhere else), and the module imports no entity view (lint as well): what it judges
  * it declares by shape.
  *
+ * 0. Roles and scopes — what a principal may call within what its org may: a console user's
+ *    role in the acting org, an API key's scopes (§2 Roles and scopes), judged per operation.
  * 1. Relations — how the acting org stands to a node and a reservation (§2's columns).
  * 2. Actions — what a principal may DO: writes only, one rule each in a typed table per object
  *    (`reservationRules`, `nodeRules`, `vmRules`): who (relation), and for reservations when
@@ -16,17 +18,118 @@
  * A new read needs a rule in 3, never an entry in 2 (docs/architecture.md "Add a verb").
  */
 import type { DbOrTx } from '@/db/client';
-import { apiKeys, auditEvents, events, nodes, notifications, reservationOrgs, reservations, vms, webhookEndpoints } from '@/db/schema';
+import {
+  apiKeys,
+  apiKeyScopes,
+  auditEvents,
+  events,
+  memberInvites,
+  memberships,
+  nodes,
+  notifications,
+  reservationOrgs,
+  reservations,
+  vms,
+  webhookEndpoints,
+  type ApiKeyScope,
+  type MembershipRole,
+} from '@/db/schema';
 import { arrayContains, eq, or, sql, type SQL } from 'drizzle-orm';
 import { isOperator, platformOrgId, type Principal } from './context';
 import { DomainError } from './errors';
 import type { ReservationRole } from './reservations/roles';
 import type { ReservationStatus } from './reservations/status';
 
+// 0. Roles and scopes ------------------------------------------------------------------
+
+/**
+ * What an operation needs of the principal beyond its org's relation (docs/product.md §2 Roles
+ * and scopes), declared once per operation (`scope` in server/<entity>/operations.ts): one of
+ * the four API key scopes, or `members:manage` — the members page and sign-in locks, which are
+ * people's business: no key holds it (keys cannot reach those operations: they are not on
+ * REST), only an admin's role grants it.
+ */
+export type OperationScope = ApiKeyScope | 'members:manage';
+export const operationScopes = [...apiKeyScopes, 'members:manage'] as const satisfies readonly OperationScope[];
+
+/**
+ * What each role may call (docs/product.md §2 Roles): an admin everything the org may; a member
+ * every action the org may take, but not members, keys or webhooks; a viewer reads only — every
+ * `read` operation is a query, so a viewer takes no action at all (marking a notification read
+ * included: its scope is `vms:write`, server/policy.test.ts holds both).
+ */
+export const roleGrants = {
+  admin: ['read', 'reservations:write', 'vms:write', 'keys:manage', 'members:manage'],
+  member: ['read', 'reservations:write', 'vms:write'],
+  viewer: ['read'],
+} as const satisfies Record<MembershipRole, readonly OperationScope[]>;
+
+/** Every scope: what a principal of no role and no scopes holds (the platform's jobs, scheduled work). */
+const everything: readonly OperationScope[] = operationScopes;
+
+/**
+ * What the principal may call (docs/product.md §2 Roles and scopes): its role's grants (a console
+ * user), its scopes (an API key), or everything (the platform's jobs, scheduled work — allowed
+ * when scheduled).
+ */
+export function grantsOf(principal: Principal): readonly OperationScope[] {
+  if (principal.role) return roleGrants[principal.role];
+  if (principal.scopes) return principal.scopes;
+  return everything;
+}
+
+/** A sentence naming what the role allows, for a 403 and the console's hint. */
+function roleRefusal(role: MembershipRole): string {
+  return role === 'viewer'
+    ? 'Your role in this org is viewer: you see what the org sees and take no action. An admin of the org can change your role.'
+    : 'Your role in this org is member: members, API keys and webhooks are for the org’s admins.';
+}
+
+/**
+ * Asserts that the principal may call an operation that needs `scope` (docs/product.md §2, §5
+ * check order: right after authentication and the rate limit, before the body): an API key
+ * without the scope is 403 `insufficient_scope` naming it; a console user whose role does not
+ * grant it is 403 `forbidden`. What the org may do (its relation) is the verb's to judge, after.
+ * @throws DomainError insufficient_scope, forbidden
+ */
+export function assertMayCall(principal: Principal, scope: OperationScope): void {
+  if (principal.scopes && !principal.scopes.includes(scope as ApiKeyScope)) {
+    throw new DomainError('insufficient_scope', `This API key lacks the "${scope}" scope this operation needs; create a key that holds it.`, { scope });
+  }
+  if (principal.role && !(roleGrants[principal.role] as readonly OperationScope[]).includes(scope))
+    throw new DomainError('forbidden', roleRefusal(principal.role));
+}
+
+/**
+ * The scopes a principal may give a new API key (docs/product.md §2: no key creates a key with a
+ * scope it lacks): a key its own; an admin all four.
+ */
+export function grantableScopes(principal: Principal): ApiKeyScope[] {
+  const mine = grantsOf(principal);
+  return apiKeyScopes.filter((s) => mine.includes(s));
+}
+
+/**
+ * Asserts that the principal may create a key holding `scopes` (docs/product.md §2).
+ * @throws DomainError insufficient_scope naming the first scope it lacks.
+ */
+export function assertMayGrantScopes(principal: Principal, scopes: readonly ApiKeyScope[]): void {
+  const grantable = grantableScopes(principal);
+  const lacking = scopes.find((s) => !grantable.includes(s));
+  if (lacking) throw new DomainError('insufficient_scope', `A key cannot create a key with a scope it lacks: this one lacks "${lacking}".`, { scope: lacking });
+}
+
 // 1. Relations ------------------------------------------------------------------------
 
-/** How the acting org stands to a node: the platform operator, or the org that owns it. */
-export type NodeRelation = { operator: boolean; owner: boolean };
+/**
+ * How the acting org stands to a node: the platform operator, or the org that owns it; and what
+ * the principal's role or scopes let it call (`grantsOf`), so that every action rule judges both
+ * (docs/product.md §2: an action needs the org's relation and the role). Absent: everything.
+ */
+export type NodeRelation = { operator: boolean; owner: boolean; grants?: readonly OperationScope[] };
+
+/** Whether the relation's grants hold `scope` (absent grants hold everything). */
+const granted = (rel: { grants?: readonly OperationScope[] }, scope: OperationScope) => rel.grants?.includes(scope) ?? true;
 
 /** How the acting org stands to a reservation (docs/product.md §2's columns). */
 export type ReservationRelation = NodeRelation & { managing: boolean; audience: boolean };
@@ -36,7 +139,7 @@ export type ReservationRelation = NodeRelation & { managing: boolean; audience: 
  * @param node absent for actions on no node yet (registering one).
  */
 export function nodeRelation(principal: Principal, node: { ownerOrgId: string } | null): NodeRelation {
-  return { operator: isOperator(principal), owner: node?.ownerOrgId === principal.orgId };
+  return { operator: isOperator(principal), owner: node?.ownerOrgId === principal.orgId, grants: grantsOf(principal) };
 }
 
 /**
@@ -66,6 +169,9 @@ export function relationTo(
  */
 export type RuleKind = 'read' | 'write';
 
+/** An action the org may take but the principal's role or key may not (the transports refuse it first, §5 order). */
+const NOT_GRANTED = 'Your role in this org, or this API key’s scopes, do not allow this action.';
+
 const operatorOrOwner = (rel: NodeRelation) => rel.operator || rel.owner;
 /** Release and reclaim: "being in the audience does not confer" them (§2). */
 const marketManager = (rel: ReservationRelation) => rel.operator || rel.owner || rel.managing;
@@ -76,6 +182,8 @@ export type ReservationState = { id: string; status: ReservationStatus };
 
 type ReservationRule = {
   kind: RuleKind;
+  /** What the principal's role or key must grant (§2 Roles and scopes), beyond the org's relation. */
+  scope: OperationScope;
   who: (rel: ReservationRelation) => boolean;
   forbidden: (r: ReservationState) => string;
   /** The 409 for a reservation whose status does not allow the action, else null. */
@@ -106,24 +214,28 @@ function activeOnly(needsReview: string, notActive: string) {
 export const reservationRules = {
   edit: {
     kind: 'write',
+    scope: 'reservations:write',
     who: operatorOrOwner,
     forbidden: () => 'Only a platform operator or the node owner may edit this reservation.',
     when: notEnded('it can no longer be edited'),
   },
   cancel: {
     kind: 'write',
+    scope: 'reservations:write',
     who: operatorOrOwner,
     forbidden: () => 'Only a platform operator or the node owner may cancel this reservation.',
     when: notEnded('it cannot be cancelled again'),
   },
   release: {
     kind: 'write',
+    scope: 'reservations:write',
     who: marketManager,
     forbidden: () => 'Only a platform operator, the node owner or a managing org may release units; being in the audience does not confer it.',
     when: activeOnly('an operator must re-affirm it before units can be released', 'only active reservations can release units'),
   },
   reclaim: {
     kind: 'write',
+    scope: 'reservations:write',
     who: marketManager,
     forbidden: () => 'Only a platform operator, the node owner or a managing org may reclaim units; being in the audience does not confer it.',
     // Pending, active and needs-review may be reclaimed: it only narrows exposure (§5.1 step 2).
@@ -138,6 +250,7 @@ export const reservationRules = {
   },
   reaffirm: {
     kind: 'write',
+    scope: 'reservations:write',
     who: (rel) => rel.operator,
     forbidden: () => 'Only a platform operator may re-affirm reservations.',
     when: notEnded('there is nothing to re-affirm'),
@@ -145,6 +258,7 @@ export const reservationRules = {
   },
   placeReservedVm: {
     kind: 'write',
+    scope: 'vms:write',
     who: (rel) => rel.audience,
     forbidden: (r) => `Only orgs in the audience (allowedOrgIds) of reservation "${r.id}" may place reserved-tier VMs on it.`,
     when: activeOnly('an operator must re-affirm it first', 'reserved-tier VMs need an active reservation'),
@@ -164,6 +278,7 @@ export type ReservationAction = (typeof reservationActions)[number];
 export function assertReservationAction(action: ReservationRuleName, rel: ReservationRelation, r: ReservationState): void {
   const rule: ReservationRule = reservationRules[action];
   if (!rule.who(rel)) throw new DomainError('forbidden', rule.forbidden(r));
+  if (!granted(rel, rule.scope)) throw new DomainError('forbidden', NOT_GRANTED);
   const refused = rule.when(r);
   if (refused) throw refused;
 }
@@ -174,7 +289,7 @@ export function assertReservationAction(action: ReservationRuleName, rel: Reserv
  */
 export function canReservationAction(action: ReservationRuleName, rel: ReservationRelation, r: ReservationState): boolean {
   const rule: ReservationRule = reservationRules[action];
-  return rule.who(rel) && rule.when(r) === null;
+  return rule.who(rel) && granted(rel, rule.scope) && rule.when(r) === null;
 }
 
 /**
@@ -188,13 +303,28 @@ export function offeredReservationActions(rel: ReservationRelation, r: Reservati
   });
 }
 
-type NodeRule = { kind: RuleKind; who: (rel: NodeRelation) => boolean; forbidden: string };
+type NodeRule = { kind: RuleKind; scope: OperationScope; who: (rel: NodeRelation) => boolean; forbidden: string };
 
 /** Actions on a node, or (registerNode) on the fleet: who only (docs/product.md §2). */
 export const nodeRules = {
-  createReservation: { kind: 'write', who: operatorOrOwner, forbidden: 'Only a platform operator or the node owner may create reservations on this node.' },
-  registerNode: { kind: 'write', who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may register nodes.' },
-  changeTopology: { kind: 'write', who: (rel: NodeRelation) => rel.operator, forbidden: 'Only a platform operator may change a node’s topology.' },
+  createReservation: {
+    kind: 'write',
+    scope: 'reservations:write',
+    who: operatorOrOwner,
+    forbidden: 'Only a platform operator or the node owner may create reservations on this node.',
+  },
+  registerNode: {
+    kind: 'write',
+    scope: 'reservations:write',
+    who: (rel: NodeRelation) => rel.operator,
+    forbidden: 'Only a platform operator may register nodes.',
+  },
+  changeTopology: {
+    kind: 'write',
+    scope: 'reservations:write',
+    who: (rel: NodeRelation) => rel.operator,
+    forbidden: 'Only a platform operator may change a node’s topology.',
+  },
 } as const satisfies Record<string, NodeRule>;
 export type NodeAction = keyof typeof nodeRules;
 
@@ -204,13 +334,14 @@ export type NodeAction = keyof typeof nodeRules;
  */
 export function assertNodeAction(action: NodeAction, rel: NodeRelation): void {
   if (!nodeRules[action].who(rel)) throw new DomainError('forbidden', nodeRules[action].forbidden);
+  if (!granted(rel, nodeRules[action].scope)) throw new DomainError('forbidden', NOT_GRANTED);
 }
 
 /** The node actions the console offers the principal (docs/product.md §6): the writes its relation allows. */
 export function offeredNodeActions(rel: NodeRelation): NodeAction[] {
   return (Object.keys(nodeRules) as NodeAction[]).filter((a) => {
     const rule: NodeRule = nodeRules[a];
-    return rule.kind === 'write' && rule.who(rel);
+    return rule.kind === 'write' && rule.who(rel) && granted(rel, rule.scope);
   });
 }
 
@@ -219,6 +350,7 @@ export type VmState = { orgId: string; status: string };
 
 type VmRule = {
   kind: RuleKind;
+  scope: OperationScope;
   who: (principal: Principal, vm: Pick<VmState, 'orgId'>) => boolean;
   forbidden: string;
   /** Offered by the console only then (beyond `who`). */
@@ -231,6 +363,7 @@ export const vmRules = {
   // ended VM changes nothing, so the console offers it on a running one only.
   terminate: {
     kind: 'write',
+    scope: 'vms:write',
     who: (principal, vm) => isOperator(principal) || vm.orgId === principal.orgId,
     forbidden: 'Only the VM’s own org or a platform operator may terminate it; to take units back, reclaim them.',
     offeredWhen: (vm) => vm.status === 'running',
@@ -242,7 +375,7 @@ export type VmAction = keyof typeof vmRules;
 
 /** Terminating a VM: its own org, or the operator; owners and managers evict through reclaim (docs/product.md §2). */
 export function canTerminateVm(principal: Principal, vm: { orgId: string }): boolean {
-  return vmRules.terminate.who(principal, vm);
+  return vmRules.terminate.who(principal, vm) && grantsOf(principal).includes(vmRules.terminate.scope);
 }
 
 /**
@@ -252,7 +385,7 @@ export function canTerminateVm(principal: Principal, vm: { orgId: string }): boo
 export function offeredVmActions(principal: Principal, vm: VmState): VmAction[] {
   return (Object.keys(vmRules) as VmAction[]).filter((a) => {
     const rule: VmRule = vmRules[a];
-    return rule.kind === 'write' && (rule.offeredWhen?.(vm) ?? true) && rule.who(principal, vm);
+    return rule.kind === 'write' && (rule.offeredWhen?.(vm) ?? true) && rule.who(principal, vm) && grantsOf(principal).includes(rule.scope);
   });
 }
 
@@ -430,7 +563,7 @@ export function listsReservation(rel: ReservationRelation, role: ReservationRole
  * Each relation is a branch in page order after the cursor, cut at `limit`: the owner's nodes'
  * reservations (nodes_owner_idx or nodes_pkey, then the primary key (node_id, id)), and the
  * reservations naming the org in allowedOrgIds or managingOrgIds — a range of reservation_orgs'
- * primary key (org, role, node_id, reservation_id), already in page order (migration 0016).
+ * primary key (org, role, node_id, reservation_id), already in page order (migration 0017).
  * Role `audience` or `managing` is its one branch; role `any` the union of all three, at most
  * 3 × `limit` keys, cut again. As one predicate (or a union of uncut branches) PostgreSQL must
  * gather every reservation the org may see before the ordered `LIMIT` — an audience org of
@@ -606,6 +739,20 @@ export function eventsVisibleTo(principal: Principal): SQL {
  */
 export function webhooksVisibleTo(principal: Principal): SQL {
   return eq(webhookEndpoints.orgId, principal.orgId);
+}
+
+/**
+ * An org's members and invitations (docs/product.md §2 Members) are its own: its admins list and
+ * change them (the operations' `members:manage` scope), and no other org's — the operator's
+ * included: another org's member answers 404 like an unknown one.
+ */
+export function membersVisibleTo(principal: Principal): SQL {
+  return eq(memberships.orgId, principal.orgId);
+}
+
+/** The acting org's invitations (docs/product.md §2 Members), as `membersVisibleTo`. */
+export function invitesVisibleTo(principal: Principal): SQL {
+  return eq(memberInvites.orgId, principal.orgId);
 }
 
 /**

@@ -6,8 +6,11 @@ import { z } from 'zod';
  * two-digit-year rule (0049 → 2049), so they never reach PostgreSQL.
  */
 export const Timestamp = z.iso
-  .datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z' })
-  .refine((s) => s >= '1970', 'must be in 1970 or later')
+  // `abort`: what is no timestamp at all is told that once, not also that its year is early.
+  .datetime({ message: 'must be an ISO 8601 UTC timestamp such as 2026-12-01T00:00:00.000Z', abort: true })
+  // A pattern rather than a comparison, so that the document states the floor too.
+  .regex(/^(?:19[7-9]\d|[2-9]\d{3})-/, 'must be in 1970 or later')
+  .meta({ format: 'date-time' })
   .transform((s) => new Date(s));
 
 /**

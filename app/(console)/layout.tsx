@@ -70,17 +70,25 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               Utilisation
             </Link>
             {/* end read pages */}
-            {isOperator(session.principal) && (
+            {isOperator(session.principal) && session.grants.includes('members:manage') && (
               <Link href="/sign-ins" className="hover:text-ink">
                 Locked sign-ins
               </Link>
             )}
+            {/* The API's reference and changelog: public pages, outside the console (no sign-in). */}
+            <Link href="/docs/api" className="hover:text-ink">
+              API docs
+            </Link>
           </nav>
           {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
-          <AccountNav />
+          <AccountNav admin={session.grants.includes('keys:manage')} />
           <div className="ml-auto flex flex-wrap items-center gap-x-4 gap-y-2 text-sm">
             <span data-testid="acting-org" className="rounded-md bg-surface-3 px-2 py-1">
               Acting as <strong>{acting.name}</strong> <span className="font-mono text-xs text-ink-4">{acting.id}</span>
+              {/* The role beside the org it is in (docs/product.md §2 Roles, §6). */}
+              <span data-testid="acting-role" className="ml-2 rounded bg-surface-2 px-1.5 py-0.5 text-xs font-medium text-ink-2">
+                {acting.role}
+              </span>
               {isOperator(session.principal) && (
                 <span className="ml-2 rounded bg-accent-soft-2 px-1.5 py-0.5 text-xs font-medium text-accent-ink-strong">operator</span>
               )}
@@ -108,6 +116,13 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
         </div>
       </header>
       <main id="main" tabIndex={-1} className="mx-auto max-w-7xl px-4 py-6 focus:outline-none sm:px-6">
+        {acting.role === 'viewer' && (
+          // Why nothing is offered: the viewer sees every page, and takes no action (docs/product.md §6).
+          <p data-testid="role-hint" role="note" className="mb-4 rounded-md border border-line bg-surface-2 px-3 py-2 text-sm text-ink-2">
+            Your role in {acting.name} is <strong>viewer</strong>: you see what {acting.name} sees, and take no action. An admin of {acting.name} can change
+            your role.
+          </p>
+        )}
         <TimeZoneProvider zones={zones}>{children}</TimeZoneProvider>
       </main>
       {/* What a finished action changed (components/live/outcome.ts), on every page. */}

@@ -9,7 +9,7 @@ import type { ApiKeyView, CreatedApiKey } from '../trpc-types';
 import { DataTable, type Column } from '../ui/data-table';
 import type { PageResult } from '../ui/paged-table';
 import { UrlPager } from '../ui/url-pager';
-import { CreateApiKeyForm } from './create-api-key-form';
+import { CreateApiKeyForm, scopeChoices } from './create-api-key-form';
 import { NewKeyDialog } from './new-key-dialog';
 import { offers } from '../offers';
 import { Time } from '../time-zone';
@@ -48,6 +48,12 @@ function columns(onRevoke: (key: ApiKeyView) => void): readonly Column<ApiKeyVie
   return [
     { key: 'name', header: 'Name', cell: (k) => <span className="font-medium">{k.name}</span> },
     { key: 'prefix', header: 'Key', className: 'py-2 pr-4 font-mono text-xs', cell: (k) => `${k.prefix}…` },
+    {
+      key: 'scopes',
+      header: 'May',
+      className: 'py-2 pr-4 text-sm',
+      cell: (k) => <span title={k.scopes.join(' ')}>{k.scopes.map((s) => scopeChoices.find((c) => c.scope === s)?.label ?? s).join(', ')}</span>,
+    },
     { key: 'created', header: 'Created', className: 'py-2 pr-4 text-ink-3', cell: (k) => <When iso={k.createdAt} /> },
     { key: 'createdBy', header: 'Created by', className: 'py-2 pr-4 text-sm', cell: (k) => <CreatedBy by={k.createdBy} /> },
     {

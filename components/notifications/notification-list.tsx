@@ -177,7 +177,7 @@ function cellsOf(n: NotificationView) {
   return { subject: k.subject(typed), what: k.what(typed), where: k.where(typed), why: k.why(typed) };
 }
 
-function columns(markRead: (n: NotificationView) => void, pendingId: string | undefined): readonly Column<NotificationView>[] {
+function columns(markRead: ((n: NotificationView) => void) | null, pendingId: string | undefined): readonly Column<NotificationView>[] {
   return [
     {
       key: 'when',
@@ -197,6 +197,9 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
           <Time iso={n.readAt} className="text-xs text-ink-4">
             read
           </Time>
+        ) : !markRead ? (
+          // A viewer marks nothing read (docs/product.md §2 Roles): the state shows, no button.
+          <span className="text-xs text-ink-4">unread</span>
         ) : (
           <button
             type="button"
@@ -220,7 +223,12 @@ function columns(markRead: (n: NotificationView) => void, pendingId: string | un
  * marked; "Mark as read" updates the row and the header's unread count. Rendered from the
  * page the server read for the URL's `cursor`; the layout re-renders it every 30 s.
  */
-export function NotificationList(props: { list: PageResult<NotificationView>; cursor: string | undefined }) {
+export function NotificationList(props: {
+  list: PageResult<NotificationView>;
+  cursor: string | undefined;
+  /** Whether the user's role lets them mark notifications read (not a viewer's; docs/product.md §2 Roles). */
+  mayMarkRead: boolean;
+}) {
   const { cursor } = props;
   // A failed refresh keeps this page, with the error above it.
   const list = useLastGood(props.list, cursor ?? '');
@@ -254,7 +262,7 @@ export function NotificationList(props: { list: PageResult<NotificationView>; cu
       )}
       <div className="overflow-x-auto rounded-xl border border-line bg-surface px-4 shadow-sm">
         <DataTable
-          columns={columns(mark, pendingId)}
+          columns={columns(props.mayMarkRead ? mark : null, pendingId)}
           rows={list.data?.items ?? []}
           rowKey={(n) => n.id}
           rowAttr="notification-id"

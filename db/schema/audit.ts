@@ -29,6 +29,10 @@ export const orgAuditActions = [
   'webhook.update',
   'webhook.delete',
   'webhook.rotate_secret',
+  'member.invite',
+  'member.join',
+  'member.role',
+  'member.remove',
 ] as const;
 
 export const auditActions = [...nodeAuditActions, ...orgAuditActions] as const;

@@ -67,7 +67,7 @@ export const reservationUnits = pgTable(
  * org", in (nodeId, id) order, is a range of the primary key. The GIN indexes on the arrays
  * cannot give that order, and PostgreSQL estimates every org the arrays do not name at 0.5 % of
  * the table, so a list for such an org walked every reservation (docs/performance.md, issue 26).
- * Written only by the triggers of migration 0016 (hand-written: drizzle-kit cannot express
+ * Written only by the triggers of migration 0017 (hand-written: drizzle-kit cannot express
  * them), in the same statement as the reservation row: the arrays stay the one source.
  */
 export const reservationOrgs = pgTable(

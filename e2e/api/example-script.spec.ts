@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/api';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,8 +1,9 @@
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import net from 'node:net';
 import { createDb } from '../../db/client';
 import { snapshotTables } from '../../server/testing/hostile';
 import { signInOverHttp } from '../console/support';
+import { conforming, expect, expectConforming, test } from '../support/api';
 import { E2E_PORT, readState, type E2eState } from '../support/state';
 
 // Hostile input that only the real production server can be given (docs/product.md §8 R3): raw
@@ -15,8 +16,23 @@ import { E2E_PORT, readState, type E2eState } from '../support/state';
 
 type Raw = { status: number; headers: Record<string, string>; body: string };
 
+/**
+ * One request written byte for byte on a socket, and its answer, judged against the OpenAPI
+ * document (e2e/support/api.ts) where our code answered it: a target under /v1 answered in JSON
+ * or problem+json, or an OPTIONS. What Node or Next answer before any code of ours runs (a bare
+ * 400 for a method it cannot parse, 431, 308 redirects, TRACE's 500; docs/product.md §9.2) is no
+ * part of the document.
+ */
+async function rawRequest(head: Buffer, timeoutMs = 10_000): Promise<Raw> {
+  const answer = await rawAnswer(head, timeoutMs);
+  const [method = '', target = ''] = head.subarray(0, head.indexOf('\r\n')).toString('latin1').split(' ');
+  const ours = /^application\/(problem\+)?json/.test(answer.headers['content-type'] ?? '') || (method === 'OPTIONS' && answer.status === 204);
+  if (target.startsWith('/v1') && ours) await expectConforming({ method, path: target, status: answer.status, headers: answer.headers, body: answer.body });
+  return answer;
+}
+
 /** One request written byte for byte on a socket (no client normalises the target), and its answer (status 0: none). */
-function rawRequest(head: Buffer | string, timeoutMs = 10_000): Promise<Raw> {
+function rawAnswer(head: Buffer | string, timeoutMs: number): Promise<Raw> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(E2E_PORT, '127.0.0.1');
     const chunks: Buffer[] = [];
@@ -70,7 +86,7 @@ test.beforeAll(async ({ playwright }) => {
   state = readState();
   db = createDb(state.databaseUrl, { max: 1 });
   // Signed in first: the sign-in's own session row is the one change this file expects.
-  api = await playwright.request.newContext({ baseURL: state.baseURL });
+  api = conforming(await playwright.request.newContext({ baseURL: state.baseURL }));
   expect((await signInOverHttp(api, 'olivia@platform.example')).status()).toBe(302);
   before = await snapshotTables(db.db);
 });

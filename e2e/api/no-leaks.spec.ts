@@ -1,4 +1,5 @@
-import { expect, test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import type { APIRequestContext, APIResponse } from '@playwright/test';
+import { expect, test } from '../support/api';
 import postgres from 'postgres';
 import { readState } from '../support/state';
 import { signInOverHttp } from '../console/support';

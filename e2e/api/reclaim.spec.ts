@@ -1,4 +1,5 @@
-import { expect, test } from '@playwright/test';
+import { readFileSync } from 'node:fs';
+import { expect, test } from '../support/api';
 import postgres from 'postgres';
 import { readState, type E2eState } from '../support/state';
 
@@ -13,6 +14,15 @@ test.beforeAll(() => {
 test.afterAll(async () => sql.end());
 
 const auth = (org: string) => ({ authorization: `Bearer ${state.keys[org]}` });
+/** The document's examples (server/openapi/examples.json), read as data: Playwright's loader imports no JSON module. */
+const examples = JSON.parse(readFileSync(new URL('../../server/openapi/examples.json', import.meta.url), 'utf8')) as {
+  reclaimUnits: Record<'dryRun' | 'reclaim', { response: Record<string, unknown> }>;
+};
+/** An answer with its times replaced, so that it compares with the document's example of the demo fleet (seeded relative to now). */
+const timeless = (o: Record<string, unknown>) =>
+  Object.fromEntries(
+    Object.entries(o).map(([k, v]) => [k, ['startsAt', 'endsAt', 'createdAt', 'updatedAt'].includes(k) && typeof v === 'string' ? 'time' : v]),
+  );
 const reclaimPath = '/v1/nodes/acme-h100-02/reservations/res-nimbus-02/reclaim';
 
 test('the README flow: preview, then reclaim with expectedTerminate; audit and notifications are written', async ({ request }) => {
@@ -22,6 +32,8 @@ test('the README flow: preview, then reclaim with expectedTerminate; audit and n
   });
   expect(preview.status()).toBe(200);
   const dry = await preview.json();
+  // The document's examples of the reclaim are this very flow (server/openapi/examples.json).
+  expect(timeless(dry)).toEqual(timeless(examples.reclaimUnits.dryRun.response));
   expect(dry.wouldTerminate).toEqual(['vm-orbit-eval-02', 'vm-orbit-train-02', 'vm-quark-sweep-02', 'vm-zephyr-render-02']);
   expect(dry.wouldSkip).toEqual(['vm-nimbus-infer-02']);
 
@@ -31,6 +43,7 @@ test('the README flow: preview, then reclaim with expectedTerminate; audit and n
   });
   expect(res.status()).toBe(200);
   const body = await res.json();
+  expect(timeless(body)).toEqual(timeless(examples.reclaimUnits.reclaim.response));
   expect(body.terminated).toEqual(dry.wouldTerminate);
   expect(body.skipped).toEqual(['vm-nimbus-infer-02']);
   expect(body.releasedUnitIds).toEqual(['gpu-5']);

@@ -1,4 +1,5 @@
-import { expect, request as playwrightRequest, test, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { request as playwrightRequest, type APIRequestContext, type APIResponse } from '@playwright/test';
+import { conforming, expect, test } from '../support/api';
 import { signInOverHttp } from '../console/support';
 import { E2E_PORT } from '../support/state';
 
@@ -35,7 +36,7 @@ const switchForm = (orgId: string, headers: Record<string, string>) =>
   api.post('/', { headers, multipart: { [`$ACTION_ID_${switchOrgActionId}`]: '', orgId, back: '/' }, maxRedirects: 0 });
 
 test.beforeAll(async () => {
-  api = await playwrightRequest.newContext({ baseURL: SITE });
+  api = conforming(await playwrightRequest.newContext({ baseURL: SITE }));
   expect((await signInOverHttp(api, 'sam@helix.example')).status()).toBe(302);
   // The switcher's form carries its action's id (progressive enhancement).
   const html = await (await api.get('/', { headers: { 'sec-fetch-site': 'same-origin' } })).text();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../support/api';
 import http from 'node:http';
 import { E2E_PORT } from '../support/state';
 

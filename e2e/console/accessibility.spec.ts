@@ -55,6 +55,8 @@ for (const theme of ['light', 'dark'] as const) {
         `/vms/${vmId}`,
         '/capacity?role=any',
         '/api-keys',
+        '/members',
+        `/invite/${'x'.repeat(43)}`,
         '/webhooks',
         '/notifications',
         '/sign-ins',

@@ -19,6 +19,10 @@ test('a node owner creates an API key in the console: shown once, it works again
 
   const name = `e2e-console-${Date.now()}`;
   await page.getByLabel('Name').fill(name);
+  // A new key reads only unless given more (docs/product.md §2 Scopes): this one may do everything.
+  const form = page.getByRole('form', { name: 'Create an API key' });
+  await expect(form.getByRole('checkbox', { name: /^Read/ })).toBeChecked();
+  for (const scope of [/^Manage reservations/, /^Run VMs/, /^Manage keys and webhooks/]) await form.getByRole('checkbox', { name: scope }).check();
   await page.getByRole('button', { name: 'Create API key' }).click();
   const dialog = page.getByRole('dialog', { name: `API key “${name}” created` });
   await expect(dialog).toBeVisible();
@@ -49,12 +53,13 @@ test('a node owner creates an API key in the console: shown once, it works again
   await page.reload();
   expect(await page.content()).not.toContain(secret);
   // It was used above, so "last used" is no longer "never".
-  await expect(row.locator('td').nth(4)).not.toHaveText('never');
+  await expect(row.locator('td').nth(5)).not.toHaveText('never');
+  await expect(row.locator('td').nth(2)).toHaveText('Read, Manage reservations, Run VMs, Manage keys and webhooks');
   // Who created each: the person, and for the minted one the key (by name and prefix).
-  await expect(row.locator('td').nth(3)).toHaveText('Alice Owner');
+  await expect(row.locator('td').nth(4)).toHaveText('Alice Owner');
   const mintedRow = page.locator('[data-api-key-id]').filter({ has: page.getByText(`${name}-minted`, { exact: true }) });
-  await expect(mintedRow.locator('td').nth(3)).toHaveText(`key ${name} ${secret.slice(0, 11)}…`);
-  await expect(page.locator('[data-api-key-id]', { hasText: 'demo key' }).locator('td').nth(3)).toHaveText('not recorded');
+  await expect(mintedRow.locator('td').nth(4)).toHaveText(`key ${name} ${secret.slice(0, 11)}…`);
+  await expect(page.locator('[data-api-key-id]', { hasText: 'demo key' }).locator('td').nth(4)).toHaveText('not recorded');
   // The audit trail names the key that minted it, to this org.
   await page.goto('/audit?action=api_key.create');
   const event = page.getByTestId('audit-table').locator('tbody tr[data-event-id]').first();

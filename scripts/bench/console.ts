@@ -33,7 +33,7 @@ declare global {
 
 /**
  * Median time from navigation start to `selector` visible at `base + path`, signed in with `session`.
- * @returns the median and every sample, in ms.
+ * @returns the median and every sample, in ms, and the median time to first byte (the server's share).
  * @throws Error when the selector does not show within 30 s.
  */
 export async function timeNavigation(
@@ -43,7 +43,7 @@ export async function timeNavigation(
   path: string,
   selector: string,
   samples = 10,
-): Promise<{ median: number; all: number[] }> {
+): Promise<{ median: number; all: number[]; ttfbMedian: number }> {
   const context = await browser.newContext({ baseURL: base });
   const [name, ...rest] = session.cookie.split('=');
   await context.addCookies([{ name: name!, value: rest.join('='), domain: '127.0.0.1', path: '/', httpOnly: true, sameSite: 'Lax' }]);
@@ -61,14 +61,23 @@ export async function timeNavigation(
     })();`,
   });
   const page = await context.newPage();
+  // The server's share: the navigation's time to first byte (Navigation Timing's responseStart).
   const once = async () => {
     await page.goto(path, { waitUntil: 'commit' });
     await page.waitForFunction(() => window.__benchVisibleAt !== undefined, undefined, { timeout: 30_000 });
-    return page.evaluate(() => window.__benchVisibleAt!);
+    return page.evaluate(() => ({
+      visible: window.__benchVisibleAt!,
+      ttfb: (performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming | undefined)?.responseStart ?? Number.NaN,
+    }));
   };
   await once(); // warm: compiled routes, cached chunks, an open connection
   const all: number[] = [];
-  for (let i = 0; i < samples; i++) all.push(await once());
+  const ttfb: number[] = [];
+  for (let i = 0; i < samples; i++) {
+    const t = await once();
+    all.push(t.visible);
+    ttfb.push(t.ttfb);
+  }
   await context.close();
-  return { median: median(all), all };
+  return { median: median(all), all, ttfbMedian: median(ttfb) };
 }

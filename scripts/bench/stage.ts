@@ -4,7 +4,7 @@
  * production `next start` per database with the floor route enabled and the rate limit off
  * (docs/product.md §8 R5: a benchmark measures the product, not the limiter).
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -29,10 +29,11 @@ export const FIRST_APP_PORT = BENCH_PORT;
 export type Cluster = { pg: EmbeddedServer; admin: postgres.Sql; version: string };
 
 /**
- * Starts PostgreSQL with pg_stat_statements counting top-level SELECT/INSERT/UPDATE/DELETE.
- * Utility statements are not tracked: pg_stat_statements counted BEGIN once per transaction but
- * COMMIT only about one time in ten, so counting them would make the figure noisy. Issue 10's
- * counts include both (its reclaim "14 statements" are 12 here).
+ * Starts PostgreSQL with pg_stat_statements counting top-level statements, utility ones too.
+ * Statements per request count SELECT/INSERT/UPDATE/DELETE only: pg_stat_statements counts BEGIN
+ * once per transaction but COMMIT only about one time in ten, so counting utility statements
+ * would make the figure noisy. Round trips per request add two per BEGIN (it, and its COMMIT or
+ * ROLLBACK). Issue 10's counts include both (its reclaim "14 statements" are 12 here).
  */
 export async function startCluster(): Promise<Cluster> {
   const pg = await startEmbeddedPostgres({
@@ -41,7 +42,7 @@ export async function startCluster(): Promise<Cluster> {
     persistent: false,
     settings: [
       'shared_preload_libraries=pg_stat_statements',
-      'pg_stat_statements.track_utility=off',
+      'pg_stat_statements.track_utility=on',
       'pg_stat_statements.max=10000',
       'shared_buffers=512MB',
       'max_wal_size=4GB',
@@ -88,7 +89,10 @@ export type Instance = { port: number; base: string; child: ChildProcess; stderr
  * @throws Error when it exits or does not answer within 120 s.
  */
 export async function startInstance(port: number, url: string, emails: readonly string[]): Promise<Instance> {
-  const child = spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1'], {
+  // BENCH_NODE_ARGS (e.g. `--cpu-prof --cpu-prof-dir=.data/bench/profiles`): node flags for the
+  // server, which NODE_OPTIONS refuses for profiling; the profile is written when it stops.
+  const nodeArgs = process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? [];
+  const options: SpawnOptions = {
     stdio: ['ignore', 'ignore', 'pipe'],
     env: appServerEnv({
       ...process.env,
@@ -102,7 +106,10 @@ export async function startInstance(port: number, url: string, emails: readonly 
       WEBHOOKS_ALLOW_LOOPBACK: '1',
       NODE_ENV: 'production' as const,
     }),
-  });
+  };
+  const child = nodeArgs.length
+    ? spawn(process.execPath, [...nodeArgs, path.join('node_modules', 'next', 'dist', 'bin', 'next'), 'start', '-p', String(port), '-H', '127.0.0.1'], options)
+    : spawn(path.join('node_modules', '.bin', 'next'), ['start', '-p', String(port), '-H', '127.0.0.1'], options);
   const stderr: string[] = [];
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => {
     stderr.push(chunk);
@@ -144,14 +151,23 @@ export async function resetStatements(cluster: Cluster): Promise<void> {
   await cluster.admin.unsafe('select pg_stat_statements_reset()');
 }
 
-/** Statements executed in `database` since the last reset, the bench's own reading excluded: their total, and calls per query text. */
-export async function countStatements(cluster: Cluster, database: string): Promise<{ total: number; queries: { calls: number; query: string }[] }> {
+/**
+ * Statements executed in `database` since the last reset, the bench's own reading excluded: their
+ * total, the round trips (statements plus each transaction's BEGIN and COMMIT), and calls per query text.
+ */
+export async function countStatements(
+  cluster: Cluster,
+  database: string,
+): Promise<{ total: number; roundTrips: number; queries: { calls: number; query: string }[] }> {
   const rows = await cluster.admin.unsafe<{ calls: string; query: string }[]>(
     `select calls::text as calls, query from pg_stat_statements
      where dbid = (select oid from pg_database where datname = $1) and query not ilike '%pg_stat_statements%'
      order by calls desc, query`,
     [database],
   );
-  const queries = rows.map((r) => ({ calls: Number(r.calls), query: r.query }));
-  return { total: queries.reduce((n, q) => n + q.calls, 0), queries };
+  const all = rows.map((r) => ({ calls: Number(r.calls), query: r.query }));
+  const queries = all.filter((q) => /^\s*(select|insert|update|delete|with)\b/i.test(q.query));
+  const begins = all.filter((q) => /^\s*(begin|start transaction)\b/i.test(q.query)).reduce((n, q) => n + q.calls, 0);
+  const total = queries.reduce((n, q) => n + q.calls, 0);
+  return { total, roundTrips: total + 2 * begins, queries };
 }

@@ -12,6 +12,7 @@ import { sql } from 'drizzle-orm';
 import { createDb, type Db } from '../../db/client';
 import { findFreePort, makeTempDataDir, startEmbeddedPostgres, type EmbeddedServer } from '../../db/embedded';
 import { migrateDatabase } from '../../db/migrate';
+import { issueApiKey } from '../../server/api-keys/internal';
 import { seedDemoFleet } from '../../server/demo';
 import { appServerEnv } from '../../server/auth/password-checks';
 
@@ -52,10 +53,14 @@ export async function startDatabase(): Promise<Database> {
  * @returns the demo API key of every demo org, and the database's clock right after the seed:
  *   every change from then on is the storm's.
  */
-export async function seedFleet(db: Db): Promise<{ keys: Record<string, string>; seededAt: Date }> {
+export async function seedFleet(db: Db): Promise<{ keys: Record<string, string>; readKeys: Record<string, string>; seededAt: Date }> {
   const keys = await seedDemoFleet(db, new Date());
+  // A `read`-only key per org (docs/product.md §2 Scopes): the storm reads with them, and is refused writing.
+  const readKeys: Record<string, string> = {};
+  for (const orgId of Object.keys(keys))
+    readKeys[orgId] = (await issueApiKey(db, { orgId, name: 'storm read-only', now: new Date(), scopes: ['read'] })).secret;
   const [row] = await db.execute<{ now: string }>(sql`select now()::text as now`);
-  return { keys, seededAt: new Date(row!.now) };
+  return { keys, readKeys, seededAt: new Date(row!.now) };
 }
 
 export type Instance = { port: number; base: string; child: ChildProcess; stderr: string[]; env: NodeJS.ProcessEnv };

@@ -79,6 +79,12 @@ export type StormContext = {
   acks: Ack[];
   /** Idempotency problems: a replay that differs from the first answer. */
   replayMismatches: string[];
+  /** A `read`-only key per org (docs/product.md §2 Scopes). */
+  readKeys: Readonly<Record<string, string>>;
+  /** A viewer's console session (vera@helix.example, acting as Helix), when signed in. */
+  viewer?: Session;
+  /** A read a role or scope allows that was refused, or an action it does not allow that was not. */
+  accessMismatches: string[];
   record: (kind: string, reply: Reply) => void;
   /**
    * Fault runs: every REST write carries an Idempotency-Key, and those that got no answer or a
@@ -371,6 +377,40 @@ async function read(c: Client): Promise<void> {
   else await restCall(c, 'read.notifications', orgId, 'GET', '/v1/notifications?limit=20');
 }
 
+/**
+ * Roles and scopes under load (docs/product.md §2): a `read`-only key reads a node (200) and is
+ * refused a reclaim dry run (403 `insufficient_scope`); the viewer's console session reads the
+ * node page and is refused a reclaim (403), on whichever instance.
+ */
+async function withoutTheRight(c: Client): Promise<void> {
+  const r = reservationFor(c, 'active');
+  const reclaimBody = { unitIds: r.reservedUnitIds.slice(0, 1), dryRun: true };
+  const expect = (what: string, reply: Reply, status: number, code?: string) => {
+    if (reply.status === 0 || reply.status === 503) return; // a fault's, judged by the fault windows
+    if (reply.status !== status || (code && reply.code !== code))
+      c.ctx.accessMismatches.push(`${what}: ${reply.status} ${reply.code ?? ''} (expected ${status} ${code ?? ''})`);
+  };
+  if (c.rng() < 0.5 || !c.ctx.viewer) {
+    const orgId = managerOf(c, r);
+    const key = c.ctx.readKeys[orgId]!;
+    const read = await rest(base(c), key, 'GET', `/v1/nodes/${r.nodeId}`);
+    c.ctx.record('scope.read', read);
+    expect(`read-only key of ${orgId} GET node`, read, 200);
+    const refused = await rest(base(c), key, 'POST', `/v1/nodes/${r.nodeId}/reservations/${r.id}/reclaim`, reclaimBody);
+    c.ctx.record('scope.refused', refused);
+    expect(`read-only key of ${orgId} reclaim dry run`, refused, 403, 'insufficient_scope');
+    return;
+  }
+  const [page] = await trpc(base(c), c.ctx.viewer, 'query', [{ path: 'nodes.get', input: { nodeId: r.nodeId } }]);
+  c.ctx.record('role.viewer-read (console)', page!);
+  expect('viewer nodes.get', page!, 200);
+  const [refused] = await trpc(base(c), c.ctx.viewer, 'mutation', [
+    { path: 'reservations.reclaim', input: { nodeId: r.nodeId, reservationId: r.id, ...reclaimBody } },
+  ]);
+  c.ctx.record('role.viewer-refused (console)', refused!);
+  expect('viewer reclaim', refused!, 403, 'forbidden');
+}
+
 /** The mix: weights of each operation. */
 const MIX: [number, (c: Client) => Promise<void>][] = [
   [20, read],
@@ -385,6 +425,7 @@ const MIX: [number, (c: Client) => Promise<void>][] = [
   [2, (c) => reclaimUnits(c, 'stale')],
   [1, changeTopology],
   [3, reaffirm],
+  [3, withoutTheRight],
 ];
 const TOTAL = MIX.reduce((s, [w]) => s + w, 0);
 

@@ -57,6 +57,8 @@ export type Verdict = {
   violations: readonly Violation[];
   lost: readonly LostWrite[];
   replayMismatches: readonly string[];
+  /** Roles and scopes: a call answered otherwise than the role or key's scopes say (docs/product.md §2). */
+  accessMismatches: readonly string[];
   acks: readonly { kind: string }[];
   /** More verdict lines (the retries of unanswered writes), and how many of them failed. */
   extra?: readonly string[];
@@ -108,6 +110,8 @@ export function printReport(stats: Stats, verdict: Verdict, header: string, elap
   for (const l of verdict.lost.slice(0, 20)) out.push(`  ${l.problem}: ${JSON.stringify(l.ack)}`);
   out.push(`idempotent replays that differed: ${verdict.replayMismatches.length}`);
   for (const m of verdict.replayMismatches.slice(0, 10)) out.push(`  ${m}`);
+  out.push(`role and scope answers that differed: ${verdict.accessMismatches.length}`);
+  for (const m of verdict.accessMismatches.slice(0, 10)) out.push(`  ${m}`);
   out.push(`invariant violations: ${verdict.violations.length}`);
   const byInvariant = new Map<string, Violation[]>();
   for (const v of verdict.violations) byInvariant.set(v.invariant, [...(byInvariant.get(v.invariant) ?? []), v]);
@@ -120,6 +124,7 @@ export function printReport(stats: Stats, verdict: Verdict, header: string, elap
     verdict.violations.length === 0 &&
     verdict.lost.length === 0 &&
     verdict.replayMismatches.length === 0 &&
+    verdict.accessMismatches.length === 0 &&
     stats.serverErrors === 0 &&
     stats.noAnswer === 0 &&
     (stats.faults?.bad503.length ?? 0) === 0 &&

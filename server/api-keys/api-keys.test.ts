@@ -73,7 +73,14 @@ describe('API key verbs', () => {
     await revokeApiKey({ ctx: ctxFor(db(), ORG.tenantA, hours(1)), input: { apiKeyId: key.id } });
     const events = await db().select().from(auditEvents).orderBy(auditEvents.seq);
     expect(events.map((e) => [e.action, e.actorOrgId, e.actorApiKeyId, e.nodeId, e.at.toISOString(), e.details])).toEqual([
-      ['api_key.create', ORG.tenantA, `key_${ORG.tenantA}`, null, T0.toISOString(), { apiKeyId: key.id, name: 'batch', prefix: key.prefix }],
+      [
+        'api_key.create',
+        ORG.tenantA,
+        `key_${ORG.tenantA}`,
+        null,
+        T0.toISOString(),
+        { apiKeyId: key.id, name: 'batch', prefix: key.prefix, scopes: ['read', 'reservations:write', 'vms:write', 'keys:manage'] },
+      ],
       ['api_key.revoke', ORG.tenantA, `key_${ORG.tenantA}`, null, hours(1).toISOString(), { apiKeyId: key.id, name: 'batch', prefix: key.prefix }],
     ]);
   });
@@ -130,6 +137,8 @@ describe('API key verbs', () => {
       orgId: ORG.owner,
       actor: { kind: 'apiKey', apiKeyId: key.id },
       via: 'api',
+      // Its scopes come with it, in the one authentication statement (docs/product.md §2 Scopes).
+      scopes: ['read', 'reservations:write', 'vms:write', 'keys:manage'],
     });
 
     const revoked = await revokeApiKey({ ctx: ctxFor(db(), ORG.owner, hours(1)), input: { apiKeyId: key.id } });

@@ -1,4 +1,5 @@
 import type { DbOrTx } from '@/db/client';
+import type { ApiKeyScope } from '@/db/schema';
 import { preparedSql } from '@/db/prepared';
 import { sql, type SQL } from 'drizzle-orm';
 import { rateLimitPerMinute, rateLimitPerOrgPerMinute, secondsLeftInMinute } from '../auth/rate-limit';
@@ -18,10 +19,10 @@ export type ApiKeyAuth = {
   spent?: RateBudget[];
 };
 
-type Row = { id: string; org_id: string; now: string | Date; used: number | null; org_used: number | null };
+type Row = { id: string; org_id: string; scopes: ApiKeyScope[]; now: string | Date; used: number | null; org_used: number | null };
 // Data-modifying CTEs run to completion whether or not the final select reads them.
 const keyCtes = () => sql`
-    k as (select id, org_id from api_keys where secret_hash = ${sql.placeholder('hash')} and revoked_at is null),
+    k as (select id, org_id, scopes from api_keys where secret_hash = ${sql.placeholder('hash')} and revoked_at is null),
     touched as (
       update api_keys set last_used_at = now()
       where id = (select id from k) and revoked_at is null and (last_used_at is null or last_used_at <= now() - interval '1 minute')
@@ -50,7 +51,7 @@ function authenticateStatement(counts: Record<RateBudget, boolean>) {
     name,
     () => sql`
     with ${keyCtes()}${counts.key ? countIn('key_window', sql`id`) : sql``}${counts.org ? countIn('org_window', sql`'org:' || org_id`) : sql``}
-    select k.id, k.org_id, now() as now,
+    select k.id, k.org_id, k.scopes, now() as now,
       ${counts.key ? sql`(select count from key_window)` : sql`null::int`} as used,
       ${counts.org ? sql`(select count from org_window)` : sql`null::int`} as org_used
     from k`,
@@ -65,7 +66,7 @@ const statements = {
 };
 
 /**
- * Resolves `Authorization: Bearer <secret>` to the key's principal, reads the one clock
+ * Resolves `Authorization: Bearer <secret>` to the key's principal (its org and scopes), reads the one clock
  * (PostgreSQL's `now()`, docs/product.md §4), records when the key was last used and counts the
  * request against the key's per-minute budget (`RATE_LIMIT_PER_MINUTE`) and its org's, shared by
  * all the org's keys (`RATE_LIMIT_PER_ORG_PER_MINUTE`, docs/product.md §5 Rate limit), all in one
@@ -91,7 +92,8 @@ export async function authenticateApiKey(db: DbOrTx, authorization: string | nul
   const row = rows[0];
   if (!row) return null;
   const now = new Date(row.now);
-  const principal: Principal = { orgId: row.org_id, actor: { kind: 'apiKey', apiKeyId: row.id }, via: 'api' };
+  // The key's scopes (docs/product.md §2) come with it: no round trip of their own.
+  const principal: Principal = { orgId: row.org_id, actor: { kind: 'apiKey', apiKeyId: row.id }, via: 'api', scopes: row.scopes };
   // First request of a new window: forget that subject's old windows.
   const fresh = [...(row.used === 1 ? [row.id] : []), ...(row.org_used === 1 ? [orgWindowSubject(row.org_id)] : [])];
   if (fresh.length) {

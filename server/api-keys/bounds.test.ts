@@ -95,7 +95,7 @@ describe('at most 100 active keys per org', () => {
     const res = await callRoute(keysRoute.POST, { method: 'POST', path: '/v1/api-keys', key: keys[ORG.owner], body: { name: 'over' } });
     expect(res.status, res.text).toBe(409);
     expect(res.headers.get('content-type')).toBe('application/problem+json');
-    expect(res.json).toMatchObject({ status: 409, code: 'limit_reached', title: 'Limit reached', limit: 100, type: expect.stringContaining('limit-reached') });
+    expect(res.json).toMatchObject({ status: 409, code: 'limit_reached', title: 'Limit reached', limit: 100, type: '/problems/limit_reached' });
     const caller = createCaller({ db: db(), principal: { orgId: ORG.owner, actor: { kind: 'user', userId: 'u' }, via: 'console' }, now: T0 });
     const viaTrpc = await caller.apiKeys.create({ name: 'over' }).then(
       () => null,

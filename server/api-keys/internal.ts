@@ -1,5 +1,5 @@
 import type { DbOrTx } from '@/db/client';
-import { apiKeys, users } from '@/db/schema';
+import { apiKeys, users, type ApiKeyScope } from '@/db/schema';
 import { and, eq } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { createHash, randomBytes } from 'node:crypto';
@@ -19,13 +19,14 @@ export function hashApiKeySecret(secret: string): string {
  * (docs/product.md §8 R5). It writes no audit event: it is the primitive the seed and tests
  * use to hand out keys, which no principal asked for; the `createApiKey` verb
  * (./create.ts) audits around it in its own transaction.
+ * @param input.scopes what the key may call (docs/product.md §2); absent: all four.
  * @param input.createdBy the actor who asked for it, kept as the key's `createdBy`
  *   (docs/product.md §5 Objects); absent for keys no principal asked for.
  * @returns the stored row and the secret (`gpuk_` + 43 base64url chars).
  */
 export async function issueApiKey(
   db: DbOrTx,
-  input: { orgId: string; name: string; now: Date; createdBy?: Actor },
+  input: { orgId: string; name: string; now: Date; createdBy?: Actor; scopes?: readonly ApiKeyScope[] },
 ): Promise<{ id: string; secret: string; row: ApiKeyRow }> {
   const secret = SECRET_PREFIX + randomBytes(32).toString('base64url');
   const id = newId('key');
@@ -42,6 +43,8 @@ export async function issueApiKey(
       createdByUserId: creator.userId,
       createdByApiKeyId: creator.apiKeyId,
       createdByJob: creator.job,
+      // Absent: the column's default, all four (the seed's and tests' keys, as before scopes).
+      ...(input.scopes ? { scopes: [...input.scopes] } : {}),
     })
     .returning();
   return { id, secret, row: row! };

@@ -11,6 +11,7 @@ export const apiKeyOperations = {
     verb: listApiKeys,
     input: ListApiKeysInput,
     kind: 'query',
+    scope: 'keys:manage',
     console: 'api-keys.page',
     rest: {
       method: 'GET',
@@ -29,6 +30,7 @@ export const apiKeyOperations = {
     verb: createApiKey,
     input: CreateApiKeyInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'api-keys.create',
     rest: {
       method: 'POST',
@@ -37,7 +39,7 @@ export const apiKeyOperations = {
       tag: 'API keys',
       summary: 'Create an API key',
       description:
-        'A new key of the acting org (audited as api_key.create), recording who created it (`createdBy`). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed (docs/product.md §9 m). An org has at most 100 active keys (409 limit_reached, with `limit`; revoke one first) and creates at most 20 a minute (API_KEY_CREATIONS_PER_ORG_PER_MINUTE; 429 rate_limited with Retry-After).',
+        'A new key of the acting org (audited as api_key.create), recording who created it (`createdBy`). The answer holds its secret, shown this once: only a hash is stored. No Idempotency-Key: an answer holding the secret is never stored, so it could not be replayed . An org has at most 100 active keys (409 limit_reached, with `limit`; revoke one first) and creates at most 20 a minute (429 rate_limited with Retry-After).',
       status: 201,
       response: CreatedApiKey,
       responseDescription: 'The new key, with its secret.',
@@ -49,6 +51,7 @@ export const apiKeyOperations = {
     verb: revokeApiKey,
     input: RevokeApiKeyInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'api-keys.revoke',
     rest: {
       method: 'POST',

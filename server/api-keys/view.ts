@@ -1,4 +1,4 @@
-import type { apiKeys } from '@/db/schema';
+import { apiKeyScopes, type ApiKeyScope, type apiKeys } from '@/db/schema';
 
 export type ApiKeyRow = typeof apiKeys.$inferSelect;
 
@@ -21,6 +21,8 @@ export type ApiKeyView = {
   name: string;
   /** The secret's first characters (`gpuk_` + 6), to recognise a key without revealing it. */
   prefix: string;
+  /** What the key may call (docs/product.md §2), in the order of `apiKeyScopes`. */
+  scopes: ApiKeyScope[];
   createdAt: string;
   createdBy?: ApiKeyCreator;
   lastUsedAt?: string;
@@ -50,6 +52,7 @@ export function toApiKeyView(r: ApiKeyViewRow): ApiKeyView {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
+    scopes: apiKeyScopes.filter((s) => row.scopes.includes(s)),
     createdAt: row.createdAt.toISOString(),
     ...(createdBy ? { createdBy } : {}),
     ...(row.lastUsedAt ? { lastUsedAt: row.lastUsedAt.toISOString() } : {}),

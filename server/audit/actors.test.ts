@@ -25,7 +25,14 @@ async function read(orgId: string, input: Parameters<typeof listAuditEvents>[0][
 
 /** Writes one org-level event as `ctx`, as the API key verbs do (server/api-keys/{create,revoke}.ts). */
 async function writeOrgLevel(ctx: Ctx, action: 'api_key.create' | 'api_key.revoke' | 'sign_in.lockout') {
-  await db().transaction((tx) => writeAuditEvent(tx, ctx, { action, unitIds: [], details: {} }));
+  const details =
+    action === 'sign_in.lockout'
+      ? {
+          action,
+          details: { scope: 'account' as const, email: 'a@example.test', userId: 'u1', failures: 10, windowMinutes: 15, lockedUntil: T0.toISOString() },
+        }
+      : { action, details: { apiKeyId: 'key_1', name: 'k', prefix: 'gpuk_123456' } };
+  await db().transaction((tx) => writeAuditEvent(tx, ctx, { unitIds: [], ...details }));
 }
 
 describe('the system actor', () => {

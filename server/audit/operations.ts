@@ -15,6 +15,7 @@ export const auditOperations = {
     verb: listAuditEvents,
     input: ListAuditInput,
     kind: 'query',
+    scope: 'read',
     console: 'audit.page',
     rest: {
       method: 'GET',

@@ -1,5 +1,6 @@
 import type { Tx } from '@/db/client';
-import { auditEvents, type NodeAuditAction, type OrgAuditAction } from '@/db/schema';
+import { auditEvents, type AuditAction, type NodeAuditAction, type OrgAuditAction } from '@/db/schema';
+import type { AuditDetailsOf } from './details';
 import { toColumnRecord } from '@/db/prepared';
 import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { actorColumns, type Ctx } from '../context';
@@ -16,8 +17,11 @@ export type AuditSubject =
   // Org-level (docs/product.md §5 Objects): no node, and so no reservation, whose ids are per node; no event.
   | { action: OrgAuditAction; nodeId?: undefined; reservationId?: undefined; to?: undefined; eventData?: undefined };
 
+/** Each action with the `details` it records (server/audit/details.ts, the schema the document renders). */
+type Detailed = { [A in AuditAction]: { action: A; details: AuditDetailsOf<A> } }[AuditAction];
+
 /** An audit event as the verb states it (see `writeAuditEvent`). */
-export type AuditEventInput = AuditSubject & { unitIds: string[]; reason?: string; details: Record<string, unknown> };
+export type AuditEventInput = AuditSubject & { unitIds: string[]; reason?: string } & Detailed;
 
 /**
  * The row of one audit event: the actor is stored in full (its org, and its user, key or

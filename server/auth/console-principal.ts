@@ -5,7 +5,8 @@ import { toServiceUnavailable } from '../errors';
 import { auth } from './config';
 import { buildCookieOptions } from './cookie-options';
 import { revokeUserDevices } from './known-devices';
-import { isMemberOf, resolveConsoleSession, revokeSession, revokeUserSessions, type ConsoleSession } from './sessions';
+import { acceptInvite, type AcceptedInvite } from '../members/accept';
+import { isMemberOf, isLiveSession, resolveConsoleSession, revokeSession, revokeUserSessions, type ConsoleSession } from './sessions';
 import { getSiteUrl } from './site';
 
 /**
@@ -52,6 +53,23 @@ export async function switchActingOrg(orgId: string): Promise<'switched' | 'not_
   if (!isMemberOf(session, orgId)) return 'not_member';
   (await cookies()).set(ACTING_ORG_COOKIE, orgId, buildCookieOptions(await getSiteUrl(), ACTING_ORG_MAX_AGE_SECONDS));
   return 'switched';
+}
+
+/**
+ * Accepts an invitation link (docs/product.md §2 Members) as the signed-in user — a live session,
+ * though the user may belong to no org yet — and, when they joined, makes the org they joined
+ * the acting one. Nothing happens without a live session.
+ * @returns what accepting came to, or `signed_out`.
+ */
+export async function acceptConsoleInvite(secret: string): Promise<AcceptedInvite | { outcome: 'signed_out' }> {
+  const session = await auth();
+  const userId = session?.user?.id;
+  const sessionId = session?.sessionId;
+  if (!userId || !sessionId || !(await isLiveSession(getDb(), { userId, sessionId }))) return { outcome: 'signed_out' };
+  const accepted = await acceptInvite(getDb(), { userId, secret });
+  if (accepted.outcome === 'joined')
+    (await cookies()).set(ACTING_ORG_COOKIE, accepted.orgId, buildCookieOptions(await getSiteUrl(), ACTING_ORG_MAX_AGE_SECONDS));
+  return accepted;
 }
 
 /**

@@ -29,11 +29,12 @@ describe('console sessions', () => {
     expect(s).toMatchObject({
       sessionId: sid,
       user: { id: 'u_sam', email: 'sam@x.example', name: 'Sam' },
-      principal: { orgId: 'org_a', actor: { kind: 'user', userId: 'u_sam' }, via: 'console' },
+      // The role in the acting org comes with the session (docs/product.md §2 Roles): admin by default.
+      principal: { orgId: 'org_a', actor: { kind: 'user', userId: 'u_sam' }, via: 'console', role: 'admin' },
     });
     expect(s!.orgs).toEqual([
-      { id: 'org_a', name: 'Org org_a' },
-      { id: 'org_b', name: 'Org org_b' },
+      { id: 'org_a', name: 'Org org_a', role: 'admin' },
+      { id: 'org_b', name: 'Org org_b', role: 'admin' },
     ]);
     // The remembered org when the user belongs to it, else the first by id.
     expect((await resolve('u_sam', sid, 'org_b'))!.principal.orgId).toBe('org_b');

@@ -1,8 +1,9 @@
 import type { DbOrTx } from '@/db/client';
-import { memberships, orgs, sessions, users } from '@/db/schema';
+import { memberships, orgs, sessions, users, type MembershipRole } from '@/db/schema';
 import { and, asc, eq, gt, isNull, lt, sql } from 'drizzle-orm';
 import type { Principal } from '../context';
 import { newId } from '../ids';
+import { grantsOf, type OperationScope } from '../policy';
 
 /**
  * Console sessions in PostgreSQL (db/schema/sessions.ts): the Auth.js JWT names a row here
@@ -18,7 +19,13 @@ export type ConsoleSession = {
   /** The live `sessions` row the request's cookie names. */
   sessionId: string;
   user: { id: string; email: string; name: string };
-  orgs: { id: string; name: string }[];
+  /** The user's orgs, each with the user's role in it (docs/product.md §2 Roles). */
+  orgs: { id: string; name: string; role: MembershipRole }[];
+  /**
+   * What the role in the acting org lets the user call (server/policy.ts `grantsOf`): what the
+   * console's header shows and offers by (its links, a viewer's hint), since pages hold no rule.
+   */
+  grants: readonly OperationScope[];
 };
 
 /**
@@ -37,7 +44,7 @@ export async function startSession(db: DbOrTx, userId: string): Promise<string> 
  * The signed-in user's orgs, and the acting org: the remembered one when the user still
  * belongs to it, else the first by id — provided the session is live (not signed out, not
  * expired) and belongs to `userId`. One query: the session by primary key, joined to the
- * user's memberships. Pure lookup; no cookie is written here.
+ * user's memberships (with the role in each). Pure lookup; no cookie is written here.
  * @returns null for a dead or foreign session, an unknown user or one without orgs.
  */
 export async function resolveConsoleSession(
@@ -46,7 +53,7 @@ export async function resolveConsoleSession(
   rememberedOrgId: string | undefined,
 ): Promise<ConsoleSession | null> {
   const rows = await db
-    .select({ userId: users.id, email: users.email, name: users.name, orgId: orgs.id, orgName: orgs.name })
+    .select({ userId: users.id, email: users.email, name: users.name, orgId: orgs.id, orgName: orgs.name, role: memberships.role })
     .from(sessions)
     .innerJoin(users, eq(users.id, sessions.userId))
     .innerJoin(memberships, eq(memberships.userId, users.id))
@@ -55,10 +62,22 @@ export async function resolveConsoleSession(
     .orderBy(asc(orgs.id));
   const first = rows[0];
   if (!first) return null;
-  const mine = rows.map((r) => ({ id: r.orgId, name: r.orgName }));
+  const mine = rows.map((r) => ({ id: r.orgId, name: r.orgName, role: r.role }));
   const acting = mine.find((o) => o.id === rememberedOrgId) ?? mine[0]!;
   const user = { id: first.userId, email: first.email, name: first.name };
-  return { principal: { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console' }, sessionId: signedIn.sessionId, user, orgs: mine };
+  // The role in the acting org comes with the membership the session is joined to (one query):
+  // a changed role holds from the next request, a removed member acts as that org no more.
+  const principal: Principal = { orgId: acting.id, actor: { kind: 'user', userId: user.id }, via: 'console', role: acting.role };
+  return { principal, sessionId: signedIn.sessionId, user, orgs: mine, grants: grantsOf(principal) };
+}
+
+/** Whether the session names a live row (not signed out, not expired) of `userId`, whatever their orgs. */
+export async function isLiveSession(db: DbOrTx, signedIn: { userId: string; sessionId: string }): Promise<boolean> {
+  const [row] = await db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, signedIn.sessionId), eq(sessions.userId, signedIn.userId), isNull(sessions.revokedAt), gt(sessions.expiresAt, sql`now()`)));
+  return Boolean(row);
 }
 
 /** Whether the signed-in user belongs to `orgId`: the only orgs they may act as (docs/product.md §2). */

@@ -238,6 +238,10 @@ export const auditEventTypes = {
   'webhook.update': null,
   'webhook.delete': null,
   'webhook.rotate_secret': null,
+  'member.invite': null,
+  'member.join': null,
+  'member.role': null,
+  'member.remove': null,
 } as const satisfies Record<AuditAction, EventType | null>;
 
 /**

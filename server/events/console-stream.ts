@@ -85,7 +85,9 @@ export async function consoleEventStream(req: Request): Promise<Response> {
           }
         } catch (e) {
           // The database gone or the client gone: the browser reconnects, the page polls meanwhile.
-          if (!toServiceUnavailable(e)) console.error('[events] the live stream failed', e);
+          // A write after the client went away (`ERR_INVALID_STATE`, the stream already closed) is the client gone too.
+          const clientGone = closed.value || (e instanceof TypeError && (e as TypeError & { code?: string }).code === 'ERR_INVALID_STATE');
+          if (!clientGone && !toServiceUnavailable(e)) console.error('[events] the live stream failed', e);
         } finally {
           closed.value = true;
           try {

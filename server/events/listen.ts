@@ -76,6 +76,59 @@ export async function waitForEvents(whose: Whose, ms: number): Promise<void> {
   });
 }
 
+/** A waiter that keeps a wake: see `eventsWaiter`. */
+export type EventsWaiter = {
+  /** Resolves true when woken (or a wake came since the last wait), false after `ms`. */
+  wait: (ms: number) => Promise<boolean>;
+  close: () => void;
+};
+
+/**
+ * A standing waiter for a loop that works between waits (the webhook dispatcher): a NOTIFY that
+ * comes while the loop is busy is remembered and ends its next wait at once, where
+ * `waitForEvents` — registered only while it waits — would miss it and sleep its full time.
+ */
+export function eventsWaiter(whose: Whose): EventsWaiter {
+  const url = directDatabaseUrl();
+  let pending = false;
+  let closed = false;
+  let resolveWait: ((woken: boolean) => void) | null = null;
+  const waiter: Waiter = {
+    whose,
+    wake: () => {
+      if (resolveWait) resolveWait(true);
+      else pending = true;
+    },
+  };
+  const l = url ? listenerFor(url) : null;
+  l?.waiters.add(waiter);
+  return {
+    wait: async (ms) => {
+      if (l && url) await start(l, url);
+      if (closed) return false;
+      if (pending || ms <= 0) {
+        const woken = pending;
+        pending = false;
+        return woken;
+      }
+      return new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => done(false), ms);
+        const done = (woken: boolean) => {
+          clearTimeout(timer);
+          resolveWait = null;
+          resolve(woken);
+        };
+        resolveWait = done;
+      });
+    },
+    close: () => {
+      closed = true;
+      l?.waiters.delete(waiter);
+      resolveWait?.(false);
+    },
+  };
+}
+
 /** Closes this process's LISTEN connections (tests; a server keeps its own until it exits). */
 export async function stopEventsListeners(): Promise<void> {
   const all = globalForEvents.__eventsListeners;

@@ -9,6 +9,7 @@ export const eventOperations = {
     verb: listEvents,
     input: ListEventsInput,
     kind: 'query',
+    scope: 'read',
     console: { apiOnly: 'a feed for programs; the console follows the same events through its pages' },
     rest: {
       method: 'GET',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LimitNumber } from '../pagination';
+import { LimitNumber, queryDigits } from '../pagination';
 import { eventTypes, type EventType } from './catalog';
 
 /** The longest a feed request waits for an event (docs/product.md §5.7). */
@@ -7,24 +7,22 @@ export const MAX_WAIT_SECONDS = 30;
 
 /** `wait`: seconds to hold the request while no event is there, 0–30. */
 export const WaitSeconds = z
-  .number()
-  .int('must be a whole number of seconds')
+  .int({ error: `must be an integer from 0 to ${MAX_WAIT_SECONDS}` })
   .min(0, 'must be at least 0')
   .max(MAX_WAIT_SECONDS, `must be at most ${MAX_WAIT_SECONDS}`);
 
-/** `wait` as a query string carries it: digits (server/rest/wire.ts). */
-export const WaitQuery = z
-  .string()
-  .regex(/^\d{1,2}$/, `must be an integer from 0 to ${MAX_WAIT_SECONDS}`)
-  .transform(Number)
-  .pipe(WaitSeconds);
+/** `wait` as a query string carries it: digits, read into WaitSeconds (server/rest/wire.ts), an integer with its range in the document. */
+export const WaitQuery = z.preprocess(queryDigits, WaitSeconds);
 
 const knownTypes = new Set<string>(eventTypes);
+const typeAlternatives = eventTypes.map((t) => t.replaceAll('.', '\\.')).join('|');
 
 /** `types`: a comma-separated list of event types, each known (docs/product.md §5.7). */
 export const EventTypesFilter = z
   .string()
   .max(2000, 'must be at most 2000 characters')
+  // The document's form of the check below: known names, comma-separated.
+  .meta({ pattern: `^(?:${typeAlternatives})(?:,(?:${typeAlternatives}))*$` })
   .transform((s, ctx) => {
     const names = s.split(',');
     for (const name of names) {

@@ -65,7 +65,8 @@ async function fillAudit() {
     reservationId: i % 6 === 0 ? 'r1' : null,
     unitIds: ['gpu-0', 'gpu-1'],
     reason: hostile[i % hostile.length],
-    details: { n: i },
+    // What placing a VM records (server/audit/details.ts), numbered so that the oldest is known.
+    details: { vmId: `vm-${i}`, tier: 'spot' },
   }));
   await db().insert(auditEvents).values(rows);
 }
@@ -114,7 +115,7 @@ describe('an export is the JSON list, paged to the end', () => {
     // Newest first: the first event written is the last record.
     const oldest = records.find((r) => r.id === 'evt-00000')!;
     expect(oldest.unitIds).toBe('gpu-0 gpu-1');
-    expect(JSON.parse(oldest.details!)).toEqual({ n: 0 });
+    expect(JSON.parse(oldest.details!)).toEqual({ vmId: 'vm-0', tier: 'spot' });
     expect(csv.text).toContain(`"'\ry"`);
   });
   it('escapes a reservation’s hostile contractRef and reason the same way', async () => {

@@ -38,8 +38,16 @@ function findNodeStatement(lock: LockMode) {
     // no statement of its own whether one is due and must run first (server/scheduled-reclaims/settle.ts).
     const nextReclaimAt =
       sql<Date | null>`(select min(rs.at) from ${reclaimSchedules} rs where rs.node_id = "locked_node"."id" and rs.status = 'pending')`.mapWith(toDateOrNull);
+    // A writer's statements after this one, in this transaction only, run on generic plans: each
+    // is prepared (db/prepared.ts) and names its rows by key (node, reservation, VM ids), so a
+    // plan made once per connection is as good as one made per call, and PostgreSQL otherwise
+    // re-plans the reclaim's write (ten CTEs) at every call — 0.4 ms of its CPU each time
+    // (issue 26, docs/performance.md). `set_config(…, true)` is SET LOCAL: it ends with the
+    // transaction, so reads keep their custom plans (a reader's `none` sets nothing).
+    const genericPlans = lock === 'write' ? sql<string>`set_config('plan_cache_mode', 'force_generic_plan', true)` : sql<null>`null`;
     return db
       .select({
+        genericPlans,
         id: row.id,
         name: row.name,
         ownerOrgId: row.ownerOrgId,
@@ -64,7 +72,7 @@ const findNodeBy = { write: findNodeStatement('write'), none: findNodeStatement(
 export async function findNode(db: DbOrTx, nodeId: string, lock: LockMode): Promise<LockedNode> {
   const [found] = await findNodeBy[lock](db, { nodeId });
   if (!found) throw notFound(`Node "${nodeId}"`);
-  const { unitOrder, ...node } = found;
+  const { unitOrder, genericPlans: _, ...node } = found;
   return { ...node, positions: new Map(unitOrder.map((unitId, position) => [unitId, position])) };
 }
 

@@ -26,6 +26,7 @@ export const nodeOperations = {
     verb: listNodes,
     input: ListNodesInput,
     kind: 'query',
+    scope: 'read',
     console: 'fleet.page',
     rest: {
       method: 'GET',
@@ -46,6 +47,7 @@ export const nodeOperations = {
     verb: registerNode,
     input: RegisterNodeInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'fleet.register-node',
     rest: {
       method: 'POST',
@@ -64,6 +66,7 @@ export const nodeOperations = {
     verb: getNode,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: {
       method: 'GET',
@@ -71,7 +74,7 @@ export const nodeOperations = {
       operationId: 'getNode',
       tag: 'Nodes',
       summary: 'Get a node',
-      description: 'One node: its units with their state (docs/product.md §3) and its topologyGen.',
+      description: 'One node: its units with their state and its topologyGen.',
       response: Node,
       responseDescription: 'The node.',
       errors: ['not_found'],
@@ -82,6 +85,7 @@ export const nodeOperations = {
     verb: getUnit,
     input: GetUnitInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.unit-details',
     rest: {
       method: 'GET',
@@ -90,7 +94,7 @@ export const nodeOperations = {
       tag: 'Nodes',
       summary: 'Get one unit of a node',
       description:
-        'The unit as the node answers it (its state, docs/product.md §3, and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.',
+        'The unit as the node answers it (its state and attributes), with its node id and the VM on it, as `GET /v1/vms/{id}` answers it, where the caller may see that VM.',
       response: UnitDetail,
       responseDescription: 'The unit.',
       errors: ['not_found'],
@@ -100,6 +104,7 @@ export const nodeOperations = {
     verb: changeTopology,
     input: ChangeTopologyInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.change-topology',
     rest: {
       method: 'PUT',
@@ -108,7 +113,7 @@ export const nodeOperations = {
       tag: 'Nodes',
       summary: "Replace a node's unit list",
       description:
-        'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
+        'Platform operator only. When anything differs, topologyGen goes up by one and every pending or active reservation written against an older generation becomes needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller edited (else 409 topology_changed).',
       response: Node,
       responseDescription: 'The node after the change.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'topology_changed', 'unit_occupied'],
@@ -118,6 +123,7 @@ export const nodeOperations = {
     verb: listNodeActions,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.page',
     rest: { none: "which buttons the console shows on a node page; a program learns what it may do from each route's 403" },
   }),
@@ -125,6 +131,7 @@ export const nodeOperations = {
     verb: listFleetActions,
     input: NoInput,
     kind: 'query',
+    scope: 'read',
     console: 'fleet.page',
     rest: { none: 'which buttons the console shows on the fleet page (Register node…)' },
   }),
@@ -132,6 +139,7 @@ export const nodeOperations = {
     verb: listNodeOwners,
     input: ListNodeOwnersInput,
     kind: 'query',
+    scope: 'read',
     console: 'fleet.page',
     rest: { none: "the fleet owner filter's offers; a program filters GET /v1/nodes by `owner` (an org id, or part of its name)" },
   }),
@@ -139,6 +147,7 @@ export const nodeOperations = {
     verb: listTopologyHistory,
     input: GetNodeInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.topology-history',
     rest: { none: "the console's view of a node's topology generations, read from the audit trail that GET /v1/audit publishes" },
   }),
@@ -146,6 +155,7 @@ export const nodeOperations = {
     verb: getNodeTimeline,
     input: GetNodeTimelineInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.timeline',
     rest: {
       method: 'GET',
@@ -154,7 +164,7 @@ export const nodeOperations = {
       tag: 'Nodes',
       summary: "A node's capacity timeline",
       description:
-        "The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes (docs/product.md §5.8).",
+        "The node's units (states now) and, over the window `[from, to)` (default: 7 days either side of now; at most 31 days), the intervals of the record that meet it — reservations' reserved (pending ones ahead too), released and needs-review rows where the caller may see the reservation, VMs' rows where it may see the VM — with reclaims, pending scheduled reclaims and topology changes.",
       response: NodeTimeline,
       responseDescription: 'The timeline.',
       errors: ['not_found'],

@@ -24,11 +24,11 @@ export const TopologyUnits = z
       if (seen.has(u.id)) ctx.addIssue({ code: 'custom', path: [i, 'id'], message: `duplicate unit id "${u.id}"` });
       seen.add(u.id);
     }
-  });
+  })
+  // Distinct by `id`, which JSON Schema cannot say of an object's field (`uniqueItems` compares whole units): so in words.
+  .meta({ uniqueItems: true, description: "The node's units in display order: 1–64, each unit's `id` distinct." });
 
-export const RegisterNodeInput = z
-  .object({ id: Id, name: freeText(200).refine((s) => s.trim().length > 0, 'must not be empty'), ownerOrgId: Id, units: TopologyUnits })
-  .strict();
+export const RegisterNodeInput = z.object({ id: Id, name: freeText(200, { nonBlank: true }), ownerOrgId: Id, units: TopologyUnits }).strict();
 export type RegisterNodeInput = z.infer<typeof RegisterNodeInput>;
 
 /**

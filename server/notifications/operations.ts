@@ -11,6 +11,7 @@ export const notificationOperations = {
     verb: listNotifications,
     input: ListNotificationsInput,
     kind: 'query',
+    scope: 'read',
     console: 'notifications.page',
     rest: {
       method: 'GET',
@@ -28,6 +29,7 @@ export const notificationOperations = {
     verb: countUnreadNotifications,
     input: NoInput,
     kind: 'query',
+    scope: 'read',
     console: 'header.bell',
     rest: { none: "the header bell's count; programs read the notifications themselves (GET /v1/notifications, readAt)" },
   }),
@@ -35,6 +37,7 @@ export const notificationOperations = {
     verb: markNotificationRead,
     input: MarkNotificationReadInput,
     kind: 'mutation',
+    scope: 'vms:write',
     console: 'notifications.mark-read',
     rest: {
       method: 'POST',

@@ -10,6 +10,7 @@ import { OPENAPI_PATH, restRoutes } from '../rest/routes';
 import { buildOpenApiDocument } from './document';
 import { projectContract } from './contract';
 import contractSnapshot from './contract.snapshot.json';
+import { errorTable, problemExtrasOf, type ErrorCode } from '../errors';
 import { Problem, reclaimOnlyFields } from './schemas';
 
 type RouteHandler = Parameters<typeof callRoute>[0];
@@ -39,6 +40,26 @@ const seedResponseFields = [
   'wouldSkip',
   'wouldTerminate',
 ];
+
+/** The published contract's required Response fields (docs/product.md §5.1a). */
+const seedRequiredFields = ['allowedOrgIds', 'id', 'nodeId', 'reservedUnitIds', 'startsAt', 'status'];
+
+/** The published contract's Response descriptions, where it has one (docs/product.md §5.1a), copied by hand. */
+const seedDescriptions: Record<string, string> = {
+  allowedOrgIds: 'The audience: orgs that may place workloads on the reserved units.',
+  endsAt: 'Absent = open-ended until cancelled',
+  managingOrgIds:
+    "Orgs that may release these units to the market, reclaim them, and terminate the spot workloads on them, on the node owner's behalf. Being in the audience does not confer this.",
+  releasedUnitIds:
+    "The subset of reservedUnitIds currently on the spot market (double sell). Still this reservation's capacity, sellable to anyone at tier=spot only, and reclaimable at any time.",
+  skipped: 'Reclaim only: VM ids left running because they are not spot.',
+  status:
+    "needs-review means the node's GPU topology changed under the reservation: it grants nothing (and withholds its units from everyone) until an operator re-affirms it.",
+  terminated: 'Reclaim only: spot VM ids terminated to free the reclaimed units.',
+  topologyGen: 'Node topology generation this reservation was written against',
+  wouldSkip: 'Reclaim dry run only: VM ids that would be left running.',
+  wouldTerminate: 'Reclaim dry run only: the spot VM ids this call would terminate.',
+};
 
 /** Every `route.ts` under app/v1 but the bare /v1 and the catch-all, as OpenAPI path templates. */
 function routeFiles(): { file: string; path: string; params: Record<string, string> }[] {
@@ -128,7 +149,11 @@ describe('GET /v1/openapi.json', () => {
       ][]) {
         if (p === OPENAPI_PATH) expect(op.security).toEqual([]);
         else {
-          expect(op.security, `${method} ${p}`).toBeUndefined();
+          // The scope the key needs, per operation (docs/product.md §2 Scopes), beside the bearer scheme.
+          const scope = restRoutes.find((r) => r.method.toLowerCase() === method && r.path === p)?.scope;
+          expect(op.security, `${method} ${p}`).toEqual([{ bearerAuth: [scope] }]);
+          expect((op as { 'x-scope'?: string })['x-scope'], `${method} ${p}`).toBe(scope);
+          expect(Object.keys(op.responses), `${method} ${p}`).toContain('403');
           expect(Object.keys(op.responses), `${method} ${p}`).toEqual(expect.arrayContaining(['400', '401', '429']));
         }
         const idem = (op.parameters ?? []).some((x) => x.$ref === '#/components/parameters/IdempotencyKey');
@@ -172,8 +197,21 @@ describe('GET /v1/openapi.json', () => {
     expect(Object.keys(schema.properties).sort()).toEqual(['dryRun', 'expectedTerminate', 'reason', 'unitIds']);
     expect(schema.required).toEqual(['unitIds']);
     expect(schema.properties.expectedTerminate).toMatchObject({ type: 'array', 'x-extension': true, description: expect.stringContaining('Extension') });
-    expect(schema.properties.dryRun).toMatchObject({ type: 'boolean', description: expect.stringContaining('change nothing') });
-    expect(schema.properties.reason).toMatchObject({ description: 'Recorded in the audit trail.' });
+    expect(schema.properties.dryRun).toMatchObject({
+      type: 'boolean',
+      description: 'Report which spot workloads would be terminated, and change nothing: no terminations, and the capacity boundary stays where it is.',
+    });
+    expect(schema.properties.reason).toMatchObject({ type: 'string', description: 'Recorded in the audit trail.' });
+    // The published summary, description, path parameters and success description, verbatim.
+    expect(op?.summary).toBe('Take released GPU units back off the market, evicting spot workloads');
+    expect(op?.description).toBe(
+      "Returns the named units to exclusive use AND terminates the spot workloads running on them, in one call. Everything evicted was bought at the spot tier, whose terms are exactly that the capacity owner can reclaim without notice. Pass dryRun to see what would be terminated without changing anything. Callable by a platform operator, the org that owns the node, or an org in the reservation's managingOrgIds.",
+    );
+    expect((op?.parameters as { in: string; name: string; required: boolean }[]).filter((p) => p.in === 'path').map((p) => [p.name, p.required])).toEqual([
+      ['nodeId', true],
+      ['id', true],
+    ]);
+    expect((op?.responses?.['200'] as { description: string }).description).toBe('OK');
   });
 
   it('gives Reservation exactly the published contract’s fields, and the reclaim answer the reclaim-only ones by dryRun', () => {
@@ -199,12 +237,22 @@ describe('GET /v1/openapi.json', () => {
     });
     const applied = schemas.ReclaimApplied!;
     const dryRun = schemas.ReclaimDryRun!;
-    expect([...new Set([...Object.keys(applied.properties), ...Object.keys(dryRun.properties)])].sort()).toEqual(seedResponseFields);
-    expect(applied.required).toEqual(expect.arrayContaining(['terminated', 'skipped']));
-    expect(Object.keys(applied.properties)).not.toContain('wouldTerminate');
-    expect(dryRun.required).toEqual(expect.arrayContaining(['wouldTerminate', 'wouldSkip']));
-    expect(Object.keys(dryRun.properties)).not.toContain('terminated');
-    expect(applied.properties.terminated?.description).toContain('Reclaim only: spot VM ids terminated');
+    // Both variants name every field of the published Response, and nothing else; each names
+    // the other's pair as never present, so that a client can narrow on it.
+    expect(Object.keys(applied.properties).sort()).toEqual(seedResponseFields);
+    expect(Object.keys(dryRun.properties).sort()).toEqual(seedResponseFields);
+    expect(applied.properties.wouldTerminate).toMatchObject({ not: {} });
+    expect(dryRun.properties.terminated).toMatchObject({ not: {} });
+    // What the contract leaves optional is optional: only its required fields, and each
+    // variant's own pair, are required.
+    expect([...applied.required].sort()).toEqual([...seedRequiredFields, 'skipped', 'terminated'].sort());
+    expect([...dryRun.required].sort()).toEqual([...seedRequiredFields, 'wouldSkip', 'wouldTerminate'].sort());
+    // The published descriptions, verbatim, wherever the field is described.
+    for (const variant of [applied, dryRun, reservation]) {
+      for (const [field, description] of Object.entries(seedDescriptions)) {
+        if (variant.properties[field]) expect(variant.properties[field]!.description, field).toBe(description);
+      }
+    }
   });
 
   it('keeps every path, operation, type and required list of the published contract (contract.snapshot.json)', () => {
@@ -216,17 +264,45 @@ describe('GET /v1/openapi.json', () => {
     for (const [name, schema] of Object.entries(before.schemas)) expect(now.schemas[name], name).toEqual(schema);
   });
 
-  it('lists every error code of errorTable in Problem, and answers errors as problem+json', () => {
-    const problem = doc.components?.schemas?.Problem as { properties: { code: { enum: string[] } } };
-    expect(problem.properties.code.enum).toEqual(expect.arrayContaining(['invalid_request', 'eviction_set_changed', 'idempotency_key_reused', 'rate_limited']));
-    for (const item of Object.values(doc.paths ?? {})) {
-      for (const op of Object.values(item) as { responses: Record<string, { content?: Record<string, unknown>; $ref?: string }> }[]) {
-        for (const [status, res] of Object.entries(op.responses)) {
-          if (Number(status) < 400) continue;
-          if (res.$ref) expect(res.$ref).toMatch(/^#\/components\/responses\//);
-          else expect(Object.keys(res.content ?? {})).toEqual(['application/problem+json']);
+  it('describes everything in plain words, naming nothing outside the document, and states its license', () => {
+    const outside: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (Array.isArray(value)) value.forEach((v, i) => walk(v, `${at}/${i}`));
+      else if (value && typeof value === 'object') {
+        for (const [k, v] of Object.entries(value)) {
+          if (['description', 'summary', 'title'].includes(k) && typeof v === 'string' && /docs\/|§|\.md\b|\b[\w/-]+\.ts\b|https?:\/\//.test(v))
+            outside.push(`${at}/${k}: ${v}`);
+          walk(v, `${at}/${k}`);
         }
       }
+    };
+    walk(doc, '');
+    expect(outside).toEqual([]);
+    expect(doc.info.license).toMatchObject({ name: expect.any(String) });
+  });
+
+  it('answers every error as one problem per code, rendered from the error table: its type, title, status and the extras it always carries', () => {
+    const schemas = doc.components?.schemas as Record<string, { properties: Record<string, { const?: unknown }>; required: string[] }>;
+    const problemRefs = new Set<string>();
+    for (const item of Object.values(doc.paths ?? {})) {
+      for (const op of Object.values(item) as { responses: Record<string, { content?: Record<string, { schema: unknown }>; $ref?: string }> }[]) {
+        for (const [status, res] of Object.entries(op.responses)) {
+          if (Number(status) < 400) continue;
+          const response = (res.$ref ? doc.components?.responses?.[res.$ref.split('/').pop()!] : res) as { content?: Record<string, { schema: unknown }> };
+          expect(Object.keys(response.content ?? {})).toEqual(['application/problem+json']);
+          const schema = response.content!['application/problem+json']!.schema as { $ref?: string; oneOf?: { $ref: string }[] };
+          for (const { $ref } of schema.oneOf ?? [schema]) problemRefs.add($ref!.split('/').pop()!);
+        }
+      }
+    }
+    expect(problemRefs.size).toBeGreaterThan(20);
+    for (const name of problemRefs) {
+      const schema = schemas[name]!;
+      const code = schema.properties.code!.const as ErrorCode;
+      expect(name).toBe(`${code.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase())}Problem`);
+      expect(schema.properties.type!.const).toBe(`/problems/${code}`);
+      expect(schema.properties.status!.const).toBe(errorTable[code].status);
+      expect(schema.required.sort()).toEqual(['code', 'detail', 'status', 'title', 'type', ...problemExtrasOf(code)].sort());
     }
   });
 });

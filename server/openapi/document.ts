@@ -6,12 +6,21 @@
  * module it loads must not import it back (server/import-cycles.test.ts).
  */
 import { z } from 'zod';
-import { createDocument, type oas31, type ZodOpenApiOperationObject, type ZodOpenApiPathsObject, type ZodOpenApiResponsesObject } from 'zod-openapi';
-import { errorTable, type ErrorCode } from '../errors';
+import {
+  createDocument,
+  type oas31,
+  type ZodOpenApiOperationObject,
+  type ZodOpenApiPathsObject,
+  type ZodOpenApiResponseObject,
+  type ZodOpenApiResponsesObject,
+} from 'zod-openapi';
+import { errorTable, problemHeadersOf, type ErrorCode } from '../errors';
 import { IdempotencyKey } from '../rest/route';
 import { MAX_EXPORT_DAYS } from '../exports/window';
+import type { RestExample } from '../operation';
 import type { RouteSpec } from '../rest/route-spec';
-import { Problem } from './schemas';
+import operationExamples from './examples.json';
+import { problemSchemaOf } from './schemas';
 
 type ZodObjectSchema = z.ZodObject<z.ZodRawShape>;
 
@@ -54,86 +63,107 @@ const IdempotencyKeyHeader = IdempotencyKey.optional().meta({
   param: { id: 'IdempotencyKey' },
 });
 
-const problemContent = { 'application/problem+json': { schema: Problem } };
-
 const statusNames: Record<number, string> = {
   400: 'Bad Request',
   401: 'Unauthorized',
   403: 'Forbidden',
   404: 'Not Found',
   405: 'Method Not Allowed',
+  406: 'Not Acceptable',
   409: 'Conflict',
+  410: 'Gone',
   413: 'Content Too Large',
   415: 'Unsupported Media Type',
   422: 'Unprocessable Content',
   429: 'Too Many Requests',
+  500: 'Internal Server Error',
   503: 'Service Unavailable',
 };
 
-/** Shared error responses, referenced by `$ref` from the operations (components.responses). */
-const sharedResponses = {
-  Unauthenticated: {
-    description: 'Unauthorized (`code` unauthenticated): send a valid API key as `Authorization: Bearer <key>`.',
-    headers: z.object({ 'WWW-Authenticate': z.string() }),
-    content: problemContent,
-  },
-  MethodNotAllowed: {
-    description:
-      'Method Not Allowed (`code` method_not_allowed): answered to any method a path does not declare (the operations below are the declared ones); `Allow` lists those it answers.',
-    headers: z.object({ Allow: z.string().meta({ description: 'e.g. `GET, HEAD, POST, OPTIONS`' }) }),
-    content: problemContent,
-  },
-  PayloadTooLarge: { description: 'Content Too Large (`code` payload_too_large): bodies are at most 64 KiB.', content: problemContent },
-  UnsupportedMediaType: {
-    description: 'Unsupported Media Type (`code` unsupported_media_type): send the body as `application/json` in UTF-8, without Content-Encoding.',
-    content: problemContent,
-  },
-  RateLimited: {
-    description:
-      'Too Many Requests (`code` rate_limited): this API key used its own requests for this minute (RATE_LIMIT_PER_MINUTE), or its org used those all its keys share (RATE_LIMIT_PER_ORG_PER_MINUTE); `detail` says which. Creating API keys also answers it once the org created its keys of the last minute (API_KEY_CREATIONS_PER_ORG_PER_MINUTE).',
-    headers: z.object({ 'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying.' }) }),
-    content: problemContent,
-  },
-  ServiceUnavailable: {
-    description:
-      'Service Unavailable (`code` service_unavailable): the database cannot be reached right now (never a bug). Retry after `Retry-After` seconds; a write retried with the same `Idempotency-Key` happens at most once.',
-    headers: z.object({ 'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying.' }) }),
-    content: problemContent,
-  },
-} as const;
+/** Each header a problem always carries (its row's `headers`), as the document states it. */
+const problemHeaderSchemas: Record<string, z.ZodType> = {
+  'WWW-Authenticate': z.string().meta({ description: 'The scheme to authenticate with: `Bearer`.' }),
+  Allow: z.string().meta({ description: 'The methods the path answers, e.g. `GET, HEAD, OPTIONS`.' }),
+  'Retry-After': z.int().min(0).meta({ description: 'Seconds to wait before retrying.' }),
+};
 
-const ref = (name: keyof typeof sharedResponses) => ({ $ref: `#/components/responses/${name}` });
+type ProblemSchema = ReturnType<typeof problemSchemaOf>;
+const problemSchemas = new Map<ErrorCode, ProblemSchema>();
+/** The schema of one code's problem (`<Code>Problem`), built once so that every operation references the same component. */
+function problemSchema(code: ErrorCode): ProblemSchema {
+  let s = problemSchemas.get(code);
+  if (!s) problemSchemas.set(code, (s = problemSchemaOf(code)));
+  return s;
+}
+
+function problemHeaders(codes: readonly ErrorCode[]) {
+  const names = [...new Set(codes.flatMap((c) => problemHeadersOf(c)))];
+  return names.length > 0 ? { headers: z.object(Object.fromEntries(names.map((h) => [h, problemHeaderSchemas[h]!]))) } : {};
+}
+
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
+
+type SharedResponses = Record<string, ZodOpenApiResponseObject>;
+
+/** A status one code answers: one shared response per code (components.responses), referenced by every operation that answers it. */
+function sharedResponse(sharedResponses: SharedResponses, code: ErrorCode): { $ref: string } {
+  const name = pascal(code);
+  sharedResponses[name] ??= {
+    description: `${statusNames[errorTable[code].status] ?? 'Error'} (\`code\` ${code}): ${errorTable[code].description}`,
+    ...problemHeaders([code]),
+    content: { 'application/problem+json': { schema: problemSchema(code) } },
+  };
+  return { $ref: `#/components/responses/${name}` };
+}
 
 /** Every mutation takes an Idempotency-Key but one whose answer must not be stored (server/rest/route.ts). */
 const takesIdempotencyKey = (r: RouteSpec) => r.method !== 'GET' && r.idempotency !== 'refused';
 
-/** The problem+json responses of one route: its verb's domain errors plus those its pipeline adds. */
-function errorResponses(r: RouteSpec): ZodOpenApiResponsesObject {
-  const codes = new Set<ErrorCode>(['invalid_request', ...r.errors]);
-  if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress').add('idempotency_key_reused');
+/**
+ * Every problem code an operation can answer: its verb's (the declaration's `errors`) and those
+ * its pipeline adds (server/rest/route.ts) — 400 for a query or body it refuses, 406 for an
+ * `Accept` it cannot give, 500 for a bug, and where they apply 401, 429 and 503 (credentials,
+ * the rate limit, the database behind them), 403 `insufficient_scope` (an operation's scope), 404 (a path parameter that is no id), 405 (a
+ * method the path does not answer), 413 and 415 (a body), and the `Idempotency-Key`'s 409 and,
+ * where the body has fields to differ, its 422. The document lists exactly these per operation
+ * (docs/product.md §5 Errors); server/openapi/problem-codes.test.ts
+ * produces each one and fails on an answer with any other.
+ * @returns the codes, sorted by status then name.
+ */
+export function operationErrorCodes(r: RouteSpec): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['invalid_request', 'not_acceptable', 'internal_error', 'method_not_allowed', ...r.errors]);
+  if (r.auth !== 'none') codes.add('unauthenticated').add('rate_limited').add('service_unavailable');
+  // A key without the operation's scope, or a role that does not allow it (docs/product.md §2), before the body is read.
+  if (r.scope) codes.add('insufficient_scope');
+  if (r.params) codes.add('not_found');
+  if (r.body) codes.add('payload_too_large').add('unsupported_media_type');
+  if (takesIdempotencyKey(r)) codes.add('idempotency_in_progress');
+  // Reused means another body under the same key: a route whose body has no field has no other.
+  if (takesIdempotencyKey(r) && Object.keys(r.body?.shape ?? {}).length > 0) codes.add('idempotency_key_reused');
+  return [...codes].sort((a, b) => errorTable[a].status - errorTable[b].status || (a < b ? -1 : 1));
+}
+
+/** The problem+json responses of one route: one per status, naming exactly the codes it can answer there. */
+function errorResponses(r: RouteSpec, shared: SharedResponses): ZodOpenApiResponsesObject {
   const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) {
+  for (const code of operationErrorCodes(r)) {
     const status = errorTable[code].status;
     byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
   }
   const out: Record<`${4 | 5}${string}`, ZodOpenApiResponsesObject[`4${string}`]> = {};
-  for (const [status, list] of [...byStatus].sort(([a], [b]) => a - b)) {
-    out[`${status}` as `4${string}`] = { description: `${statusNames[status] ?? 'Error'} (\`code\` ${list.join(', ')}).`, content: problemContent };
-  }
-  if (r.auth !== 'none') {
-    out['401'] = ref('Unauthenticated');
-    out['429'] = ref('RateLimited');
-    // Every route with credentials reads the database to check them.
-    out['503'] = ref('ServiceUnavailable');
-  }
-  if (r.export)
-    out['406'] = {
-      description: 'Not Acceptable (`code` not_acceptable): Accept allows none of application/json, text/csv, application/x-ndjson.',
-      content: problemContent,
-    };
-  if (r.body) {
-    out['413'] = ref('PayloadTooLarge');
-    out['415'] = ref('UnsupportedMediaType');
+  for (const [status, codes] of byStatus) {
+    out[`${status}` as `4${string}`] =
+      codes.length === 1
+        ? sharedResponse(shared, codes[0]!)
+        : {
+            description: `${statusNames[status] ?? 'Error'}: one of ${codes.map((c) => `\`${c}\``).join(', ')}, told apart by \`code\`; each one's schema says when it is answered and what it carries.`,
+            ...problemHeaders(codes),
+            content: {
+              'application/problem+json': {
+                schema: z.discriminatedUnion('code', codes.map((c) => problemSchema(c)) as [ProblemSchema, ...ProblemSchema[]]),
+              },
+            },
+          };
   }
   return out;
 }
@@ -143,7 +173,31 @@ function exportRules(window: string): string {
   return `Needs \`since\` and \`until\`, at most ${MAX_EXPORT_DAYS} days apart (400 naming the field), and takes no \`cursor\` or \`limit\`: ${window}. Streamed page by page, \`Content-Disposition: attachment\`. CSV cells beginning with =, +, -, @, tab or CR get a leading '; arrays are joined with a space, objects written as JSON, times ISO 8601 UTC.`;
 }
 
-function operation(r: RouteSpec): ZodOpenApiOperationObject {
+/**
+ * A path's or query's parameters, each with its value in the operation's example request (an
+ * `example` beside its schema, where the document's readers and linters look for it).
+ */
+function withExamples(shape: ZodObjectSchema, values: Record<string, unknown> | undefined): ZodObjectSchema {
+  if (!values) return shape;
+  const fields = Object.fromEntries(
+    Object.entries(shape.shape as Record<string, z.ZodType>).map(([k, v]) => [k, k in values ? v.meta({ ...(v.meta() ?? {}), example: values[k] }) : v]),
+  );
+  return z.strictObject(fields);
+}
+
+/** The media type's example(s): one as `example`, several as named `examples`. */
+function exampleOf(named: Record<string, RestExample<unknown>>, part: 'body' | 'response') {
+  const entries = Object.entries(named).filter(([, e]) => e[part] !== undefined);
+  if (entries.length === 0) return {};
+  if (entries.length === 1) return { example: entries[0]![1][part] };
+  return { examples: Object.fromEntries(entries.map(([name, e]) => [name, { summary: exampleSummaries[name] ?? name, value: e[part] }])) };
+}
+
+const exampleSummaries: Record<string, string> = { dryRun: 'A dry run: what the reclaim would terminate', reclaim: 'The reclaim of what the dry run showed' };
+
+function operation(r: RouteSpec, shared: SharedResponses): ZodOpenApiOperationObject {
+  const named = (operationExamples as Record<string, Record<string, RestExample<unknown>>>)[r.operationId] ?? {};
+  const example = Object.values(named)[0];
   const idempotent = takesIdempotencyKey(r);
   const replayedHeader = z.object({
     'Idempotent-Replayed': z
@@ -155,11 +209,15 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
     operationId: r.operationId,
     tags: [r.tag],
     summary: r.summary,
+    // The scope is stated by the security requirement and `x-scope`, not in the description: the
+    // reclaim's description is the published contract's, verbatim.
     ...(r.description ? { description: r.description } : {}),
-    ...(r.auth === 'none' ? { security: [] } : {}),
+    // The scope the key needs, per operation (docs/product.md §2): in the security requirement, and
+    // as `x-scope` for readers that skip scopes on an http scheme.
+    ...(r.auth === 'none' ? { security: [] } : r.scope ? { security: [{ bearerAuth: [r.scope] }], 'x-scope': r.scope } : {}),
     requestParams: {
-      ...(r.params ? { path: r.params as ZodObjectSchema } : {}),
-      ...(r.query ? { query: r.query as ZodObjectSchema } : {}),
+      ...(r.params ? { path: withExamples(r.params, example?.params) } : {}),
+      ...(r.query ? { query: withExamples(r.query, example?.query) } : {}),
       ...(idempotent ? { header: z.object({ 'Idempotency-Key': IdempotencyKeyHeader }) } : {}),
     },
     ...(r.body
@@ -168,7 +226,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
             // An empty body reads as `{}` (server/rest/route.ts), so a body is required exactly
             // when `{}` would not validate.
             required: !r.body.safeParse({}).success,
-            content: { 'application/json': { schema: r.body, ...(r.example?.request ? { example: r.example.request } : {}) } },
+            content: { 'application/json': { schema: r.body, ...exampleOf(named, 'body') } },
           },
         }
       : {}),
@@ -177,7 +235,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
         description: r.responseDescription,
         ...(idempotent ? { headers: replayedHeader } : {}),
         content: {
-          'application/json': { schema: r.response, ...(r.example ? { example: r.example.response } : {}) },
+          'application/json': { schema: r.response, ...exampleOf(named, 'response') },
           // A list's export (docs/product.md §5.8): the same rows, streamed as a file.
           ...(r.export
             ? {
@@ -194,7 +252,7 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
             : {}),
         },
       },
-      ...errorResponses(r),
+      ...errorResponses(r, shared),
     },
   };
 }
@@ -209,23 +267,28 @@ function operation(r: RouteSpec): ZodOpenApiOperationObject {
  */
 export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAPIObject {
   const paths: ZodOpenApiPathsObject = {};
+  const shared: SharedResponses = {};
   for (const r of routes) {
     const item = (paths[r.path] ??= {});
     const method = r.method.toLowerCase() as Lowercase<RouteSpec['method']>;
     if (item[method]) throw new Error(`Duplicate route ${r.method} ${r.path}`);
-    item[method] = operation(r);
+    item[method] = operation(r, shared);
   }
   const doc = createDocument({
     openapi: '3.1.0',
     info: {
       title: 'GPU Reservations API',
-      version: '1.0.0',
+      version: '1.1.0',
+      license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       description: [
-        'Reserve GPU units of nodes for an audience of orgs, release them to the spot market, and reclaim them (docs/product.md §5).',
-        'JSON over HTTPS; every route but `GET /v1/openapi.json` needs `Authorization: Bearer <api key>`.',
-        'Every error is RFC 9457 `application/problem+json` (the `Problem` schema). Unknown fields and query parameters are 400.',
-        'Unknown paths under /v1 are 404; a method a path does not declare is 405 with `Allow` (components.responses.MethodNotAllowed).',
-        'Every mutating POST/PUT/PATCH accepts an `Idempotency-Key` header, but `POST /v1/api-keys`: its answer holds a secret shown once and never stored.',
+        'Reserve GPU units of nodes for an audience of orgs, release them to the spot market, and reclaim them.',
+        '**Authentication.** JSON over HTTPS. Every route but `GET /v1/openapi.json` needs `Authorization: Bearer <api key>`.',
+        '**Requests.** Bodies are `application/json` in UTF-8, at most 64 KiB; an empty body reads as `{}`. Unknown body fields, unknown or repeated query parameters, a key given twice in one JSON object, and a body field or query parameter that repeats a path parameter are 400. Every limit a field has is in its schema; free text counts Unicode code points and refuses NUL and lone surrogates; timestamps are ISO 8601 UTC (`Z`) from 1970 on. In answers, unit id lists follow the node’s unit order and other id lists are sorted by code point; optional strings that are unset are absent, never null.',
+        '**Errors.** Every error is RFC 9457 `application/problem+json`. Its `code` names it and its `type` is `/problems/{code}`, a page of this site that says what the code means (relative to where this document is served, so the same on every deployment). Each operation lists, per status, exactly the codes it can answer, and each code’s schema the extra fields it always carries. Checks run in this order, the first failure answering: 401, 429, 400, 404, 403, 409 for the resource’s own state, 422, then 409 for conflicts with other resources.',
+        '**Methods.** A path answers the methods documented for it; any other is 405 with `Allow`. `HEAD` answers wherever `GET` does, with the status and headers `GET` would answer and no body; `OPTIONS` answers 204 with `Allow`. An unknown path under `/v1` is 404 `not_found`.',
+        '**Idempotency.** Every POST, PUT, PATCH and DELETE accepts an `Idempotency-Key` header, but creating an API key or a webhook endpoint and rotating a webhook secret: their answers hold a secret that is shown once and never stored, so the header is 400 there.',
+        '**Scopes.** Each API key holds scopes fixed at its creation (`read`, `reservations:write`, `vms:write`, `keys:manage`); each operation names the one it needs (`x-scope`, and its security requirement). A call outside the key’s scopes is 403 `insufficient_scope` with `scope`, checked right after authentication and the rate limit, before the body.',
+        '**Rate limits.** Each API key has its requests per minute, and all of an org’s keys share one more budget; past either, 429 with `Retry-After`.',
       ].join('\n\n'),
     },
     servers: [{ url: '/', description: 'This deployment.' }],
@@ -245,7 +308,7 @@ export function buildOpenApiDocument(routes: readonly RouteSpec[]): oas31.OpenAP
     paths,
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API key: `Authorization: Bearer <key>`.' } },
-      responses: sharedResponses,
+      responses: shared,
     },
   });
   describeParameters(doc);

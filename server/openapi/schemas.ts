@@ -19,12 +19,14 @@ import {
   unitIntervalEnds,
   unitIntervalKinds,
   vmTiers,
+  apiKeyScopes,
 } from '@/db/schema';
 import { z } from 'zod';
 import type { OrgSummary as OrgSummaryType } from '../orgs/search';
 import type { ApiKeyView, CreatedApiKeyView } from '../api-keys/view';
+import { auditDetails } from '../audit/details';
 import type { AuditEventView } from '../audit/view';
-import { errorTable, type Problem as ProblemType } from '../errors';
+import { errorTable, problemExtrasOf, problemType, type ErrorCode, type Problem as ProblemType, type ProblemExtraName } from '../errors';
 import { Event, type EventView } from '../events/catalog';
 import type { EventPage as EventPageType } from '../events/feed';
 import { unitStates, type UnitView } from '../nodes/unit-states';
@@ -49,6 +51,8 @@ const Ids = z.array(Id);
 const Timestamp = z.string().meta({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds and `Z`.' });
 const UnitIds = Ids.meta({ description: "Unit ids, in the node's unit order." });
 const SortedIds = (description: string) => Ids.meta({ description: `${description} Sorted by code point.` });
+/** A published contract field's id list (docs/product.md §5.1a): its description verbatim, nothing added (the document's introduction says how id lists are sorted). */
+const ContractIds = (description: string) => Ids.meta({ description });
 
 /** The Reservation object: exactly the published contract's Response fields less the four reclaim-only ones. */
 export const Reservation = z
@@ -64,8 +68,8 @@ export const Reservation = z
       description:
         "The subset of reservedUnitIds currently on the spot market (double sell). Still this reservation's capacity, sellable to anyone at tier=spot only, and reclaimable at any time.",
     }),
-    allowedOrgIds: SortedIds('The audience: orgs that may place workloads on the reserved units.'),
-    managingOrgIds: SortedIds(
+    allowedOrgIds: ContractIds('The audience: orgs that may place workloads on the reserved units.'),
+    managingOrgIds: ContractIds(
       "Orgs that may release these units to the market, reclaim them, and terminate the spot workloads on them, on the node owner's behalf. Being in the audience does not confer this.",
     ),
     contractRef: z.string().optional().meta({ description: 'Omitted when unset, never null.' }),
@@ -76,29 +80,72 @@ export const Reservation = z
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
-  .meta({ id: 'Reservation', description: 'A reservation (docs/product.md §5 Objects; docs/product.md §5.1a).' });
+  .meta({
+    id: 'Reservation',
+    description:
+      'A reservation: the fields of the published reclaim contract, every one of them always sent but the optional strings, which are absent when unset.',
+  });
 
 /** Field names of the published Response that only a reclaim answers with. */
 export const reclaimOnlyFields = ['terminated', 'skipped', 'wouldTerminate', 'wouldSkip'] as const;
 
-const Terminated = SortedIds('Reclaim only: spot VM ids terminated to free the reclaimed units.');
-const Skipped = SortedIds('Reclaim only: VM ids left running because they are not spot.');
-const WouldTerminate = SortedIds('Reclaim dry run only: the spot VM ids this call would terminate.');
-const WouldSkip = SortedIds('Reclaim dry run only: VM ids that would be left running.');
+const Terminated = ContractIds('Reclaim only: spot VM ids terminated to free the reclaimed units.');
+const Skipped = ContractIds('Reclaim only: VM ids left running because they are not spot.');
+const WouldTerminate = ContractIds('Reclaim dry run only: the spot VM ids this call would terminate.');
+const WouldSkip = ContractIds('Reclaim dry run only: VM ids that would be left running.');
+
+/**
+ * The fields the published reclaim contract leaves optional although every answer carries them
+ * (docs/product.md §5.1a): optional in the reclaim's answer as the contract has them, so that the
+ * document promises a client of the contract nothing more than the contract does.
+ */
+export const contractOptionalFields = ['createdAt', 'updatedAt', 'managingOrgIds', 'releasedUnitIds', 'topologyGen'] as const;
+
+/** The Reservation as the reclaim contract publishes it: its required fields required, the rest optional. */
+const ContractReservation = Reservation.partial(
+  Object.fromEntries(contractOptionalFields.map((f) => [f, true])) as Record<(typeof contractOptionalFields)[number], true>,
+);
+
+/** A reclaim-only field one variant never carries: named there as never present, so that a client narrows on it (`data.wouldTerminate !== undefined`). */
+const absent = (like: z.ZodType) =>
+  z
+    .never()
+    .optional()
+    .meta({ description: like.meta()?.description ?? '' });
 
 // Two variants rather than one object with four optional arrays: on a real run
 // `terminated`/`skipped` are always present and the dry-run pair absent, and vice versa (docs/product.md §5.1).
-const ReclaimApplied = Reservation.extend({ terminated: Terminated, skipped: Skipped }).meta({
+// Each variant names the other's pair as never present, so that the two are told apart by
+// which pair a field of is there — the contract's names admit no discriminator field.
+const ReclaimApplied = ContractReservation.extend({
+  terminated: Terminated,
+  skipped: Skipped,
+  wouldTerminate: absent(WouldTerminate),
+  wouldSkip: absent(WouldSkip),
+}).meta({
   id: 'ReclaimApplied',
-  description: 'Answer of a real reclaim: the reservation after the change, with `terminated` and `skipped`.',
+  description: 'Answer of a real reclaim: the reservation after the change, with `terminated` and `skipped`, never `wouldTerminate` or `wouldSkip`.',
 });
-const ReclaimDryRun = Reservation.extend({ wouldTerminate: WouldTerminate, wouldSkip: WouldSkip }).meta({
+const ReclaimDryRun = ContractReservation.extend({
+  wouldTerminate: WouldTerminate,
+  wouldSkip: WouldSkip,
+  terminated: absent(Terminated),
+  skipped: absent(Skipped),
+}).meta({
   id: 'ReclaimDryRun',
-  description: 'Answer of a dry run (`dryRun: true`): the unchanged reservation, with `wouldTerminate` and `wouldSkip`.',
+  description: 'Answer of a dry run (`dryRun: true`): the unchanged reservation, with `wouldTerminate` and `wouldSkip`, never `terminated` or `skipped`.',
 });
 
-/** The reclaim answer: the published Response, one variant per `dryRun`. */
+/**
+ * The reclaim answer: the published Response, one variant per `dryRun` (they exclude each other:
+ * each requires the pair the other never carries). `anyOf`, as the linter cannot see that they
+ * exclude each other without a discriminator field, which the contract's names do not have.
+ */
 export const ReclaimResponse = z.union([ReclaimApplied, ReclaimDryRun]).meta({ id: 'ReclaimResponse' });
+
+/** What the reclaim publishes, typed as the contract has it: the Reservation with the contract's optional fields optional. */
+export type ReclaimContractAnswer = Omit<ReclaimResult, (typeof contractOptionalFields)[number]> &
+  Partial<Pick<ReclaimResult, (typeof contractOptionalFields)[number]>>;
 
 /** A reclaim plan (docs/product.md §5.5): what to send to `…/reclaim`, and why. */
 export const ReclaimPlan = z
@@ -127,7 +174,10 @@ export const ReclaimPlan = z
 export const Unit = z
   .strictObject({
     id: Id,
-    state: z.enum(unitStates).meta({ description: 'docs/product.md §3 unit state.' }),
+    state: z.enum(unitStates).meta({
+      description:
+        'What the unit is doing now: withheld (a needs-review reservation holds it), spot-occupied, released, reserved-occupied, reserved, occupied or free, the first that applies.',
+    }),
     model: z.string().optional(),
     memoryGiB: z.int().min(1).optional(),
     nvlinkDomain: z.string().optional(),
@@ -137,11 +187,11 @@ export const Unit = z
     vmId: Id.optional().meta({ description: 'The VM running on the unit, only where the caller may see it.' }),
     reclaimAt: Timestamp.optional().meta({
       description:
-        'When a pending scheduled reclaim takes the unit back (the earliest, if several); shown to every caller, so a spot buyer knows before placing (docs/product.md §5.6).',
+        'When a pending scheduled reclaim takes the unit back (the earliest, if several); shown to every caller, so a spot buyer knows before placing.',
     }),
     reservedFrom: Timestamp.optional().meta({
       description:
-        'When the next reservation that holds the unit starts, if one lies ahead (the earliest); shown to every caller, like the state, without naming the reservation (docs/product.md §3).',
+        'When the next reservation that holds the unit starts, if one lies ahead (the earliest); shown to every caller, like the state, without naming the reservation.',
     }),
   })
   .meta({ id: 'Unit' });
@@ -176,8 +226,7 @@ export const Vm = z
     terminatedAt: Timestamp.optional(),
     terminationReason: z.enum(['reclaimed', 'terminated']).optional(),
     reclaimAt: Timestamp.optional().meta({
-      description:
-        'A running spot VM on a unit with a pending scheduled reclaim: when it will be terminated (the earliest), computed at read time (docs/product.md §5.6).',
+      description: 'A running spot VM on a unit with a pending scheduled reclaim: when it will be terminated (the earliest), computed at read time.',
     }),
   })
   .meta({ id: 'Vm' });
@@ -188,29 +237,43 @@ export const UnitDetail = Unit.extend({
   vm: Vm.optional().meta({ description: 'The VM running on the unit, as `GET /v1/vms/{id}` answers it, only where the caller may see it.' }),
 }).meta({ id: 'UnitDetail' });
 
-const Details = z.record(z.string(), z.unknown());
+const auditEventFields = {
+  id: z.string(),
+  at: Timestamp,
+  actorOrgId: Id.optional().meta({
+    description:
+      'The acting org, where the caller may see it: to the platform operator, the actor org, and where the actor is the platform, the node owner or a managing org of the reservation, to whoever sees the event.',
+  }),
+  actorKey: z
+    .strictObject({ id: Id, name: z.string(), prefix: z.string() })
+    .optional()
+    .meta({ description: "The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made)." }),
+  via: z
+    .enum(auditVias)
+    .meta({ description: '`console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.' }),
+  nodeId: Id.optional().meta({ description: 'The node the event is about; absent for org-level events (`api_key.*`, `sign_in.*`, `webhook.*`).' }),
+  reservationId: Id.optional(),
+  unitIds: UnitIds,
+  reason: z.string().optional(),
+};
 
-/** One audit trail event. */
+const actionName = (action: string) => action.replace(/(^|[._])([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
+
+/** One audit trail event, by `action`: each with the `details` that action records (server/audit/details.ts). */
 export const AuditEvent = z
-  .strictObject({
-    id: z.string(),
-    at: Timestamp,
-    action: z.enum(auditActions),
-    actorOrgId: Id.optional().meta({ description: 'The acting org, where the caller may see it (docs/product.md §2).' }),
-    actorKey: z
-      .strictObject({ id: Id, name: z.string(), prefix: z.string() })
-      .optional()
-      .meta({ description: "The API key that made the event, shown to that key's own org only (absent otherwise, and for events no key made)." }),
-    via: z
-      .enum(auditVias)
-      .meta({ description: '`console` (a session), `api` (an API key), or `schedule`: work the platform runs itself, or scheduled on a principal’s behalf.' }),
-    nodeId: Id.optional().meta({ description: 'The node the event is about; absent for org-level events (`api_key.*`, `sign_in.lockout`).' }),
-    reservationId: Id.optional(),
-    unitIds: UnitIds,
-    reason: z.string().optional(),
-    details: Details.meta({ description: 'Action-specific facts; for a reclaim `terminated` and `skipped`.' }),
-  })
-  .meta({ id: 'AuditEvent' });
+  .discriminatedUnion(
+    'action',
+    auditActions.map((action) =>
+      z
+        .strictObject({ ...auditEventFields, action: z.literal(action), details: auditDetails[action] as z.ZodType<Record<string, unknown>> })
+        .meta({ id: `AuditEvent${actionName(action)}`, description: `A \`${action}\` event.` }),
+    ) as unknown as [AuditEventMember, ...AuditEventMember[]],
+  )
+  .meta({ id: 'AuditEvent', description: 'An audit trail event; its `details` depend on its `action`.' });
+type AuditEventMember = z.ZodObject<
+  typeof auditEventFields & { action: z.ZodLiteral<(typeof auditActions)[number]>; details: z.ZodType<Record<string, unknown>> },
+  z.core.$strict
+>;
 
 /** One notification to the acting org. */
 const notificationFields = {
@@ -323,6 +386,10 @@ export const ApiKey = z
     id: Id,
     name: z.string(),
     prefix: z.string().meta({ description: 'The first characters of the secret, to recognise the key by.' }),
+    scopes: z.array(z.enum(apiKeyScopes)).meta({
+      description:
+        'What the key may call, fixed at creation: `read` every GET but key management, `reservations:write` reservations and reclaims, `vms:write` VMs, `keys:manage` API keys and webhooks; keys made before scopes existed hold all four.',
+    }),
     createdAt: Timestamp,
     createdBy: ApiKeyCreator.optional().meta({ description: 'Who created the key; absent for keys created before creators were recorded.' }),
     lastUsedAt: Timestamp.optional().meta({ description: 'When the key last authenticated a request, to the minute; absent if never.' }),
@@ -378,36 +445,63 @@ export const WebhookAttempt = z
   })
   .meta({ id: 'WebhookAttempt' });
 
-const errorCodes = Object.keys(errorTable) as [keyof typeof errorTable, ...(keyof typeof errorTable)[]];
+const errorCodes = Object.keys(errorTable) as [ErrorCode, ...ErrorCode[]];
 
-/** RFC 9457 problem details with this API's `code` and extra fields (docs/product.md §5 Errors). */
+/** Each extra problem field (docs/product.md §5 Errors), by name: what it holds, whichever code carries it. */
+const problemExtraFields = {
+  errors: z
+    .array(z.strictObject({ path: z.string().meta({ description: 'The field, e.g. `body.unitIds.0` or `query.limit`.' }), message: z.string() }))
+    .meta({ description: 'Each offending field, with what is wrong with it.' }),
+  reservationStatus: z.enum(reservationStatuses).meta({
+    description: "The reservation's status. It is not named `status`, which RFC 9457 keeps for the HTTP status.",
+  }),
+  terminate: Ids.meta({ description: 'The VM ids a reclaim would terminate now.' }),
+  unitIds: Ids.meta({ description: 'The units concerned.' }),
+  vmIds: Ids.meta({ description: 'The VMs on those units that the caller may see.' }),
+  orgIds: Ids.meta({ description: 'The orgs that do not exist.' }),
+  topologyGen: z.int().min(1).meta({ description: "The node's current topologyGen." }),
+  limit: z.int().min(0).meta({ description: 'The limit the request would exceed.' }),
+  available: z.int().min(0).meta({ description: 'How many of the candidate units are on the spot market now.' }),
+  scheduleStatus: z.enum(reclaimScheduleStatuses).meta({ description: "The schedule's status." }),
+  scope: z.enum(apiKeyScopes).meta({ description: 'The scope the operation needs, which the API key lacks.' }),
+} satisfies Record<ProblemExtraName, z.ZodType>;
+
+const ProblemTypeUri = z.string().meta({ format: 'uri-reference' });
+
+/** RFC 9457 problem details with this API's `code` and extra fields, any code (docs/product.md §5 Errors): what every problem answer parses as. */
 export const Problem = z
   .strictObject({
-    type: z.string().meta({ format: 'uri' }),
+    type: ProblemTypeUri.meta({ description: 'The page describing the code: `/problems/{code}`, relative to this API.' }),
     title: z.string(),
     status: z.int().min(400).max(599).meta({ description: 'The HTTP status code (RFC 9457).' }),
     detail: z.string().meta({ description: 'A sentence a person can act on.' }),
     code: z.enum(errorCodes),
-    errors: z
-      .array(z.strictObject({ path: z.string(), message: z.string() }))
-      .optional()
-      .meta({ description: 'invalid_request, start_in_past: each offending field, e.g. `body.unitIds.0`.' }),
-    reservationStatus: z.enum(reservationStatuses).optional().meta({
-      description:
-        "reservation_not_reclaimable, reservation_not_active, reservation_needs_review: the reservation's status. docs/product.md §5 names this extra `status`, which RFC 9457 reserves for the HTTP status.",
+    ...(Object.fromEntries(Object.entries(problemExtraFields).map(([k, v]) => [k, v.optional()])) as {
+      [K in ProblemExtraName]: z.ZodOptional<(typeof problemExtraFields)[K]>;
     }),
-    terminate: Ids.optional().meta({ description: 'eviction_set_changed: the VM ids a reclaim would terminate now.' }),
-    unitIds: Ids.optional().meta({
-      description: 'unit_occupied, unit_unavailable, reservation_overlap, unit_missing, unit_not_in_reservation, unknown_unit: the units concerned.',
-    }),
-    vmIds: Ids.optional().meta({ description: 'unit_occupied: the VMs on those units that the caller may see.' }),
-    orgIds: Ids.optional().meta({ description: 'unknown_org: the orgs that do not exist.' }),
-    topologyGen: z.int().min(0).optional().meta({ description: "topology_changed: the node's current topologyGen (the request expected another)." }),
-    limit: z.int().min(0).optional().meta({ description: 'limit_reached: the limit the request would exceed (100 active API keys per org).' }),
-    available: z.int().min(0).optional().meta({ description: 'not_enough_units: how many of the candidate units are reclaimable (released) now.' }),
-    scheduleStatus: z.enum(reclaimScheduleStatuses).optional().meta({ description: "schedule_not_pending: the schedule's status." }),
   })
-  .meta({ id: 'Problem', description: 'RFC 9457 problem details (`application/problem+json`).' });
+  .meta({ description: 'RFC 9457 problem details (`application/problem+json`).' });
+
+const pascal = (code: string) => code.replace(/(^|_)([a-z])/g, (_, __: string, c: string) => c.toUpperCase());
+
+/**
+ * The problem one code answers with, exactly (component `<Code>Problem`): its `type`, `title`,
+ * `status` and `code` as constants, and the extras its row of the error table lists, required —
+ * no other field. Rendered from the one error table, never restated.
+ */
+export function problemSchemaOf(code: ErrorCode) {
+  const row = errorTable[code];
+  return z
+    .strictObject({
+      type: z.literal(problemType(code)).meta({ format: 'uri-reference', description: 'The page describing this code, relative to this API.' }),
+      title: z.literal(row.title),
+      status: z.literal(row.status).meta({ type: 'integer', description: 'The HTTP status code (RFC 9457).' }),
+      detail: z.string().meta({ description: 'A sentence a person can act on.' }),
+      code: z.literal(code),
+      ...Object.fromEntries(problemExtrasOf(code).map((k) => [k, problemExtraFields[k]])),
+    })
+    .meta({ id: `${pascal(code)}Problem`, title: row.title, description: row.description });
+}
 
 /**
  * A cursor-paginated list `{ items, nextCursor? }` (docs/product.md §5 Lists).
@@ -466,10 +560,7 @@ export const ReclaimSchedule = z
 
 export const NodePage = pageOf(Node, 'NodePage')
   .extend({
-    total: z
-      .int()
-      .min(0)
-      .meta({ description: 'How many nodes match the query, counted up to 1000 (docs/performance.md: an exact count of a broad query reads every match).' }),
+    total: z.int().min(0).meta({ description: 'How many nodes match the query, counted up to 1000 (an exact count of a broad query would read every match).' }),
     totalCapped: z.boolean().meta({ description: 'More than `total` nodes match (at least 1001).' }),
   })
   .meta({ id: 'NodePage' });
@@ -489,7 +580,7 @@ export const NodeTimeline = z
     now: Timestamp.meta({ description: 'The clock the read used.' }),
     units: z
       .array(z.strictObject({ id: Id, state: z.enum(unitStates) }))
-      .meta({ description: "Every unit in the node's order with its state now (docs/product.md §3), shown to every caller." }),
+      .meta({ description: "Every unit in the node's order with its state now, shown to every caller." }),
     items: z
       .array(
         z.strictObject({
@@ -544,9 +635,7 @@ export const NodeTimeline = z
 const CalendarReservation = z
   .strictObject({
     id: Id,
-    status: z
-      .enum(reservationStatuses)
-      .meta({ description: 'At the time of the request (docs/product.md §4); never `cancelled`: cancelled reservations are not shown.' }),
+    status: z.enum(reservationStatuses).meta({ description: 'At the time of the request; never `cancelled`: cancelled reservations are not shown.' }),
     units: z.int().min(0).meta({ description: 'How many units it holds (reservedUnitIds).' }),
     startsAt: Timestamp,
     endsAt: Timestamp.optional().meta({ description: 'Absent: open-ended.' }),
@@ -639,17 +728,20 @@ type Page<T> = { items: T[]; nextCursor?: string };
 
 // ProblemExtras types `reservationStatus` as string; what the verbs put there is always a
 // reservation status, which is what the document promises.
-type ProblemOnWire = Omit<ProblemType, 'reservationStatus' | 'scheduleStatus'> & {
+// `scope` likewise: over REST only a key's scope can be missing (members:manage is not on REST).
+type ProblemOnWire = Omit<ProblemType, 'reservationStatus' | 'scheduleStatus' | 'scope'> & {
+  scope?: (typeof apiKeyScopes)[number];
   reservationStatus?: ReservationStatus;
   scheduleStatus?: (typeof reclaimScheduleStatuses)[number];
 };
 
 export type _DriftChecks = [
   Assert<Exact<z.infer<typeof Reservation>, ReservationType>>,
-  // ReclaimResult has all four reclaim fields optional; the schema says which pair is present.
-  Assert<Exact<z.infer<typeof ReclaimApplied>, ReservationType & Required<Pick<ReclaimResult, 'terminated' | 'skipped'>>>>,
-  Assert<Exact<z.infer<typeof ReclaimDryRun>, ReservationType & Required<Pick<ReclaimResult, 'wouldTerminate' | 'wouldSkip'>>>>,
-  Assert<[z.infer<typeof ReclaimResponse>] extends [ReclaimResult] ? true : false>,
+  // ReclaimResult has all four reclaim fields optional; the schema says which pair is present,
+  // and (the contract's optionality) leaves optional five fields every answer carries.
+  Assert<[ReservationType & Required<Pick<ReclaimResult, 'terminated' | 'skipped'>>] extends [z.infer<typeof ReclaimApplied>] ? true : false>,
+  Assert<[ReservationType & Required<Pick<ReclaimResult, 'wouldTerminate' | 'wouldSkip'>>] extends [z.infer<typeof ReclaimDryRun>] ? true : false>,
+  Assert<[z.infer<typeof ReclaimResponse>] extends [ReclaimContractAnswer] ? true : false>,
   Assert<SameKeys<z.infer<typeof ReclaimResponse>, ReclaimResult>>,
   Assert<Exact<z.infer<typeof ReclaimPlan>, ReclaimPlanView>>,
   Assert<Exact<z.infer<typeof Unit>, UnitView>>,
@@ -657,7 +749,9 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof Node>, NodeView>>,
   Assert<Exact<z.infer<typeof Node>['counts'], NodeView['counts']>>,
   Assert<Exact<z.infer<typeof Vm>, VmView>>,
-  Assert<Exact<z.infer<typeof AuditEvent>, AuditEventView>>,
+  // The view types `details` as any record; the schema says which fields each action records.
+  Assert<[z.infer<typeof AuditEvent>] extends [AuditEventView] ? true : false>,
+  Assert<SameKeys<z.infer<typeof AuditEvent>, AuditEventView>>,
   Assert<Exact<z.infer<typeof Notification>, NotificationView>>,
   Assert<Exact<z.infer<typeof ApiKey>, ApiKeyView>>,
   Assert<Exact<z.infer<typeof CreatedApiKey>, CreatedApiKeyView>>,
@@ -667,7 +761,7 @@ export type _DriftChecks = [
   Assert<Exact<z.infer<typeof NodePage>, Page<NodeView> & { total: number; totalCapped: boolean }>>,
   Assert<Exact<z.infer<typeof ReservationPage>, Page<ReservationType>>>,
   Assert<Exact<z.infer<typeof VmPage>, Page<VmView>>>,
-  Assert<Exact<z.infer<typeof AuditEventPage>, Page<AuditEventView>>>,
+  Assert<[z.infer<typeof AuditEventPage>] extends [Page<AuditEventView>] ? true : false>,
   Assert<Exact<z.infer<typeof NotificationPage>, Page<NotificationView>>>,
   Assert<Exact<z.infer<typeof OrgSummaryList>, { items: OrgSummaryType[] }>>,
   Assert<Exact<z.infer<typeof ApiKeyPage>, Page<ApiKeyView>>>,

@@ -9,6 +9,7 @@ export const orgOperations = {
     verb: searchOrgs,
     input: SearchOrgsQuery,
     kind: 'query',
+    scope: 'read',
     console: 'org-picker',
     rest: {
       method: 'GET',

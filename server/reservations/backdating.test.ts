@@ -67,7 +67,7 @@ describe('a new reservation starts at most 5 minutes in the past', () => {
       title: 'Start in the past',
       status: 422,
       errors: [{ path: 'body.startsAt' }],
-      type: expect.stringContaining('start-in-past'),
+      type: '/problems/start_in_past',
     });
   });
 });

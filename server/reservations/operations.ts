@@ -3,7 +3,7 @@
  * (server/operation.ts). REST's `{nodeId}` fills `nodeId` and `{id}` fills `reservationId`.
  */
 import type { ErrorCode } from '../errors';
-import { ReclaimPlan, ReclaimResponse, Reservation, ReservationCalendar, ReservationPage } from '../openapi/schemas';
+import { ReclaimPlan, ReclaimResponse, Reservation, ReservationCalendar, ReservationPage, type ReclaimContractAnswer } from '../openapi/schemas';
 import { operation, type OperationGroup } from '../operation';
 import { listReservationCalendar } from './calendar';
 import { cancelReservation } from './cancel';
@@ -39,6 +39,7 @@ export const reservationOperations = {
     verb: listReservations,
     input: ListReservationsInput,
     kind: 'query',
+    scope: 'read',
     console: 'capacity.page',
     rest: {
       method: 'GET',
@@ -77,6 +78,7 @@ export const reservationOperations = {
     verb: listReservationCalendar,
     input: ReservationCalendarInput,
     kind: 'query',
+    scope: 'read',
     console: 'calendar.page',
     rest: {
       method: 'GET',
@@ -96,6 +98,7 @@ export const reservationOperations = {
     verb: listNodeReservations,
     input: ListNodeReservationsInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.reservations-panel',
     rest: {
       method: 'GET',
@@ -115,6 +118,7 @@ export const reservationOperations = {
     verb: createReservation,
     input: CreateReservationInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.reserve',
     rest: {
       method: 'POST',
@@ -134,6 +138,7 @@ export const reservationOperations = {
     verb: getReservation,
     input: GetReservationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.page',
     rest: {
       method: 'GET',
@@ -151,6 +156,7 @@ export const reservationOperations = {
     verb: getReservationOffers,
     input: GetReservationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.actions',
     rest: {
       none: "which buttons the reservation page shows, and the names of the orgs it names; a program reads the reservation (GET …/reservations/{id}) and learns what it may do from each route's 403",
@@ -160,6 +166,7 @@ export const reservationOperations = {
     verb: getReservationHistory,
     input: GetReservationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.history',
     rest: { none: "the console's status timeline of one reservation, read from the audit trail that GET /v1/audit publishes" },
   }),
@@ -167,6 +174,7 @@ export const reservationOperations = {
     verb: updateReservation,
     input: UpdateReservationInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.edit-reservation',
     rest: {
       method: 'PATCH',
@@ -175,7 +183,8 @@ export const reservationOperations = {
       operationId: 'updateReservation',
       tag: 'Reservations',
       summary: 'Edit a reservation',
-      description: 'Edit the audience, managers, endsAt and contractRef, or shrink reservedUnitIds (never grow it; docs/product.md §5.4).',
+      description:
+        'Edit the audience, managers, endsAt and contractRef, or shrink reservedUnitIds (never grow it: a removed unit also leaves releasedUnitIds).',
       response: Reservation,
       responseDescription: 'The reservation after the change.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'unit_occupied', 'reservation_overlap', 'unit_not_in_reservation', 'unknown_org'],
@@ -185,6 +194,7 @@ export const reservationOperations = {
     verb: cancelReservation,
     input: CancelReservationInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.cancel-reservation',
     rest: {
       method: 'POST',
@@ -203,6 +213,7 @@ export const reservationOperations = {
     verb: release,
     input: ReleaseInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.release',
     rest: {
       method: 'POST',
@@ -212,7 +223,7 @@ export const reservationOperations = {
       tag: 'Reservations',
       summary: 'Put reserved units on the spot market',
       description:
-        'Same principals as reclaim. The reservation must be active; the units must be reserved by it and not run a VM. The dry run returns the reservation as it would look after the release, and writes nothing (docs/product.md §5.2).',
+        'Same principals as reclaim. The reservation must be active; the units must be reserved by it and not run a VM. The dry run returns the reservation as it would look after the release, and writes nothing.',
       response: Reservation,
       responseDescription: 'The reservation after the release (or, on a dry run, as it would be).',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'reservation_needs_review', 'unit_occupied', 'unit_not_in_reservation'],
@@ -223,6 +234,7 @@ export const reservationOperations = {
     verb: reclaim,
     input: ReclaimInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.reclaim',
     rest: {
       method: 'POST',
@@ -236,6 +248,8 @@ export const reservationOperations = {
         "Returns the named units to exclusive use AND terminates the spot workloads running on them, in one call. Everything evicted was bought at the spot tier, whose terms are exactly that the capacity owner can reclaim without notice. Pass dryRun to see what would be terminated without changing anything. Callable by a platform operator, the org that owns the node, or an org in the reservation's managingOrgIds.",
       response: ReclaimResponse,
       responseDescription: 'OK',
+      // Typed as the published contract has it (its optional fields optional), which the schema follows.
+      answer: (result): ReclaimContractAnswer => result,
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'eviction_set_changed', 'unit_not_in_reservation'],
       readOnly: (input) => input.dryRun === true,
     },
@@ -244,6 +258,7 @@ export const reservationOperations = {
     verb: planReclaim,
     input: ReclaimPlanInput,
     kind: 'query',
+    scope: 'reservations:write',
     console: 'node.reclaim-plan',
     rest: {
       method: 'POST',
@@ -253,36 +268,18 @@ export const reservationOperations = {
       tag: 'Reservations',
       summary: 'Plan a reclaim of N GPUs: the fewest evictions, with a reason for each',
       description:
-        "Which released units to reclaim to get `count` GPUs back, the spot VMs that terminates and why, by the `fewest-evictions` policy (docs/product.md §5.5): the fewest spot VMs, then the least running work lost (GPU-hours), then the youngest VMs, then the fewest extra units, then the first units in node order. A VM's units go whole, so a plan may hold more than `count`. Same principals as reclaim; writes nothing. Send the plan's `unitIds` to `…/reclaim` with `expectedTerminate: wouldTerminate`.",
+        "Which released units to reclaim to get `count` GPUs back, the spot VMs that terminates and why, by the `fewest-evictions` policy: the fewest spot VMs, then the least running work lost (GPU-hours), then the youngest VMs, then the fewest extra units, then the first units in node order. A VM's units go whole, so a plan may hold more than `count`. Same principals as reclaim; writes nothing. Send the plan's `unitIds` to `…/reclaim` with `expectedTerminate: wouldTerminate`.",
       response: ReclaimPlan,
       responseDescription: 'The plan.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'not_enough_units'],
       readOnly: () => true,
-      example: {
-        request: { count: 2 },
-        response: {
-          unitIds: ['gpu-2', 'gpu-3'],
-          wouldTerminate: ['vm-b'],
-          wouldSkip: [],
-          policy: 'fewest-evictions',
-          reasons: [
-            { kind: 'unit', id: 'gpu-3', code: 'idle', text: 'idle: no spot VM runs on it' },
-            { kind: 'unit', id: 'gpu-2', code: 'evicted-vm', text: 'runs vm-b, which this plan terminates' },
-            {
-              kind: 'vm',
-              id: 'vm-b',
-              code: 'fewest-evictions',
-              text: 'one of the fewest evictions (1 of 2 VMs) that make up 2 GPUs; youngest of the remaining VMs; loses 1.0 GPU-hours of running work',
-            },
-          ],
-        },
-      },
     },
   }),
   reaffirm: operation({
     verb: reaffirm,
     input: ReaffirmInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.reaffirm',
     rest: {
       method: 'POST',
@@ -292,7 +289,7 @@ export const reservationOperations = {
       tag: 'Reservations',
       summary: 'Re-affirm a reservation after a topology change',
       description:
-        "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review (docs/product.md §5.4). With `expectedTopologyGen`, only while the node is still at the generation the caller reviewed (else 409 topology_changed).",
+        "Platform operator only: sets the reservation's topologyGen to the node's, taking it out of needs-review. With `expectedTopologyGen`, only while the node is still at the generation the caller reviewed (else 409 topology_changed).",
       response: Reservation,
       responseDescription: 'The re-affirmed reservation.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_active', 'topology_changed', 'unit_missing'],

@@ -17,6 +17,9 @@ import { holdsNow, toReservation, type ReclaimResult } from './view';
  * settles due schedules first, and the schedules run through this.
  */
 
+/** A running VM on a named unit, with all its units: what step 4 plans from. */
+export type AffectedVm = { id: string; tier: string; orgId: string; unitIds: string[] };
+
 /** The running VMs on any of the named units, locked in id order, each with all its units. */
 const affectedVms = preparedStatement((db) => {
   // `running` is written as a literal, never a parameter: only then can the plan use the
@@ -154,6 +157,8 @@ export type ReclaimRequest = { unitIds: readonly string[]; reason?: string; expe
  * locks and checked (`checkReclaim`): locks and plans the evictions, then writes them. The same
  * for a reclaim now (./reclaim.ts) and a scheduled one run later (docs/product.md §5.6), which
  * passes the scheduler's context and names its schedule in the audit event's details.
+ * @param read the running VMs on the named units if the caller read and locked them already
+ *   (under the node lock, with the reservation: one round trip less); else read here.
  * @returns the reservation after the change, with `terminated` and `skipped`, and `leaving`: the
  *   units that came off the market.
  * @throws DomainError eviction_set_changed
@@ -162,7 +167,8 @@ export async function applyReclaim(
   tx: Tx,
   scope: ReservationScope,
   input: ReclaimRequest,
-  details: Record<string, unknown> = {},
+  details: { scheduleId?: string } = {},
+  read?: readonly AffectedVm[],
 ): Promise<{ result: ReclaimResult; leaving: string[] }> {
   const { ctx: lctx, node, reservation, units, positions } = scope;
   // Step 4: every running VM on a named unit, locked in id order.
@@ -170,7 +176,8 @@ export async function applyReclaim(
   // its period the VMs on its units run on someone else's capacity (another reservation's
   // released units, or free ones) — also when a topology change made it needs-review, which
   // outranks pending — so its reclaim only takes units off its own future market.
-  const affected = holdsNow(reservation, lctx.now) ? await affectedVms(tx, { nodeId: node.id, unitIds: input.unitIds }) : [];
+  // `read`: the same VMs, already read and locked under the node lock by the caller (./reclaim.ts).
+  const affected = holdsNow(reservation, lctx.now) ? (read ?? (await affectedVms(tx, { nodeId: node.id, unitIds: input.unitIds }))) : [];
   const { current, toTerminate, terminate, skipped } = planEviction(scope, input, affected);
 
   // Step 7; a reclaim that changes nothing writes nothing.

@@ -5,8 +5,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { atLockTime, inTransaction, type Ctx } from '../context';
 import { notFound } from '../errors';
 import { maySeeReservation, relationTo } from '../policy';
-import { dropScheduledUnits, openReservationSettled } from '../scheduled-reclaims/settle';
-import { applyReclaim, checkReclaim, planEviction } from './reclaim-apply';
+import { dropScheduledUnits, lockNodeSettled } from '../scheduled-reclaims/settle';
+import { applyReclaim, checkReclaim, planEviction, type AffectedVm } from './reclaim-apply';
 import type { ReclaimInput } from './schemas';
 import { holdsNow, reservationStatus, type ReclaimResult, type ReservationUnitState } from './view';
 
@@ -85,11 +85,51 @@ async function previewReclaim(ctx: Ctx, input: ReclaimInput): Promise<ReclaimRes
   return { ...plan.current, wouldTerminate: plan.terminate, wouldSkip: plan.skipped };
 }
 
+/**
+ * A reclaim's read under the node lock, in one statement: the reservation (locked) with its
+ * units, and the running VMs on the named units (locked, in id order) — what `openOnLockedNode`
+ * and `applyReclaim` would read in two. One snapshot is enough: it is taken once the node lock
+ * is held, and every writer of these rows holds that lock first (docs/architecture.md), so
+ * nothing can change between the two reads it replaces. The VMs are read whatever the
+ * reservation's period; `applyReclaim` ignores them unless it holds its units now.
+ */
+const reservationAndVmsLocked = preparedStatement((db) => {
+  const units = sql<
+    ReservationUnitState[]
+  >`coalesce((select json_agg(json_build_object('unitId', ru.unit_id, 'released', ru.released)) from ${reservationUnits} ru where ru.node_id = "reservations"."node_id" and ru.reservation_id = "reservations"."id"), '[]'::json)`;
+  // `running` is a literal for the partial index `vm_units … WHERE running` (see affectedVms).
+  const onUnits = sql<
+    AffectedVm[] | null
+  >`(select json_agg(json_build_object('id', v.id, 'tier', v.tier, 'orgId', v.org_id, 'unitIds', v.unit_ids) order by v.id) from (
+      select v.id, v.tier, v.org_id, array(select vu.unit_id from ${vmUnits} vu where vu.vm_id = v.id) as unit_ids from ${vms} v
+      where v.status = 'running' and v.id in (select vu.vm_id from ${vmUnits} vu where vu.node_id = ${sql.placeholder('nodeId')} and vu.running and vu.unit_id = any(${sql.placeholder('unitIds')}::text[]))
+      order by v.id for no key update of v) v)`;
+  return db
+    .select({ reservation: reservations, units, onUnits })
+    .from(reservations)
+    .where(and(eq(reservations.id, sql.placeholder('reservationId')), eq(reservations.nodeId, sql.placeholder('nodeId'))))
+    .for('no key update', { of: reservations })
+    .prepare('reclaim_read_locked');
+});
+
 async function reclaimOn(tx: Tx, ctx: Ctx, input: ReclaimInput): Promise<ReclaimResult> {
   // Step 1: 404 before 403, under the node then the reservation lock; due schedules run first (§5.6).
-  const scope = await openReservationSettled(tx, ctx, input.nodeId, input.reservationId);
+  const { node, ctx: lctx } = await lockNodeSettled(tx, ctx, input.nodeId);
+  const [row] = await reservationAndVmsLocked(tx, { nodeId: node.id, reservationId: input.reservationId, unitIds: input.unitIds });
+  const relation = row && relationTo(lctx, node, row.reservation);
+  if (!row || !relation || !maySeeReservation(relation)) throw notFound(`Reservation "${input.reservationId}" on node "${node.id}"`);
+  const { reservation, units } = row;
+  const scope = {
+    ctx: lctx,
+    node,
+    reservation,
+    relation,
+    status: reservationStatus(reservation, node.topologyGen, lctx.now),
+    units,
+    positions: node.positions,
+  };
   checkReclaim(scope, input);
-  const { result, leaving } = await applyReclaim(tx, scope, input);
+  const { result, leaving } = await applyReclaim(tx, scope, input, {}, row.onUnits ?? []);
   // Units taken back now leave the reservation's pending schedules (docs/product.md §5.6).
   await dropScheduledUnits(tx, scope, leaving);
   return result;

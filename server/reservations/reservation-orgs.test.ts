@@ -1,5 +1,5 @@
 /**
- * reservation_orgs (migration 0016): one row per org a reservation names, per list, kept by
+ * reservation_orgs (migration 0017): one row per org a reservation names, per list, kept by
  * PostgreSQL's triggers in the statement that writes the reservation — so whatever writes a
  * reservation (a verb, a bulk INSERT … SELECT, the fleet generator), the rows the visibility
  * rules read by org (server/policy.ts) are the arrays', and nothing else.

@@ -20,7 +20,8 @@ export const OrgIds = (what: string, min: number) =>
     .array(Id)
     .min(min, `must name at least ${min} org`)
     .max(256, 'must name at most 256 orgs')
-    .refine((ids) => new Set(ids).size === ids.length, `${what} must not repeat an org`);
+    .refine((ids) => new Set(ids).size === ids.length, `${what} must not repeat an org`)
+    .meta({ uniqueItems: true });
 
 /** `POST /v1/nodes/{nodeId}/reservations` (docs/product.md §5). */
 export const CreateReservationInput = z
@@ -32,7 +33,9 @@ export const CreateReservationInput = z
     managingOrgIds: OrgIds('managingOrgIds', 0).optional(),
     contractRef: freeText(200).optional(),
     startsAt: Timestamp.optional().meta({ description: 'Defaults to now; at most 5 minutes in the past (else 422 start_in_past).' }),
-    endsAt: Timestamp.optional().meta({ description: 'Absent = open-ended until cancelled.' }),
+    endsAt: Timestamp.optional().meta({
+      description: 'Absent = open-ended until cancelled. Must be after `startsAt` (or now, when `startsAt` is absent) and in the future, else 400.',
+    }),
     reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
   })
   .strict()
@@ -44,18 +47,15 @@ export function periodRule(b: { startsAt?: Date; endsAt?: Date }, ctx: z.Refinem
   if (b.startsAt && b.endsAt && b.endsAt <= b.startsAt) ctx.addIssue({ code: 'custom', path: ['endsAt'], message: 'must be after startsAt' });
 }
 
-export const OrgIdList = z
-  .array(Id)
-  .max(256)
-  .refine((ids) => new Set(ids).size === ids.length, 'must not repeat an org');
-
 /** `PATCH …/reservations/{id}`: the fields that may change (docs/product.md §5; §5.4 shrink). */
 export const UpdateReservationInput = z
   .object({
     ...ReservationKey,
-    allowedOrgIds: OrgIdList.refine((ids) => ids.length > 0, 'must name at least one org').optional(),
-    managingOrgIds: OrgIdList.optional(),
-    endsAt: Timestamp.nullable().optional().meta({ description: 'null makes the reservation open-ended.' }),
+    allowedOrgIds: OrgIds('allowedOrgIds', 1).optional(),
+    managingOrgIds: OrgIds('managingOrgIds', 0).optional(),
+    endsAt: Timestamp.nullable()
+      .optional()
+      .meta({ description: "null makes the reservation open-ended. A time must be after the reservation's `startsAt` and in the future, else 400." }),
     contractRef: freeText(200).nullable().optional().meta({ description: 'null clears it.' }),
     reservedUnitIds: distinctIds(1024).optional().meta({ description: 'May lose units, never gain them; a removed unit also leaves releasedUnitIds.' }),
     reason: freeText(1000).optional().meta({ description: "Recorded in the audit trail, and kept as the reservation's reason." }),
@@ -69,7 +69,6 @@ export const ReleaseInput = z
     ...ReservationKey,
     unitIds: distinctIds(1024).meta({
       description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds and not running a VM.",
-      uniqueItems: true,
     }),
     reason: AuditReason,
     dryRun: z.boolean().optional().meta({ description: 'Return the reservation as it would look after the release, and write nothing.' }),
@@ -83,7 +82,6 @@ export const ReclaimInput = z
     ...ReservationKey,
     unitIds: distinctIds(1024).meta({
       description: "1–1024 distinct unit ids, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation).",
-      uniqueItems: true,
     }),
     // The published contract's words (docs/product.md §5.1a).
     dryRun: z.boolean().optional().meta({
@@ -118,7 +116,6 @@ export const ReclaimPlanInput = z
     unitIds: distinctIds(1024).optional().meta({
       description:
         "The candidate units, each in the reservation's reservedUnitIds (else 422 unit_not_in_reservation); default: all of them. The plan takes released ones only.",
-      uniqueItems: true,
     }),
     policy: z
       .enum(['fewest-evictions'])

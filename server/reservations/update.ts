@@ -1,5 +1,6 @@
 import { reservationUnits } from '@/db/schema';
 import { and, eq, inArray, notInArray } from 'drizzle-orm';
+import type { AuditDetailsOf } from '../audit/details';
 import { writeAuditEvent } from '../audit/write';
 import { closeIntervals, moveIntervalEnds } from '../intervals/record';
 import { inTransaction, type Ctx } from '../context';
@@ -78,7 +79,7 @@ export async function updateReservation({ ctx, input }: { ctx: Ctx; input: Updat
       }
     }
 
-    const changes: Record<string, unknown> = {};
+    const changes: AuditDetailsOf<'reservation.update'> = {};
     const allowed = input.allowedOrgIds ? sortByCodePoint(input.allowedOrgIds) : r.allowedOrgIds;
     const managing = input.managingOrgIds ? sortByCodePoint(input.managingOrgIds) : r.managingOrgIds;
     const contractRef = input.contractRef === undefined ? r.contractRef : input.contractRef;

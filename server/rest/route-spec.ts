@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import type { Ctx } from '../context';
 import type { ExportDeclaration } from '../exports/declaration';
 import type { RestDeclaration } from '../operation';
+import type { OperationScope } from '../policy';
 
 /** A strict object schema: what REST reads a path, a query or a body with. */
 export type WireObject = z.ZodObject<z.ZodRawShape, z.core.$strict>;
@@ -19,6 +20,8 @@ export type RouteSpec = Omit<RestDeclaration<z.ZodType, unknown, `/v1${string}`,
   id: string | null;
   /** `none` for the few public routes (the OpenAPI document). */
   auth?: 'none';
+  /** The API key scope the operation needs (docs/product.md §2); absent only on public routes. */
+  scope?: OperationScope;
   /**
    * The verb's input schema, with the query string's form of each field that is not a string
    * on a GET (server/rest/wire.ts): what the path merged with the query or body is parsed with.

@@ -10,6 +10,7 @@ import type { ExportableInput } from '../exports/window';
 import { assertJsonMediaType, CSV_MEDIA_TYPE, JSON_MEDIA_TYPE, NDJSON_MEDIA_TYPE, negotiateMediaType } from '../http/media-type';
 import { allowHeader, httpMethods, type DeclaredMethod, type HttpMethod } from '../http/methods';
 import { internalErrorResponse, invalidRequest, jsonResponse, problemResponse, serviceUnavailableResponse } from '../http/problem';
+import { assertMayCall } from '../policy';
 import { requestFingerprint, runIdempotent, type StoredResponse } from './idempotency';
 import { canonicalJson, parseRequestJson } from './json';
 import type { RouteSpec } from './route-spec';
@@ -118,7 +119,7 @@ export function readQueryInput(spec: RouteSpec, query: Record<string, string>): 
 function runMethod(spec: RouteSpec): NextHandler {
   return async (req, route) => {
     try {
-      // docs/product.md §5 check order: 401 → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
+      // docs/product.md §5 check order: 401 → 429 → 403 scope → 400 (body, query) → 404 → 403 → 409 → 422 → 409.
       let principal: Omit<Ctx, 'db'> | null = null;
       if (spec.auth !== 'none') {
         const auth = await authenticateApiKey(getDb(), req.headers.get('authorization'));
@@ -128,6 +129,8 @@ function runMethod(spec: RouteSpec): NextHandler {
         }
         const clockOffsetMs = await readClockOffsetMs(getDb());
         principal = { ...auth.principal, now: shifted(auth.now, clockOffsetMs), clock: 'database', clockOffsetMs };
+        // The key's scopes came with it (one statement); a call outside them reads nothing more.
+        if (spec.scope) assertMayCall(principal, spec.scope);
       }
       // 406 before the request's own 400s: JSON everywhere (also for `*/*` or no Accept), and a
       // list's export formats where it declares one (docs/product.md §5.8).

@@ -32,6 +32,7 @@ export const restRoutes: readonly RouteSpec[] = [
       ...rest,
       ...wire,
       id: op.id,
+      scope: op.scope,
       ...(readOnly ? { readOnly: readOnly as (input: unknown) => boolean } : {}),
       // Its columns read the items `run` answers; the declaration typed them against the response schema.
       ...(exported ? { export: exported as ExportDeclaration<unknown> } : {}),

@@ -67,7 +67,10 @@ export function wireOf(where: string, method: string, path: string, input: z.Zod
   const fromPath = new Set(Object.values(paramFields));
   const rest = Object.fromEntries(Object.entries(shape).filter(([k]) => !fromPath.has(k)));
   if (method !== 'GET') {
-    return { input, paramFields, params: names(pathShape), query: null, body: z.strictObject(rest) };
+    // The input's own document keywords (e.g. a field required only with another's value) stay on the body it documents.
+    const { id: _id, ...meta } = input.meta() ?? {};
+    const body = z.strictObject(rest);
+    return { input, paramFields, params: names(pathShape), query: null, body: Object.keys(meta).length > 0 ? body.meta(meta) : body };
   }
   const forms: Record<string, z.ZodType> = {};
   for (const [k, s] of Object.entries(rest)) {

@@ -22,6 +22,7 @@ export const scheduledReclaimOperations = {
     verb: listReclaimSchedules,
     input: ListReclaimSchedulesInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.schedules',
     rest: {
       method: 'GET',
@@ -42,6 +43,7 @@ export const scheduledReclaimOperations = {
     verb: createReclaimSchedule,
     input: CreateReclaimScheduleInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'node.schedule-reclaim',
     rest: {
       method: 'POST',
@@ -51,32 +53,18 @@ export const scheduledReclaimOperations = {
       tag: 'Reservations',
       summary: 'Schedule a reclaim, telling the spot tenants now',
       description:
-        'Reclaims the units at `at` (in the future, at most 30 days ahead, before the reservation’s endsAt), exactly once, acting as the caller (`via: schedule`) with its permission checked again then. Every spot tenant on the units is notified now and on every change (`notBefore = at`); the units and VMs carry `reclaimAt` until it runs. A unit in another pending schedule of the reservation is 409 already_scheduled. Same principals as reclaim (docs/product.md §5.6).',
+        'Reclaims the units at `at` (in the future, at most 30 days ahead, before the reservation’s endsAt), exactly once, acting as the caller (`via: schedule`) with its permission checked again then. Every spot tenant on the units is notified now and on every change (`notBefore = at`); the units and VMs carry `reclaimAt` until it runs. A unit in another pending schedule of the reservation is 409 already_scheduled. Same principals as reclaim.',
       status: 201,
       response: ReclaimSchedule,
       responseDescription: 'The schedule, pending.',
       errors: [...NOT_FOUND_AND_FORBIDDEN, 'reservation_not_reclaimable', 'unit_not_in_reservation', 'invalid_schedule_time', 'already_scheduled'],
-      example: {
-        request: { unitIds: ['gpu-2', 'gpu-3'], at: '2026-12-07T09:00:00.000Z', reason: 'maintenance window' },
-        response: {
-          id: 'rcs_01JEXAMPLE',
-          nodeId: 'node-1',
-          reservationId: 'res-1',
-          unitIds: ['gpu-2', 'gpu-3'],
-          at: '2026-12-07T09:00:00.000Z',
-          reason: 'maintenance window',
-          status: 'pending',
-          createdAt: '2026-12-03T08:00:00.000Z',
-          updatedAt: '2026-12-03T08:00:00.000Z',
-          createdBy: { orgId: 'org_acme', apiKeyId: 'key_01JEXAMPLE' },
-        },
-      },
     },
   }),
   get: operation({
     verb: getReclaimSchedule,
     input: GetReclaimScheduleInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.schedules',
     rest: {
       method: 'GET',
@@ -95,6 +83,7 @@ export const scheduledReclaimOperations = {
     verb: rescheduleReclaim,
     input: RescheduleReclaimInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'reservation.reschedule',
     rest: {
       method: 'PATCH',
@@ -114,6 +103,7 @@ export const scheduledReclaimOperations = {
     verb: cancelReclaimSchedule,
     input: CancelReclaimScheduleInput,
     kind: 'mutation',
+    scope: 'reservations:write',
     console: 'reservation.cancel-schedule',
     rest: {
       method: 'DELETE',

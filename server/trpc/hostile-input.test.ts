@@ -24,6 +24,9 @@ import { expectationFor, hostilePathValues, judge, mutationsOf, snapshotTables, 
 import { useHostileScene } from '../testing/hostile-scene';
 import { ORG } from '../testing/scene';
 import { MAX_BATCH_SIZE, handleTrpcRequest } from './http-handler';
+import type { MembershipRole } from '@/db/schema';
+import { operationById, type OperationId } from '../operations';
+import { roleGrants } from '../policy';
 import { appRouter } from './root';
 import { ACTING_ORG_HEADER } from './shared';
 
@@ -102,6 +105,12 @@ const bases: Record<string, Base> = {
   'webhooks.rotateSecret': { as: 'owner', input: { webhookId: 'wh-missing' }, status: 404 },
   'webhooks.attempts': { as: 'owner', input: { webhookId: 'wh-missing', limit: 10 }, status: 404 },
   'webhooks.redeliver': { as: 'owner', input: { webhookId: 'wh-missing', eventId: 'ev-missing' }, status: 404 },
+  'members.list': { as: 'owner', input: undefined, status: 200 },
+  'members.changeRole': { as: 'owner', input: { userId: 'user-missing', role: 'viewer' }, status: 404 },
+  'members.remove': { as: 'owner', input: { userId: 'user-missing' }, status: 404 },
+  // Every accepted input makes an invitation: none writes nothing (as apiKeys.create).
+  'members.invite': { as: 'owner', input: { role: 'member' }, status: 200, skipAccepted: true },
+  'members.revokeInvite': { as: 'owner', input: { inviteId: 'inv-missing' }, status: 404 },
   'signIns.locked': { as: 'platform', input: undefined, status: 200 },
   'signIns.unlock': { as: 'platform', input: { userId: 'user-missing' }, status: 404 },
 };
@@ -135,13 +144,14 @@ function problemsOf(json: unknown): (Record<string, unknown> | null)[] {
   return Array.isArray(json) ? json.map(one) : [one(json)];
 }
 
-async function send(c: Call, as: Who | null): Promise<string | null> {
+async function send(c: Call, as: Who | null, role: MembershipRole = 'admin'): Promise<string | null> {
   session.current = as
     ? {
-        principal: { orgId: ORG[as], actor: { kind: 'user', userId: `user_${as}` }, via: 'console' },
+        principal: { orgId: ORG[as], actor: { kind: 'user', userId: `user_${as}` }, via: 'console', role },
         user: { id: `user_${as}`, email: `${as}@example.com`, name: as },
-        orgs: [{ id: ORG[as], name: as }],
+        orgs: [{ id: ORG[as], name: as, role }],
         sessionId: `ses_${as}`,
+        grants: roleGrants[role],
       }
     : null;
   const method = c.method ?? (c.body === undefined ? 'GET' : 'POST');
@@ -294,11 +304,11 @@ function callsOf(path: string, type: string, schema: z.ZodType | undefined, base
 const scene = useHostileScene();
 let sent = 0;
 
-async function runAll(calls: Call[], as: Who | null): Promise<string[]> {
+async function runAll(calls: Call[], as: Who | null, role: MembershipRole = 'admin'): Promise<string[]> {
   const failures: string[] = [];
   for (const c of calls) {
     try {
-      const why = await send(c, as);
+      const why = await send(c, as, role);
       sent++;
       if (why) failures.push(why);
     } catch (e) {
@@ -323,6 +333,30 @@ describe('hostile input over tRPC (docs/product.md §8 R3)', () => {
       expect(await snapshotTables(scene.db()), 'the database after this procedure’s corpus').toEqual(scene.before());
     });
   }
+
+  it('refuses a role that does not grant the procedure’s scope with 403, whatever the input (checked before it)', async () => {
+    // The mix: a viewer for every action, a member for keys, webhooks, members and sign-in locks.
+    const failures: string[] = [];
+    let refused = 0;
+    for (const [path, proc] of procedures) {
+      const scope = operationById(path as OperationId).scope;
+      const role: MembershipRole | null = !roleGrants.viewer.includes(scope as 'read')
+        ? roleGrants.member.includes(scope as 'read')
+          ? 'viewer'
+          : 'member'
+        : null;
+      if (!role) continue;
+      const base = bases[path]!;
+      const type = proc._def.type;
+      const inputs = [{ label: 'base', value: base.input }, ...mutationsOf(base.input, 'input').filter((_, i) => i % 5 === 0)];
+      const calls = inputs.map((m) => callOf(path, type, m.value, `${path} as a ${role} — ${m.label}`, [403]));
+      refused += calls.length;
+      failures.push(...(await runAll(calls, base.as, role)));
+    }
+    expect(failures).toEqual([]);
+    expect(refused).toBeGreaterThan(100);
+    expect(await snapshotTables(scene.db()), 'the database after the role corpus').toEqual(scene.before());
+  });
 
   it('answers unknown procedure names with 404 and the problem', async () => {
     const names = [

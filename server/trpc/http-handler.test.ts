@@ -2,6 +2,7 @@
  * The console's tRPC endpoint under abuse: bodies capped as REST's (413 before reading past
  * 64 KiB), batches capped (refused whole), and a signed-in user rate-limited like an API key.
  */
+import { roleGrants } from '../policy';
 import { vms } from '@/db/schema';
 import { count, eq, sql } from 'drizzle-orm';
 import superjson from 'superjson';
@@ -20,10 +21,11 @@ const db = () => scene().db;
 
 function signInAs(orgId: string) {
   session.current = {
-    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' },
+    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console', role: 'admin' },
     user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' },
-    orgs: [{ id: orgId, name: orgId }],
+    orgs: [{ id: orgId, name: orgId, role: 'admin' }],
     sessionId: `ses_${orgId}`,
+    grants: roleGrants.admin,
   };
 }
 afterEach(() => {

@@ -8,7 +8,7 @@ import superjson from 'superjson';
 import { ZodError } from 'zod';
 import { readClockOffsetMs, shifted } from '../clock';
 import type { Ctx, Principal } from '../context';
-import { DomainError, errorTable, toServiceUnavailable, type ErrorCode, type Problem } from '../errors';
+import { DomainError, errorTable, toServiceUnavailable, type DomainErrorArgs, type ErrorCode, type Problem } from '../errors';
 import { createRequestReads, type RequestReads } from '../request-reads';
 import { internalError, invalidRequest } from '../http/problem';
 
@@ -102,7 +102,9 @@ export function problemOfTrpcError(error: TRPCError, httpStatus: number): Proble
   // sent as POST): the problem of the same status REST answers, a 400 naming the input.
   if (httpStatus < 400 || httpStatus >= 500) return null;
   const code = codeForTrpc(error.code);
-  return new DomainError(code, error.message, code === 'invalid_request' ? { errors: [{ path: 'input', message: error.message }] } : {}).toProblem();
+  // The rows tRPC's own codes name alone carry no extras but invalid_request's `errors`, given here.
+  const args = [code, error.message, code === 'invalid_request' ? { errors: [{ path: 'input', message: error.message }] } : {}] as DomainErrorArgs;
+  return new DomainError(...args).toProblem();
 }
 
 const t = initTRPC.context<TrpcContext>().create({

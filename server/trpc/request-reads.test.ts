@@ -3,6 +3,7 @@
  * four queries shares them, and nothing is shared across requests or into a transaction.
  * Statements are counted on the wire (postgres.js `debug`) against real PostgreSQL.
  */
+import { roleGrants } from '../policy';
 import type * as DbClient from '@/db/client';
 import * as schema from '@/db/schema';
 import { nodes } from '@/db/schema';
@@ -52,10 +53,11 @@ afterAll(async () => {
 
 function signInAs(orgId: string) {
   session.current = {
-    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console' },
+    principal: { orgId, actor: { kind: 'user', userId: `user_${orgId}` }, via: 'console', role: 'admin' },
     user: { id: `user_${orgId}`, email: 'x@example.com', name: 'X' },
-    orgs: [{ id: orgId, name: orgId }],
+    orgs: [{ id: orgId, name: orgId, role: 'admin' }],
     sessionId: `ses_${orgId}`,
+    grants: roleGrants.admin,
   };
 }
 

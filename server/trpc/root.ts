@@ -8,6 +8,7 @@ import type { TRPCMutationProcedure, TRPCQueryProcedure } from '@trpc/server';
 import type { z } from 'zod';
 import type { AnyOperation, OperationGroup } from '../operation';
 import { operationGroups } from '../operations';
+import { assertMayCall } from '../policy';
 import { createCallerFactory, createTRPCRouter, protectedProcedure } from './init';
 
 /** What a verb resolves to. */
@@ -23,7 +24,13 @@ type ProceduresOf<G> = { [K in keyof G]: ProcedureOf<G[K]> };
 type Routers = { [G in keyof typeof operationGroups]: ProceduresOf<(typeof operationGroups)[G]> };
 
 function procedureOf(op: AnyOperation) {
-  const withInput = protectedProcedure.input(op.input);
+  // The role (or a key's scopes) before the input is read (docs/product.md §5 check order), as over REST.
+  const withInput = protectedProcedure
+    .use(({ ctx, next }) => {
+      assertMayCall(ctx.verbCtx, op.scope);
+      return next();
+    })
+    .input(op.input);
   const resolve = ({ ctx, input }: { ctx: { verbCtx: Parameters<AnyOperation['verb']>[0]['ctx'] }; input: unknown }) => op.verb({ ctx: ctx.verbCtx, input });
   return op.kind === 'query' ? withInput.query(resolve) : withInput.mutation(resolve);
 }

@@ -13,6 +13,7 @@ export const utilisationOperations = {
     verb: getReservationUtilisation,
     input: GetReservationUtilisationInput,
     kind: 'query',
+    scope: 'read',
     console: 'reservation.utilisation',
     rest: {
       method: 'GET',
@@ -22,7 +23,7 @@ export const utilisationOperations = {
       tag: 'Utilisation',
       summary: "A reservation's utilisation",
       description:
-        'GPU-hours held, idle while held, released, released and idle, used by spot VMs and by reserved-tier VMs, and the VMs reclaims evicted, over the last 7 or 30 days (`window`), with a series of 6-hour or 1-day buckets; computed from the record of unit intervals (docs/product.md §5.8). Visible to whoever may see the reservation (else 404).',
+        'GPU-hours held, idle while held, released, released and idle, used by spot VMs and by reserved-tier VMs, and the VMs reclaims evicted, over the last 7 or 30 days (`window`), with a series of 6-hour or 1-day buckets; computed from the record of unit intervals. Visible to whoever may see the reservation (else 404).',
       response: ReservationUtilisation,
       responseDescription: "The reservation's utilisation.",
       errors: ['not_found'],
@@ -32,6 +33,7 @@ export const utilisationOperations = {
     verb: getUtilisationRollup,
     input: GetUtilisationRollupInput,
     kind: 'query',
+    scope: 'read',
     console: 'utilisation.page',
     rest: {
       method: 'GET',

@@ -17,6 +17,7 @@ export const vmOperations = {
     verb: listVms,
     input: ListVmsInput,
     kind: 'query',
+    scope: 'read',
     console: 'vms.page',
     rest: {
       method: 'GET',
@@ -53,6 +54,7 @@ export const vmOperations = {
     verb: placeVm,
     input: PlaceVmInput,
     kind: 'mutation',
+    scope: 'vms:write',
     console: { apiOnly: 'schedulers place VMs, not people (docs/product.md §6)' },
     rest: {
       method: 'POST',
@@ -60,7 +62,8 @@ export const vmOperations = {
       operationId: 'placeVm',
       tag: 'VMs',
       summary: 'Place a VM',
-      description: 'Places a VM on 1–64 units of a node at a tier (docs/product.md §5.3). A unit runs at most one VM.',
+      description:
+        'Places a VM on 1–64 units of a node at a tier: `reserved` on the held, unreleased units of a reservation whose audience holds the acting org; `spot` on released or free units; `on-demand` on free units. A unit runs at most one VM.',
       status: 201,
       response: Vm,
       responseDescription: 'The running VM.',
@@ -71,6 +74,7 @@ export const vmOperations = {
     verb: getVm,
     input: GetVmInput,
     kind: 'query',
+    scope: 'read',
     console: 'vm.page',
     rest: {
       method: 'GET',
@@ -88,6 +92,7 @@ export const vmOperations = {
     verb: getVmDetail,
     input: GetVmInput,
     kind: 'query',
+    scope: 'read',
     console: 'vm.page',
     rest: { none: 'the VM page: the VM with the actions offered on it and the reason its reclaim gave; programs read GET /v1/vms/{id} and the audit trail' },
   }),
@@ -95,6 +100,7 @@ export const vmOperations = {
     verb: listNodeVms,
     input: ListNodeVmsInput,
     kind: 'query',
+    scope: 'read',
     console: 'node.vm-table',
     rest: { none: "the node page's VM table, each VM with the console's actions; programs list a node's VMs with GET /v1/vms?nodeId=" },
   }),
@@ -102,6 +108,7 @@ export const vmOperations = {
     verb: terminateVm,
     input: GetVmInput,
     kind: 'mutation',
+    scope: 'vms:write',
     console: 'node.terminate-vm',
     rest: {
       method: 'POST',

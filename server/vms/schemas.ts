@@ -8,15 +8,23 @@ import { Timestamp } from '../timestamp';
 export const PlaceVmInput = z
   .object({
     nodeId: Id,
-    unitIds: distinctIds(64),
-    tier: z.enum(vmTiers),
-    reservationId: Id.optional(),
+    unitIds: distinctIds(64).meta({ description: '1–64 distinct unit ids of the node.' }),
+    tier: z.enum(vmTiers).meta({ description: '`reserved` takes `reservationId`; `spot` and `on-demand` take none.' }),
+    reservationId: Id.optional().meta({
+      description: 'The reservation whose units a `reserved` VM runs on: required when `tier` is `reserved`, refused (400) for any other tier.',
+    }),
   })
   .strict()
   .superRefine((v, ctx) => {
     if (v.tier === 'reserved' && !v.reservationId) ctx.addIssue({ code: 'custom', path: ['reservationId'], message: 'is required for tier "reserved"' });
     if (v.tier !== 'reserved' && v.reservationId)
       ctx.addIssue({ code: 'custom', path: ['reservationId'], message: `is only accepted for tier "reserved", not "${v.tier}"` });
+  })
+  // The refinement above, as the document states it: `reservationId` exactly when `tier` is `reserved`.
+  .meta({
+    if: { properties: { tier: { const: 'reserved' } }, required: ['tier'] },
+    then: { properties: { reservationId: true }, required: ['reservationId'] },
+    else: { not: { properties: { reservationId: true }, required: ['reservationId'] } },
   });
 export type PlaceVmInput = z.infer<typeof PlaceVmInput>;
 

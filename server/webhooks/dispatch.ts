@@ -8,7 +8,7 @@ import type { Principal } from '../context';
 import { toServiceUnavailable } from '../errors';
 import { readFeed } from '../events/feed';
 import { notifyAfterCommit } from '../events/notify';
-import { waitForEvents } from '../events/listen';
+import { eventsWaiter } from '../events/listen';
 import { writeEvents } from '../events/write';
 import { newId } from '../ids';
 import { deliverEvent, recordAttempt, signingSecrets } from './internal';
@@ -204,6 +204,13 @@ export function startWebhookDispatcher(): { stop: () => Promise<void> } {
   // wakes no pass (the writers' NOTIFYs would otherwise each cost every instance a statement).
   // Only a hint: the pass every second finds what it misses (an endpoint made since).
   let orgs = new Set<string>();
+  // Kept between passes: a NOTIFY that comes while a pass runs starts the next one at once.
+  const waiter = eventsWaiter((orgId) => orgs.has(orgId));
+  // After a wake whose pass found nothing to deliver: the wait before reading again (ms), 0 when
+  // not after a wake. The events told of committed, but an older transaction still running keeps
+  // them above the feed's horizon (`pg_snapshot_xmin`) for a moment: read again at 10, 20, 40 …
+  // 640 ms, as the feed's long poll does, rather than at the next second's pass.
+  let settleDelay = 0;
   const loop = (async () => {
     while (!stopped) {
       let delivered = 0;
@@ -216,13 +223,25 @@ export function startWebhookDispatcher(): { stop: () => Promise<void> } {
       } catch (e) {
         if (!toServiceUnavailable(e)) console.error('[webhooks] dispatch failed', e);
       }
-      // More may be waiting (a lease's cap): go again at once; else until events of an org with an endpoint commit, or a second.
-      if (delivered === 0 && !stopped) await waitForEvents((orgId) => orgs.has(orgId), 1000);
+      if (stopped) break;
+      // More may be waiting (a lease's cap): go again at once.
+      if (delivered > 0) {
+        settleDelay = 0;
+        continue;
+      }
+      if (settleDelay > 0 && settleDelay <= 640) {
+        await waiter.wait(settleDelay);
+        settleDelay *= 2;
+        continue;
+      }
+      // Else until events of an org with an endpoint commit, or a second.
+      settleDelay = (await waiter.wait(1000)) ? 10 : 0;
     }
   })();
   return {
     stop: async () => {
       stopped = true;
+      waiter.close();
       await loop;
     },
   };

@@ -16,6 +16,7 @@ export const webhookOperations = {
     verb: listWebhooks,
     input: ListWebhooksInput,
     kind: 'query',
+    scope: 'keys:manage',
     console: 'webhooks.page',
     rest: {
       method: 'GET',
@@ -33,6 +34,7 @@ export const webhookOperations = {
     verb: createWebhook,
     input: CreateWebhookInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'webhooks.create',
     rest: {
       method: 'POST',
@@ -53,6 +55,7 @@ export const webhookOperations = {
     verb: getWebhook,
     input: WebhookKey,
     kind: 'query',
+    scope: 'keys:manage',
     console: 'webhooks.page',
     rest: {
       method: 'GET',
@@ -71,6 +74,7 @@ export const webhookOperations = {
     verb: updateWebhook,
     input: UpdateWebhookInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'webhooks.update',
     rest: {
       method: 'PATCH',
@@ -89,6 +93,7 @@ export const webhookOperations = {
     verb: deleteWebhook,
     input: WebhookKey,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'webhooks.delete',
     rest: {
       method: 'DELETE',
@@ -107,6 +112,7 @@ export const webhookOperations = {
     verb: rotateWebhookSecret,
     input: WebhookKey,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'webhooks.rotate-secret',
     rest: {
       method: 'POST',
@@ -126,6 +132,7 @@ export const webhookOperations = {
     verb: listWebhookAttempts,
     input: ListWebhookAttemptsInput,
     kind: 'query',
+    scope: 'keys:manage',
     console: 'webhooks.attempts',
     rest: {
       method: 'GET',
@@ -144,6 +151,7 @@ export const webhookOperations = {
     verb: redeliverWebhook,
     input: RedeliverWebhookInput,
     kind: 'mutation',
+    scope: 'keys:manage',
     console: 'webhooks.redeliver',
     rest: {
       method: 'POST',

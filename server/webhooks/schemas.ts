@@ -12,14 +12,18 @@ const WebhookUrl = z
     const why = refusedUrl(url);
     if (why) ctx.addIssue({ code: 'custom', message: why });
   })
-  .meta({ description: 'Where to POST: https only; its addresses are checked again at every delivery (no private, loopback or link-local ones).' });
+  .meta({
+    format: 'uri',
+    description:
+      'Where to POST: https only, without a user name or password; its addresses are checked again at every delivery (no private, loopback or link-local ones).',
+  });
 
 /** The event types an endpoint takes: distinct, each known; empty for every type. */
 const WebhookTypes = z
   .array(z.enum(eventTypes as [EventType, ...EventType[]]))
   .max(eventTypes.length)
   .refine((t) => new Set(t).size === t.length, 'must not repeat a type')
-  .meta({ description: 'The event types to deliver; empty or absent: every type.' });
+  .meta({ description: 'The event types to deliver, each once; empty or absent: every type.', uniqueItems: true });
 
 const Description = freeText(200).meta({ description: 'What the endpoint is for; at most 200 characters.' });
 

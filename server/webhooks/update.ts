@@ -1,5 +1,6 @@
 import { webhookEndpoints } from '@/db/schema';
 import { eq } from 'drizzle-orm';
+import type { AuditDetailsOf } from '../audit/details';
 import { writeAuditEvent } from '../audit/write';
 import { inTransaction, type Ctx } from '../context';
 import { lockOwnWebhook } from './internal';
@@ -17,7 +18,7 @@ import { toWebhookView, type WebhookView } from './view';
 export async function updateWebhook({ ctx, input }: { ctx: Ctx; input: UpdateWebhookInput }): Promise<WebhookView> {
   return inTransaction(ctx, async (tx) => {
     const row = await lockOwnWebhook(tx, ctx, input.webhookId);
-    const changes: Record<string, unknown> = {};
+    const changes: Omit<AuditDetailsOf<'webhook.update'>, 'webhookId'> = {};
     if (input.url !== undefined && input.url !== row.url) changes.url = input.url;
     if (input.types !== undefined && JSON.stringify(input.types) !== JSON.stringify(row.types)) changes.types = input.types;
     if (input.description !== undefined && (input.description || null) !== row.description) changes.description = input.description || null;

@@ -1,6 +1,7 @@
 import { NotificationList } from '@/components/notifications/notification-list';
 import { notificationsQueryInput, readFilters, type SearchParams } from '@/components/queries';
 import { prefetch, prefetched, trpc } from '@/app/(console)/server-reads';
+import { getConsoleSession } from '@/server/auth/console-principal';
 
 export const metadata = { title: 'Notifications · GPU Reservations' };
 
@@ -9,5 +10,7 @@ export default async function NotificationsPage({ searchParams }: { searchParams
   const { cursor } = readFilters(await searchParams, ['cursor']);
   const list = trpc.audit.notifications.queryOptions(notificationsQueryInput(cursor));
   await prefetch(list);
-  return <NotificationList list={prefetched(list)} cursor={cursor} />;
+  // The layout has read the session already (cached per request): no query of its own.
+  const session = await getConsoleSession();
+  return <NotificationList list={prefetched(list)} cursor={cursor} mayMarkRead={session?.grants.includes('vms:write') ?? false} />;
 }

@@ -24,7 +24,7 @@ beforeAll(() => {
 function expectProblem(res: Awaited<ReturnType<typeof callRoute>>, status: number, code: string) {
   expect(res.status).toBe(status);
   expect(res.headers.get('content-type')).toBe('application/problem+json');
-  expect(res.json).toMatchObject({ status, code, title: expect.any(String), type: expect.stringContaining('http'), detail: expect.any(String) });
+  expect(res.json).toMatchObject({ status, code, title: expect.any(String), type: `/problems/${code}`, detail: expect.any(String) });
 }
 
 const reservationFields = [

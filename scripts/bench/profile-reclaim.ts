@@ -1,0 +1,100 @@
+/**
+ * `npx tsx scripts/bench/profile-reclaim.ts [--n 3000] [--concurrency 8] [--scenario reclaim|floor]`:
+ * where a reclaim's time goes (issue 26). One embedded PostgreSQL with pg_stat_statements
+ * (planning tracked too), the 100-node fleet and `n` reclaim fixtures, one `next start`; fires
+ * the scenario once per fixture and prints, per statement, calls, planning and execution time
+ * per call, WAL bytes and buffers per call — and the CPU seconds the app process and the
+ * database spent per request.
+ */
+import fs from 'node:fs';
+import { parseArgs } from 'node:util';
+import { createFleet, resetStatements, startCluster, startInstance, stopInstance, FIRST_APP_PORT, type Cluster } from './stage';
+import { buildFixtures, dropFixtures, fixtureNode, FIXTURE_RESERVATION, RECLAIM_UNITS } from './fixtures';
+import { runLoad } from './load';
+
+const { values } = parseArgs({
+  options: { n: { type: 'string', default: '3000' }, concurrency: { type: 'string', default: '8' }, scenario: { type: 'string', default: 'reclaim' } },
+});
+const n = Number(values.n);
+const concurrency = Number(values.concurrency);
+
+/** CPU ticks (user + system) of every process whose command line holds `needle`. */
+function cpuOf(match: (cmd: string, comm: string) => boolean): number {
+  let ticks = 0;
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
+      if (!match(cmd, comm)) continue;
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]);
+    } catch {
+      // gone
+    }
+  }
+  return ticks / 100;
+}
+
+const cluster: Cluster = await startCluster();
+await cluster.admin.unsafe('alter system set pg_stat_statements.track_planning = on');
+await cluster.admin.unsafe('select pg_reload_conf()');
+const fleet = await createFleet(cluster, 100);
+const instance = await startInstance(FIRST_APP_PORT, fleet.url, []);
+try {
+  const key = fleet.keys.org_acme!;
+  const request = (batch: string) => (i: number) => {
+    const node = fixtureNode(batch, i);
+    const path = values.scenario === 'floor' ? `/bench/floor?nodeId=${node}` : `/v1/nodes/${node}/reservations/${FIXTURE_RESERVATION}/reclaim`;
+    const body = values.scenario === 'dry' ? { unitIds: RECLAIM_UNITS, dryRun: true } : { unitIds: RECLAIM_UNITS, reason: 'bench' };
+    return { method: 'POST' as const, path, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
+  };
+  // Warm-up: every connection of the pool prepares its statements.
+  await buildFixtures(fleet.db, 'warm', 200);
+  await runLoad(instance.base, { concurrency, amount: 200, expect: 200, request: request('warm') });
+  await dropFixtures(fleet.db);
+  await buildFixtures(fleet.db, 'p', n);
+  await resetStatements(cluster);
+  await cluster.admin.unsafe('create extension if not exists pg_walinspect');
+  const [{ lsn: lsn0 } = { lsn: '0/0' }] = await cluster.admin.unsafe<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn');
+  const app0 = cpuOf((cmd, comm) => comm.startsWith('next-server'));
+  const pg0 = cpuOf((_cmd, comm) => comm === 'postgres');
+  const r = await runLoad(instance.base, { concurrency, amount: n, expect: 200, request: request('p') });
+  const app1 = cpuOf((cmd, comm) => comm.startsWith('next-server'));
+  const pg1 = cpuOf((_cmd, comm) => comm === 'postgres');
+  console.log(
+    `${values.scenario}: ${r.requests} requests in ${r.seconds.toFixed(1)} s, ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, unexpected ${JSON.stringify(r.unexpected)} ${r.sample ?? ''}`,
+  );
+  console.log(`CPU per request: app ${(((app1 - app0) / r.requests) * 1000).toFixed(2)} ms, PostgreSQL ${(((pg1 - pg0) / r.requests) * 1000).toFixed(2)} ms`);
+  const [{ lsn: lsn1 } = { lsn: '0/0' }] = await cluster.admin.unsafe<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn');
+  const wal = await cluster.admin.unsafe<{ record_type: string; count: string; record_size: string; fpi_size: string }[]>(
+    `select "resource_manager/record_type" as record_type, count::text, record_size::text, fpi_size::text from pg_get_wal_stats($1::pg_lsn, $2::pg_lsn, true)
+     where count > 0 order by combined_size desc limit 15`,
+    [lsn0, lsn1],
+  );
+  for (const w of wal)
+    console.log(
+      `wal ${w.record_type.padEnd(28)} ${(Number(w.count) / r.requests).toFixed(2).padStart(7)}/req  records ${(Number(w.record_size) / r.requests).toFixed(0).padStart(6)} B/req  fpi ${(Number(w.fpi_size) / r.requests).toFixed(0).padStart(6)} B/req`,
+    );
+  const rows = await cluster.admin.unsafe<
+    { calls: string; plan: number; exec: number; wal: string; hit: string; read: string; dirtied: string; rows: string; query: string }[]
+  >(
+    `select calls::text, total_plan_time / calls as plan, total_exec_time / calls as exec, (wal_bytes / calls)::int::text as wal,
+       (shared_blks_hit / calls)::int::text as hit, (shared_blks_read / calls)::int::text as read, (shared_blks_dirtied::numeric / calls)::numeric(8,1)::text as dirtied,
+       (rows / calls)::text as rows, query
+     from pg_stat_statements where dbid = (select oid from pg_database where datname = $1) and query not ilike '%pg_stat_statements%'
+     order by total_exec_time + total_plan_time desc limit 12`,
+    [fleet.database],
+  );
+  for (const q of rows)
+    console.log(
+      `${q.calls.padStart(6)} calls  plan ${q.plan.toFixed(3)} ms  exec ${q.exec.toFixed(3)} ms  wal ${q.wal} B  hit ${q.hit} read ${q.read} dirtied ${q.dirtied}  rows ${q.rows}  ${q.query.replace(/\s+/g, ' ').slice(0, 160)}`,
+    );
+  console.log(`server stderr (last chunks): ${instance.stderr.join('').slice(-3000)}`);
+} finally {
+  await stopInstance(instance);
+  await fleet.close();
+  await cluster.admin.end();
+  await cluster.pg.stop();
+}
