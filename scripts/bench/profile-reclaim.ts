@@ -4,7 +4,8 @@
  * (planning tracked too), the 100-node fleet and `n` reclaim fixtures, one `next start`; fires
  * the scenario once per fixture and prints, per statement, calls, planning and execution time
  * per call, WAL bytes and buffers per call — and the CPU seconds the app process and the
- * database spent per request.
+ * database spent per request (and how much of it in the kernel), and the app's by thread (its main
+ * thread, and the helpers: GC, libuv).
  */
 import fs from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -18,9 +19,10 @@ const { values } = parseArgs({
 const n = Number(values.n);
 const concurrency = Number(values.concurrency);
 
-/** CPU ticks (user + system) of every process whose command line holds `needle`. */
-function cpuOf(match: (cmd: string, comm: string) => boolean): number {
+/** CPU seconds (user + system, and system alone) of every process `match` picks. */
+function cpuOf(match: (cmd: string, comm: string) => boolean): { total: number; system: number } {
   let ticks = 0;
+  let system = 0;
   for (const p of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(p)) continue;
     try {
@@ -30,11 +32,33 @@ function cpuOf(match: (cmd: string, comm: string) => boolean): number {
       if (!match(cmd, comm)) continue;
       const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       ticks += Number(f[11]) + Number(f[12]);
+      system += Number(f[12]);
     } catch {
       // gone
     }
   }
-  return ticks / 100;
+  return { total: ticks / 100, system: system / 100 };
+}
+
+/** CPU seconds of each thread of the app's processes, by thread name: the main thread and its helpers (GC, libuv). */
+function threadsOfApp(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const p of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(p)) continue;
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('next-server')) continue;
+      for (const t of fs.readdirSync(`/proc/${p}/task`)) {
+        const ts = fs.readFileSync(`/proc/${p}/task/${t}/stat`, 'utf8');
+        const name = t === p ? 'main' : ts.slice(ts.indexOf('(') + 1, ts.lastIndexOf(')'));
+        const f = ts.slice(ts.lastIndexOf(')') + 2).split(' ');
+        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+      }
+    } catch {
+      // gone
+    }
+  }
+  return out;
 }
 
 const cluster: Cluster = await startCluster();
@@ -58,15 +82,28 @@ try {
   await resetStatements(cluster);
   await cluster.admin.unsafe('create extension if not exists pg_walinspect');
   const [{ lsn: lsn0 } = { lsn: '0/0' }] = await cluster.admin.unsafe<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn');
+  const threads0 = threadsOfApp();
   const app0 = cpuOf((cmd, comm) => comm.startsWith('next-server'));
   const pg0 = cpuOf((_cmd, comm) => comm === 'postgres');
   const r = await runLoad(instance.base, { concurrency, amount: n, expect: 200, request: request('p') });
+  const threads1 = threadsOfApp();
   const app1 = cpuOf((cmd, comm) => comm.startsWith('next-server'));
   const pg1 = cpuOf((_cmd, comm) => comm === 'postgres');
   console.log(
     `${values.scenario}: ${r.requests} requests in ${r.seconds.toFixed(1)} s, ${r.rps.toFixed(0)} req/s, p50 ${r.p50.toFixed(1)} ms, p99 ${r.p99.toFixed(1)} ms, unexpected ${JSON.stringify(r.unexpected)} ${r.sample ?? ''}`,
   );
-  console.log(`CPU per request: app ${(((app1 - app0) / r.requests) * 1000).toFixed(2)} ms, PostgreSQL ${(((pg1 - pg0) / r.requests) * 1000).toFixed(2)} ms`);
+  const perRequest = (a: number, b: number) => (((b - a) / r.requests) * 1000).toFixed(2);
+  console.log(
+    `CPU per request: app ${perRequest(app0.total, app1.total)} ms (system ${perRequest(app0.system, app1.system)}), PostgreSQL ${perRequest(pg0.total, pg1.total)} ms (system ${perRequest(pg0.system, pg1.system)})`,
+  );
+  console.log(
+    `app threads per request: ${[...threads1]
+      .map(([name, t]) => [name, ((t - (threads0.get(name) ?? 0)) / r.requests) * 1000] as const)
+      .filter(([, ms]) => ms >= 0.01)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, ms]) => `${name} ${ms.toFixed(2)} ms`)
+      .join(', ')}`,
+  );
   const [{ lsn: lsn1 } = { lsn: '0/0' }] = await cluster.admin.unsafe<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn');
   const wal = await cluster.admin.unsafe<{ record_type: string; count: string; record_size: string; fpi_size: string }[]>(
     `select "resource_manager/record_type" as record_type, count::text, record_size::text, fpi_size::text from pg_get_wal_stats($1::pg_lsn, $2::pg_lsn, true)
