@@ -76,9 +76,10 @@ export default async function ConsoleLayout({ children }: { children: ReactNode 
               </Link>
             )}
             {/* The API's reference and changelog: public pages, outside the console (no sign-in). */}
-            <Link href="/docs/api" className="hover:text-ink">
+            {/* A full load, not a client navigation: the reference's styles carry the CSP nonce of the document they load with (app/docs/api/page.tsx). */}
+            <a href="/docs/api" className="hover:text-ink">
               API docs
-            </Link>
+            </a>
           </nav>
           {/* The org's own: API keys and the notifications bell (kept apart from the nav above). */}
           <AccountNav admin={session.grants.includes('keys:manage')} />

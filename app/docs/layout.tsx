@@ -10,12 +10,13 @@ export default function DocsLayout({ children }: { children: ReactNode }) {
     <>
       <header className="border-b border-line bg-surface">
         <nav aria-label="Documentation" className="mx-auto flex max-w-5xl flex-wrap items-center gap-x-5 gap-y-1 px-4 py-3 text-sm sm:px-6">
-          <Link href="/docs/api" className="font-semibold">
+          {/* A full load, not a client navigation: the reference's styles carry the CSP nonce of the document they load with (app/docs/api/page.tsx). */}
+          <a href="/docs/api" className="font-semibold">
             GPU Reservations API
-          </Link>
-          <Link href="/docs/api" className="text-ink-3 hover:text-ink">
+          </a>
+          <a href="/docs/api" className="text-ink-3 hover:text-ink">
             Reference
-          </Link>
+          </a>
           <Link href="/docs/api/changelog" className="text-ink-3 hover:text-ink">
             Changelog
           </Link>

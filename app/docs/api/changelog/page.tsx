@@ -1,6 +1,5 @@
 import { ChangeList } from '@/components/api-reference/operation-history';
 import { listChangelog } from '@/server/openapi/revisions';
-import Link from 'next/link';
 
 export const metadata = { title: 'API changelog · GPU Reservations' };
 
@@ -16,9 +15,10 @@ export default function ApiChangelogPage() {
       <h1 className="text-2xl font-semibold">API changelog</h1>
       <p className="text-sm text-ink-3">
         Every revision of the{' '}
-        <Link href="/docs/api" className="text-accent-ink underline">
+        {/* A full load, not a client navigation: the reference's styles carry the CSP nonce of the document they load with (app/docs/api/page.tsx). */}
+        <a href="/docs/api" className="text-accent-ink underline">
           API
-        </Link>
+        </a>
         &apos;s contract, newest first. Each change is named by its oasdiff check id; a breaking one (a client of the previous revision may fail) comes with a
         new major version.
       </p>
