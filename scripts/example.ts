@@ -1,8 +1,9 @@
 /**
  * A walk through the whole reservation lifecycle using only the public REST API, through the
  * TypeScript SDK (clients/typescript), and the demo keys: register a node, reserve it, release
- * part, fill it with spot VMs, preview and reclaim, change the topology, shrink and re-affirm,
- * cancel. Prints each step.
+ * part, fill it with spot VMs, plan a reclaim by count, preview one, see it refused (a typed 409)
+ * when a spot VM lands on its units meanwhile, confirm the new set, change the topology, shrink
+ * and re-affirm, cancel. Prints each step.
  *
  *   npx tsx scripts/example.ts [baseUrl]        (default http://localhost:3000)
  *   env DEMO_KEYS_FILE (default .data/demo-keys.json)
@@ -77,22 +78,41 @@ show('Tenants fill the released units with spot VMs; Nimbus runs a reserved VM',
   units: states(await getNode(nodeId)),
 });
 
+const plan = unwrap(await manager.api.POST('/v1/nodes/{nodeId}/reservations/{id}/reclaim-plan', { params: { path }, body: { count: 3 } }));
+show('Helix asks for 3 GPUs back: the plan with the fewest evictions (nothing changes)', {
+  unitIds: plan.unitIds,
+  wouldTerminate: plan.wouldTerminate,
+});
+
 const reclaimUnits = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3', 'gpu-4'];
 const preview = unwrap(
   await manager.api.POST('/v1/nodes/{nodeId}/reservations/{id}/reclaim', { params: { path }, body: { unitIds: reclaimUnits, dryRun: true } }),
 );
 if (!isDryRun(preview)) throw new Error('a dry run answered as a reclaim');
-show('Helix previews a reclaim (dry run: nothing changes)', { wouldTerminate: preview.wouldTerminate, wouldSkip: preview.wouldSkip });
+show('Helix previews a reclaim of gpu-0…gpu-4 (dry run: nothing changes)', { wouldTerminate: preview.wouldTerminate, wouldSkip: preview.wouldSkip });
+
+// Meanwhile a spot VM lands on gpu-3, released and idle when Helix looked.
+const vmD = unwrap(await tenantB.api.POST('/v1/vms', { body: { nodeId, unitIds: ['gpu-3'], tier: 'spot' } }));
+const { error: drift } = await manager.api.POST('/v1/nodes/{nodeId}/reservations/{id}/reclaim', {
+  params: { path },
+  body: { unitIds: reclaimUnits, reason: 'Nimbus needs its GPUs back', expectedTerminate: preview.wouldTerminate },
+});
+if (!isProblem(drift, 'eviction_set_changed')) throw new Error(`expected 409 eviction_set_changed, got ${JSON.stringify(drift)}`);
+show('Quark places a spot VM on gpu-3; confirming the old preview is refused, nothing changes', {
+  placed: `${vmD.id} on gpu-3`,
+  answer: `${drift.status} ${drift.code}`,
+  'terminate now': drift.terminate,
+});
 
 const done = unwrap(
   await manager.api.POST('/v1/nodes/{nodeId}/reservations/{id}/reclaim', {
     params: { path },
-    body: { unitIds: reclaimUnits, reason: 'Nimbus needs its GPUs back', expectedTerminate: preview.wouldTerminate },
+    body: { unitIds: reclaimUnits, reason: 'Nimbus needs its GPUs back', expectedTerminate: drift.terminate },
   }),
 );
 if (isDryRun(done)) throw new Error('a reclaim answered as a dry run');
 const notes = unwrap(await tenantA.api.GET('/v1/notifications', { params: { query: { limit: 1 } } }));
-show('Helix reclaims with expectedTerminate', {
+show('Helix confirms the set the 409 named: the reclaim goes through', {
   terminated: done.terminated,
   skipped: done.skipped,
   releasedUnitIds: done.releasedUnitIds,

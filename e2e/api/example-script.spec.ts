@@ -22,8 +22,10 @@ test('the example script runs clean against the server', async () => {
       'reserves',
       'releases',
       'spot VMs',
+      'the plan with the fewest evictions',
       'previews a reclaim',
-      'reclaims with expectedTerminate',
+      'confirming the old preview is refused',
+      'the reclaim goes through',
       'needs review',
       're-affirms',
       'cancels',
@@ -31,6 +33,7 @@ test('the example script runs clean against the server', async () => {
     ]) {
       expect(stdout).toContain(step);
     }
+    expect(stdout).toMatch(/answer\s+409 eviction_set_changed/);
     expect(stdout).toMatch(/first reaffirm\s+409 unit_missing gpu-5/);
     expect(stdout).toMatch(/status\s+cancelled/);
   } finally {

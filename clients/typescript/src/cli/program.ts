@@ -328,6 +328,18 @@ export function readErrorExitCode(error: unknown, json: boolean): number {
     else console.error(`${error.httpStatus} ${error.problem.code}: ${error.problem.detail}`);
     return readExitCode(error.httpStatus);
   }
-  console.error(error instanceof Error ? error.message : String(error));
+  console.error(describeError(error));
   return exitCodes.unexpected;
+}
+
+/**
+ * What went wrong, in words: a request that never reached the API (undici's bare "fetch failed")
+ * says where it went and how to point the CLI elsewhere.
+ */
+function describeError(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { code?: string; address?: string; port?: number; message?: string } | undefined;
+  if (error.message !== 'fetch failed' || !cause) return error.message;
+  const where = cause.address ? ` at ${cause.address}${cause.port ? `:${cause.port}` : ''}` : '';
+  return `Could not reach the API${where} (${cause.code ?? cause.message ?? 'network error'}). Check the base URL: --base-url, GPU_RESERVATIONS_BASE_URL or the config file's "baseUrl".`;
 }
