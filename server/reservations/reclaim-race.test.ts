@@ -55,6 +55,23 @@ describe('spot placement racing a reclaim (two connections)', () => {
     expect(onUnit).toHaveLength(0);
   });
 
+  it('a reclaim that waits on a placement holding the node lock reads after it: the VM placed meanwhile is terminated', async () => {
+    // The reclaim's read of the reservation and its VMs (./reclaim.ts) must take its snapshot
+    // once the node lock is held, so a placement committed while it waited is seen and ended.
+    let reclaiming: Promise<Awaited<ReturnType<typeof reclaim>>> | undefined;
+    let placedId = '';
+    await second.db.transaction(async (tx) => {
+      const vm = await placeVm({ ctx: { ...ctxFor(second.db, ORG.tenantA), db: tx }, input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
+      placedId = vm.id;
+      reclaiming = reclaim({ ctx: ctxFor(tdb.db, ORG.owner), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'] } });
+      await waitUntilBlocked(tdb.db, 'nodes');
+    });
+    const res = await reclaiming!;
+    expect(res.terminated).toEqual([placedId]);
+    const [row] = await tdb.db.select({ status: vms.status }).from(vms).where(eq(vms.id, placedId));
+    expect(row?.status).toBe('terminated');
+  });
+
   it('a placement that commits first is terminated by the reclaim', async () => {
     const vm = await placeVm({ ctx: ctxFor(second.db, ORG.tenantA), input: { nodeId: 'n1', unitIds: ['gpu-3'], tier: 'spot' } });
     const res = await reclaim({ ctx: ctxFor(tdb.db, ORG.owner), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-3'] } });
