@@ -93,7 +93,11 @@ test('the CLI reclaims: plan with --count, dry run, without --yes a question (no
   expect(declined.code).toBe(7);
   expect(declined.stdout).toContain('would terminate');
   expect(declined.stderr).toContain('Terminate 2 spot VMs and reclaim 4 units? [y/N]');
-  expect((await cli('org_helix', 'reclaim', nodeId, reservationId, units)).code).toBe(7);
+  expect(declined.stderr).toContain('Declined: nothing changed.');
+  // No stdin at all: declined too, saying how to confirm without a prompt.
+  const unanswered = await cli('org_helix', 'reclaim', nodeId, reservationId, units);
+  expect(unanswered.code).toBe(7);
+  expect(unanswered.stderr).toContain('Pass --yes to confirm without a prompt.');
 
   // Another spot VM lands on gpu-3 after the preview: the reclaim of the previewed set is refused.
   const late = unwrap(await sdk('org_zephyr').api.POST('/v1/vms', { body: { nodeId, unitIds: ['gpu-3'], tier: 'spot' } }));

@@ -53,10 +53,12 @@ async function collect<P extends ListPath>(client: GpuReservationsClient, path: 
 }
 
 /**
- * Asks on stderr and reads one line of stdin: a terminal's, or a pipe's (`echo y | …`); the end of
- * the input before an answer is a no.
+ * Asks on stderr and reads one line of stdin: a terminal's, or a pipe's (`echo y | …`). Anything
+ * but yes declines (exit 7); the end of the input before an answer too, saying that `--yes`
+ * confirms without a prompt (a script with no stdin otherwise learns only that nothing happened).
+ * @throws CliExit declined
  */
-async function confirm(question: string): Promise<boolean> {
+async function confirmOrDecline(question: string): Promise<void> {
   const rl = createInterface({ input: process.stdin, terminal: false });
   process.stderr.write(`${question} [y/N] `);
   const answer = await new Promise<string | undefined>((resolve) => {
@@ -64,7 +66,8 @@ async function confirm(question: string): Promise<boolean> {
     rl.once('close', () => resolve(undefined));
   });
   rl.close();
-  return /^y(es)?$/i.test(answer?.trim() ?? '');
+  if (answer === undefined) throw new CliExit('\nNo answer (the input ended): nothing changed. Pass --yes to confirm without a prompt.', exitCodes.declined);
+  if (!/^y(es)?$/i.test(answer.trim())) throw new CliExit('Declined: nothing changed.', exitCodes.declined);
 }
 
 type ReclaimFlags = { units?: string; count?: number; dryRun?: boolean; yes?: boolean; reason?: string; expect?: string };
@@ -117,7 +120,7 @@ async function reclaim(cmd: Command, nodeId: string, id: string, flags: ReclaimF
   }
   const expectedTerminate = flags.expect === undefined ? preview.wouldTerminate : ids(flags.expect);
   const question = `Terminate ${expectedTerminate.length} spot VM${expectedTerminate.length === 1 ? '' : 's'} and reclaim ${unitIds.length} unit${unitIds.length === 1 ? '' : 's'}?`;
-  if (!flags.yes && !(await confirm(question))) throw new CliExit('Declined: nothing changed.', exitCodes.declined);
+  if (!flags.yes) await confirmOrDecline(question);
   const result = await client.api.POST('/v1/nodes/{nodeId}/reservations/{id}/reclaim', {
     params: { path },
     body: { unitIds, expectedTerminate, ...(flags.reason === undefined ? {} : { reason: flags.reason }) },
@@ -265,7 +268,7 @@ export function buildProgram(): Command {
     .option('--yes', 'confirm without asking')
     .action(async (id: string, opts: { yes?: boolean }, cmd: Command) => {
       const { client, json } = connect(cmd);
-      if (!opts.yes && !(await confirm(`Terminate ${id}?`))) throw new CliExit('Declined: nothing changed.', exitCodes.declined);
+      if (!opts.yes) await confirmOrDecline(`Terminate ${id}?`);
       const vm = unwrap(await client.api.POST('/v1/vms/{id}/terminate', { params: { path: { id } }, body: {} }));
       if (json) return printJson(vm);
       printFields({ vm: vm.id, status: vm.status, terminatedAt: vm.terminatedAt });
