@@ -190,8 +190,10 @@ export default tseslint.config(
             { group: ['@/db', '@/db/*', '**/db/*'], message: 'Only server/ talks to the database; call a verb through tRPC.' },
             { group: ['@/app', '@/app/*', '**/app/*'], message: 'components/ never import app/: pass what they need as props.' },
             {
-              // server/console-actions.ts is a vocabulary (the ids components register under), no rule or verb.
-              regex: '^@/server/(?!trpc/(root|query-client|shared)$|console-actions$)',
+              // server/console-actions.ts is a vocabulary (the ids components register under), no rule or verb;
+              // server/openapi/redoc-options.ts is what the reference's server rendering and its hydration
+              // in the browser must share (Redoc's options, the history added to the document), pure.
+              regex: '^@/server/(?!trpc/(root|query-client|shared)$|console-actions$|openapi/redoc-options$)',
               message: 'Components take their types from RouterOutputs (components/trpc-types.ts), not server modules.',
             },
           ],

@@ -1,7 +1,7 @@
 'use client';
 
-import { useEffect } from 'react';
-import { redocOptions, withHistory, type ReferenceHistory } from './redoc-options';
+import { redocOptions, withHistory, type ReferenceHistory } from '@/server/openapi/redoc-options';
+import { createElement, useEffect } from 'react';
 
 /**
  * Imports Redoc's browser code. Evaluating it injects a stylesheet of its own (its bundled
@@ -39,12 +39,7 @@ export function RedocHydrate({ history }: { history: ReferenceHistory }) {
     if (!root) return;
     let cancelled = false;
     void (async () => {
-      const [{ Redoc, createStore }, { hydrateRoot }, { createElement }, res] = await Promise.all([
-        importRedoc(),
-        import('react-dom/client'),
-        import('react'),
-        fetch('/v1/openapi.json'),
-      ]);
+      const [{ Redoc, createStore }, { hydrateRoot }, res] = await Promise.all([importRedoc(), import('react-dom/client'), fetch('/v1/openapi.json')]);
       const store = await createStore(withHistory((await res.json()) as object, history), undefined, redocOptions);
       if (!cancelled) hydrateRoot(root, createElement(Redoc, { store }));
     })();

@@ -19,40 +19,43 @@ const { values } = parseArgs({
 const n = Number(values.n);
 const concurrency = Number(values.concurrency);
 
+/** A `/proc/…/stat` line: the name between its parentheses, and its user and system CPU seconds. */
+function readStat(path: string): { comm: string; user: number; system: number } {
+  const stat = fs.readFileSync(path, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { comm: stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')), user: Number(f[11]) / 100, system: Number(f[12]) / 100 };
+}
+
+/** The process ids under /proc. */
+const processIds = () => fs.readdirSync('/proc').filter((p) => /^\d+$/.test(p));
+
 /** CPU seconds (user + system, and system alone) of every process `match` picks. */
 function cpuOf(match: (cmd: string, comm: string) => boolean): { total: number; system: number } {
-  let ticks = 0;
+  let total = 0;
   let system = 0;
-  for (const p of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
+  for (const p of processIds()) {
     try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const cmd = fs.readFileSync(`/proc/${p}/cmdline`, 'utf8');
-      if (!match(cmd, comm)) continue;
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      ticks += Number(f[11]) + Number(f[12]);
-      system += Number(f[12]);
+      const stat = readStat(`/proc/${p}/stat`);
+      if (!match(fs.readFileSync(`/proc/${p}/cmdline`, 'utf8'), stat.comm)) continue;
+      total += stat.user + stat.system;
+      system += stat.system;
     } catch {
       // gone
     }
   }
-  return { total: ticks / 100, system: system / 100 };
+  return { total, system };
 }
 
 /** CPU seconds of each thread of the app's processes, by thread name: the main thread and its helpers (GC, libuv). */
 function threadsOfApp(): Map<string, number> {
   const out = new Map<string, number>();
-  for (const p of fs.readdirSync('/proc')) {
-    if (!/^\d+$/.test(p)) continue;
+  for (const p of processIds()) {
     try {
-      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
-      if (!stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')).startsWith('next-server')) continue;
+      if (!readStat(`/proc/${p}/stat`).comm.startsWith('next-server')) continue;
       for (const t of fs.readdirSync(`/proc/${p}/task`)) {
-        const ts = fs.readFileSync(`/proc/${p}/task/${t}/stat`, 'utf8');
-        const name = t === p ? 'main' : ts.slice(ts.indexOf('(') + 1, ts.lastIndexOf(')'));
-        const f = ts.slice(ts.lastIndexOf(')') + 2).split(' ');
-        out.set(name, (out.get(name) ?? 0) + (Number(f[11]) + Number(f[12])) / 100);
+        const stat = readStat(`/proc/${p}/task/${t}/stat`);
+        const name = t === p ? 'main' : stat.comm;
+        out.set(name, (out.get(name) ?? 0) + stat.user + stat.system);
       }
     } catch {
       // gone

@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process';
 import path from 'node:path';
+import { redocOptions, withHistory } from './redoc-options';
+import { getServedDocument, readReferenceHistory } from './reference';
 
 /** Redoc's markup of the document, and the CSS rules it uses. */
 export type RenderedReference = { html: string; css: string };
@@ -38,15 +40,14 @@ function run(document: unknown, options: unknown): Promise<RenderedReference> {
 }
 
 /**
- * Renders the reference with Redoc: the document (the served one with each operation's history,
- * components/api-reference/redoc-options.ts) and Redoc's options, the same the browser hydrates
- * with. The document and options are code, so the first call's result serves every later one; a
- * failed rendering is retried on the next call.
+ * Renders the reference with Redoc: the served document with each operation's history
+ * (`withHistory`) and Redoc's options, the same the browser hydrates with. Both are code, so the
+ * first call's rendering serves every later one; a failed rendering is retried on the next call.
  * @returns Redoc's HTML and the CSS rules it uses.
  * @throws Error when the rendering process fails.
  */
-export function renderReference(document: unknown, options: unknown): Promise<RenderedReference> {
-  rendered ??= run(document, options).catch((e: unknown) => {
+export function renderReference(): Promise<RenderedReference> {
+  rendered ??= run(withHistory(getServedDocument(), readReferenceHistory()), redocOptions).catch((e: unknown) => {
     rendered = undefined;
     throw e;
   });

@@ -1,14 +1,10 @@
 import { RedocHydrate } from '@/components/api-reference/redoc-hydrate';
-import { redocOptions, withHistory, type ReferenceHistory } from '@/components/api-reference/redoc-options';
 import { NONCE_HEADER } from '@/server/http/page-headers';
 import { renderReference } from '@/server/openapi/redoc';
-import { getServedDocument } from '@/server/openapi/reference';
-import { listOperationHistory, listRevisions } from '@/server/openapi/revisions';
+import { readReferenceHistory } from '@/server/openapi/reference';
 import { headers } from 'next/headers';
 
 export const metadata = { title: 'API reference · GPU Reservations' };
-
-const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
 
 /**
  * The API reference (docs/product.md §5 "The reference"): the document `GET /v1/openapi.json`
@@ -21,16 +17,7 @@ const methods = ['get', 'post', 'put', 'patch', 'delete'] as const;
  */
 export default async function ApiReferencePage() {
   const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
-  const doc = getServedDocument();
-  const history: ReferenceHistory = {
-    revisions: listRevisions().length,
-    operations: Object.fromEntries(
-      Object.entries(doc.paths ?? {}).flatMap(([path, item]) =>
-        methods.filter((m) => item?.[m]).map((m) => [`${m.toUpperCase()} ${path}`, listOperationHistory(`${m.toUpperCase()} ${path}`)]),
-      ),
-    ),
-  };
-  const { html, css } = await renderReference(withHistory(doc, history), redocOptions);
+  const { html, css } = await renderReference();
   // Inside Redoc, the browser's own defaults rather than the console's reset (Tailwind's
   // preflight, a cascade layer): Redoc styles its markup over the browser's defaults. Unlayered
   // and of no specificity, so every rule of Redoc's and every inline style still wins.
@@ -40,7 +27,7 @@ export default async function ApiReferencePage() {
       {nonce && <meta name="sc-nonce" content={nonce} />}
       <style nonce={nonce} dangerouslySetInnerHTML={{ __html: `${reset}\n${css}` }} />
       <div id="redoc-root" dangerouslySetInnerHTML={{ __html: html }} />
-      <RedocHydrate history={history} />
+      <RedocHydrate history={readReferenceHistory()} />
     </main>
   );
 }

@@ -1,10 +1,10 @@
 /**
  * What the API reference hands Redoc (docs/product.md §5 "The reference"), shared by its server
- * rendering (server/openapi/redoc.ts, via app/docs/api/page.tsx) and its hydration in the
- * browser (./redoc-hydrate.tsx): both must render the same document with the same options, or
- * the browser's render would not match the server's.
+ * rendering (./redoc.ts) and its hydration in the browser
+ * (components/api-reference/redoc-hydrate.tsx): both must render the same document with the same
+ * options, or the browser's render would not match the server's. Pure: the browser loads it.
  */
-import type { OperationHistoryData } from './operation-history';
+import type { listOperationHistory } from './revisions';
 
 /**
  * Redoc's options: no search (it would start a web worker from a blob, which the CSP refuses, and
@@ -23,16 +23,17 @@ export const redocOptions = {
   },
 } as const;
 
+/** One operation's history (./revisions.ts). */
+type OperationHistory = ReturnType<typeof listOperationHistory>;
+
 /** Each operation's history, by `METHOD path`, and how many revisions there are. */
-export type ReferenceHistory = { operations: Record<string, OperationHistoryData>; revisions: number };
+export type ReferenceHistory = { operations: Record<string, OperationHistory>; revisions: number };
 
 type OperationLike = { description?: string };
 type DocumentLike = { paths?: object };
 
-const methods = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
-
 /** "Changes": an operation's history as Markdown, linked to the changelog (docs/product.md §5 "Revisions and the changelog"). */
-function historyMarkdown(history: OperationHistoryData, revisions: number): string {
+function historyMarkdown(history: OperationHistory, revisions: number): string {
   const since = history.since
     ? `; present since [revision ${history.since.revision} (${history.since.version}, ${history.since.date})](/docs/api/changelog#revision-${history.since.revision})`
     : '';
@@ -56,7 +57,8 @@ export function withHistory<D extends DocumentLike>(doc: D, history: ReferenceHi
       item &&
         Object.fromEntries(
           Object.entries(item).map(([method, op]) => {
-            const h = methods.includes(method) ? history.operations[`${method.toUpperCase()} ${path}`] : undefined;
+            // A path item's other keys (`parameters`, `summary`) name no operation: no history.
+            const h = history.operations[`${method.toUpperCase()} ${path}`];
             if (!h) return [method, op];
             const o = op as OperationLike;
             return [method, { ...o, description: `${o.description ? `${o.description}\n\n` : ''}${historyMarkdown(h, history.revisions)}` }];
