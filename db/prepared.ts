@@ -65,11 +65,20 @@ export function preparedSql<Row>(name: string, build: () => SQL): (db: DbOrTx, v
  */
 export function toColumnRecord<T extends Table>(table: T, row: Partial<T['$inferInsert']>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
-  for (const [key, column] of Object.entries(getTableColumns(table))) {
+  for (const [key, name] of columnNamesOf(table)) {
     const value = (row as Record<string, unknown>)[key];
-    if (value !== undefined) out[column.name] = value instanceof Date ? value.toISOString() : value;
+    if (value !== undefined) out[name] = value instanceof Date ? value.toISOString() : value;
   }
   return out;
+}
+
+// getTableColumns copies the table's column map on every call; a reclaim calls this for some
+// twenty rows (its audit event, notifications and events), so each table's pairs are kept.
+const columnNames = new WeakMap<Table, [key: string, name: string][]>();
+function columnNamesOf(table: Table): [key: string, name: string][] {
+  let names = columnNames.get(table);
+  if (!names) columnNames.set(table, (names = Object.entries(getTableColumns(table)).map(([key, column]) => [key, column.name])));
+  return names;
 }
 
 /**

@@ -1,5 +1,4 @@
 import { bigserial, index, jsonb, pgTable, text, timestamp } from 'drizzle-orm/pg-core';
-import { orgs } from './orgs';
 
 /**
  * What a `vm.reclaimed` notification says (docs/product.md §5 Objects "Notification"): which VM
@@ -89,9 +88,11 @@ export const notifications = pgTable(
   {
     seq: bigserial('seq', { mode: 'number' }).primaryKey(),
     id: text('id').notNull().unique(),
-    orgId: text('org_id')
-      .notNull()
-      .references(() => orgs.id),
+    // No foreign key to orgs: every writer takes the org from a row that has one (a VM's org, the
+    // platform, an endpoint's org), orgs are never deleted, and the key's check locked the org's
+    // row FOR KEY SHARE once per notification — a reclaim's four on two tenants' rows, shared by
+    // every concurrent reclaim as MultiXacts (docs/performance.md, "Fewer rows a reclaim writes").
+    orgId: text('org_id').notNull(),
     at: timestamp('at', { withTimezone: true, precision: 3 }).notNull(),
     kind: text('kind', { enum: notificationKinds }).notNull(),
     message: text('message').notNull(),

@@ -49,13 +49,12 @@ export const unitIntervals = pgTable(
   (t) => [
     // The node's timeline over a window (rows starting before its end).
     index('unit_intervals_node_idx').on(t.nodeId, t.startsAt),
-    // A reservation's utilisation.
-    index('unit_intervals_reservation_idx').on(t.nodeId, t.reservationId, t.kind),
-    // The verbs close or move a reservation's open rows: without this they would walk its whole
-    // history (a reservation released and reclaimed every few minutes gathers thousands).
-    index('unit_intervals_open_idx')
-      .on(t.nodeId, t.reservationId)
-      .where(sql`${t.open}`),
+    // A reservation's utilisation and calendar (a kind's rows), and the verbs' one probe per unit
+    // and kind for its open row: of a reservation's rows of one kind on one unit, only the latest
+    // can be open (server/intervals/record.ts). No index names `open`, `ends_at` or `ended_by`,
+    // so closing or moving a row is a HOT update that writes no index entry
+    // (docs/performance.md, "Fewer rows a reclaim writes").
+    index('unit_intervals_reservation_idx').on(t.nodeId, t.reservationId, t.kind, t.unitId, t.startsAt),
     // Terminate and reclaim close a VM's rows.
     index('unit_intervals_vm_idx')
       .on(t.vmId)

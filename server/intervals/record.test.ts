@@ -8,6 +8,8 @@ import { sql } from 'drizzle-orm';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { changeTopology } from '../nodes/topology';
 import { cancelReservation } from '../reservations/cancel';
 import { createReservation } from '../reservations/create';
@@ -18,6 +20,7 @@ import { updateReservation } from '../reservations/update';
 import { createReclaimSchedule } from '../scheduled-reclaims/create';
 import { useFreshScene } from '../testing/fresh-scene';
 import { checkInvariants } from '../testing/invariants';
+import { openRowsSql } from './record';
 import { ctxFor, hours, ORG, T0 } from '../testing/scene';
 import { placeVm } from '../vms/place';
 import { terminateVm } from '../vms/terminate';
@@ -128,6 +131,36 @@ function backfillStatements(): string[] {
     .map((s) => s.trim())
     .filter((s) => /INSERT INTO "unit_intervals"/.test(s));
 }
+
+describe('a close finds its open rows without walking the history', () => {
+  it('after many releases and reclaims, each close reads one row per unit and kind, and the record stays whole', async () => {
+    // r1 holds gpu-0 … gpu-5 (gpu-0 … gpu-3 released by the scene; gpu-5 idle); gpu-5 goes to market and back 40 times.
+    for (let i = 0; i < 40; i++) {
+      await release({ ctx: as(ORG.managing, 1 + i / 10), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
+      await reclaim({ ctx: as(ORG.managing, 1.05 + i / 10), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
+    }
+    await release({ ctx: as(ORG.managing, 6), input: { nodeId: 'n1', reservationId: 'r1', unitIds: ['gpu-5'] } });
+    // The probe of every kind on every unit of r1, as cancel runs it: no scan of unit_intervals
+    // returns more than one row per loop, however long gpu-5's released history.
+    const probe = openRowsSql({ nodeId: 'n1', reservationId: 'r1' })!;
+    const client = postgres(scene().url, { max: 1, onnotice: () => {} });
+    const q = new PgDialect().sqlToQuery(probe);
+    const plan = await client.unsafe(`explain (analyze, costs off) ${q.sql}`, q.params as never[]).finally(() => client.end());
+    const text = plan.map((r) => String((r as Record<string, unknown>)['QUERY PLAN'])).join('\n');
+    const scans = [...text.matchAll(/Scan[^\n]* on unit_intervals i[^\n]*rows=([\d.]+) loops=(\d+)/g)];
+    expect(scans.length, text).toBeGreaterThan(0);
+    for (const [line, rows] of scans) expect(Number(rows), line).toBeLessThanOrEqual(1);
+    expect(text).not.toMatch(/Rows Removed by Filter/);
+
+    await cancelReservation({ ctx: as(ORG.owner, 7), input: { nodeId: 'n1', reservationId: 'r1' } });
+    const gpu5 = await record(db(), sql`unit_id = 'gpu-5' and reservation_id = 'r1' and kind = 'released'`);
+    expect(gpu5).toHaveLength(41);
+    expect(gpu5.filter((r) => r.includes(' open'))).toEqual([]);
+    expect(gpu5).toContain('released gpu-5 r1 6→7 cancel');
+    // The scene's factories write no audit events, so only the record's own invariant is asked.
+    expect((await checkInvariants(db())).filter((v) => v.invariant === 'intervals-agree')).toEqual([]);
+  });
+});
 
 describe('migration 0014 backfills the same record from the rows and the audit trail', () => {
   it('after a history of verbs, the backfill equals what the verbs wrote', async () => {

@@ -64,34 +64,59 @@ export type OpenIntervals = { nodeId: string } & (
   { reservationId: string; kinds?: readonly UnitIntervalKind[]; unitIds?: readonly string[] } | { vmIds: readonly string[] }
 );
 
-function openRows(which: OpenIntervals): SQL | null {
-  if ('vmIds' in which) return which.vmIds.length ? sql`vm_id = any(${textArray(which.vmIds)})` : null;
+const reservationKinds = ['reserved', 'released', 'needs-review'] as const satisfies readonly UnitIntervalKind[];
+
+/**
+ * SQL selecting the `id` and `starts_at` of the open rows `which` names. A VM's rows by
+ * `unit_intervals_vm_idx`. A reservation's: one probe of `unit_intervals_reservation_idx` per
+ * kind and unit for its latest row, kept if open — no index names `open` (closing stays a HOT
+ * update), and a reservation released and reclaimed every few minutes never walks its history.
+ * It rests on an invariant of the writers: of a reservation's rows of one kind on one unit, only
+ * the latest can be open (a row opens only once the one before it has closed: release opens
+ * units not released, a shrink closes what it removes, needs-review opens only on reservations at
+ * the node's current generation), checked after every storm (scripts/stress/invariants.ts).
+ * Without `unitIds`, the units the reservation holds (`reservation_units`).
+ */
+export function openRowsSql(which: OpenIntervals): SQL | null {
+  if ('vmIds' in which)
+    return which.vmIds.length ? sql`select id, starts_at from ${unitIntervals} where vm_id = any(${textArray(which.vmIds)}) and open` : null;
   if (which.unitIds && which.unitIds.length === 0) return null;
-  return sql.join(
-    [
-      sql`reservation_id = ${which.reservationId}`,
-      which.kinds ? sql`kind = any(${textArray(which.kinds)})` : sql`kind <> 'vm'`,
-      ...(which.unitIds ? [sql`unit_id = any(${textArray(which.unitIds)})`] : []),
-    ],
-    sql` and `,
-  );
+  return latestOpenRowsSql({
+    nodeId: sql`${which.nodeId}`,
+    reservationId: sql`${which.reservationId}`,
+    kinds: textArray(which.kinds ?? reservationKinds),
+    units: which.unitIds
+      ? sql`unnest(${textArray(which.unitIds)}) u(unit_id)`
+      : sql`(select ru.unit_id from reservation_units ru where ru.node_id = ${which.nodeId} and ru.reservation_id = ${which.reservationId}) u`,
+  });
 }
 
 /**
- * The statement that closes open rows at `at`, as a data-modifying CTE pair a writer can run on
- * its own or fold into one of its statements (the reclaim's). Rows that began at or after `at`
- * are deleted (never happened); the others end at `at` unless their plan ended sooner, and say
- * why when the cut came first.
+ * The probe of `openRowsSql` for a reservation's rows, from SQL pieces: values, or placeholders
+ * in a prepared statement (the reclaim's, server/reservations/reclaim-apply.ts).
+ * @param p.kinds a `text[]`; @param p.units a from-item naming a `unit_id` column, aliased `u`.
  */
-export function closeIntervalsSql(which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): { cut: SQL; dropped: SQL } | null {
-  const rows = openRows(which);
-  if (!rows) return null;
+export function latestOpenRowsSql(p: { nodeId: SQL; reservationId: SQL; kinds: SQL; units: SQL }): SQL {
+  return sql`select x.id, x.starts_at from unnest(${p.kinds}) k(kind) cross join ${p.units}
+    cross join lateral (
+      select i.id, i.starts_at, i.open from ${unitIntervals} i
+      where i.node_id = ${p.nodeId} and i.reservation_id = ${p.reservationId} and i.kind = k.kind and i.unit_id = u.unit_id
+      order by i.starts_at desc limit 1
+    ) x where x.open`;
+}
+
+/**
+ * Closes open rows at `when`, in one statement. Rows that began at or after `when` are deleted
+ * (never happened); the others end then unless their plan ended sooner, and say why when the cut
+ * came first.
+ */
+export async function closeIntervals(tx: Tx, which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): Promise<void> {
+  const rows = openRowsSql(which);
+  if (!rows) return;
   const t = at(when);
-  const match = sql`node_id = ${which.nodeId} and open and ${rows}`;
-  return {
-    dropped: sql`delete from ${unitIntervals} where ${match} and starts_at >= ${t}`,
-    cut: sql`update ${unitIntervals} set ${cutOpenIntervals(t, sql`${endedBy}`)} where ${match} and starts_at < ${t}`,
-  };
+  await tx.execute(sql`with open_rows as materialized (${rows}),
+    dropped as (delete from ${unitIntervals} where id in (select id from open_rows where starts_at >= ${t}))
+    update ${unitIntervals} set ${cutOpenIntervals(t, sql`${endedBy}`)} where id in (select id from open_rows where starts_at < ${t})`);
 }
 
 /**
@@ -104,16 +129,8 @@ export function cutOpenIntervals(t: SQL, endedBy: SQL): SQL {
     ends_at = case when ends_at is null or ends_at > ${t} then ${t} else ends_at end, open = false`;
 }
 
-/** Closes open rows at `when` (see closeIntervalsSql), in one statement. */
-export async function closeIntervals(tx: Tx, which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): Promise<void> {
-  const q = closeIntervalsSql(which, when, endedBy);
-  if (!q) return;
-  await tx.execute(sql`with dropped as (${q.dropped}) ${q.cut}`);
-}
-
 /** Moves the planned end of a reservation's open rows (its `endsAt` changed; still in the future). */
 export async function moveIntervalEnds(tx: Tx, nodeId: string, reservationId: string, endsAt: Date | null): Promise<void> {
-  await tx.execute(
-    sql`update ${unitIntervals} set ends_at = ${atOrNull(endsAt)} where node_id = ${nodeId} and reservation_id = ${reservationId} and kind <> 'vm' and open`,
-  );
+  const rows = openRowsSql({ nodeId, reservationId })!;
+  await tx.execute(sql`update ${unitIntervals} set ends_at = ${atOrNull(endsAt)} where id in (select id from (${rows}) o)`);
 }

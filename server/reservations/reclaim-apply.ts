@@ -4,7 +4,7 @@ import { notifications, reservationUnits, reservations, unitIntervals, vmUnits, 
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { auditEventFact, auditEventRow, auditJson, insertAuditSql } from '../audit/write';
 import { eventRows, eventsJson, insertEventsSql, recipientsOf, type EventFact } from '../events/write';
-import { cutOpenIntervals } from '../intervals/record';
+import { cutOpenIntervals, latestOpenRowsSql } from '../intervals/record';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
 import { requireAction, type ReservationScope } from './internal';
@@ -127,13 +127,12 @@ const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
       where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and unit_id = any(${p('leaving')}::text[]) returning unit_id
     ), audit as (
       ${insertAuditSql(p('audit'))}
+    ), released_open as materialized (
+      ${latestOpenRowsSql({ nodeId: sql`${p('nodeId')}`, reservationId: sql`${p('reservationId')}`, kinds: sql`array['released']`, units: sql`unnest(${p('leaving')}::text[]) u(unit_id)` })}
     ), released_dropped as (
-      delete from ${unitIntervals} where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and open and kind = 'released'
-        and unit_id = any(${p('leaving')}::text[]) and starts_at >= ${p('now')}::timestamptz
+      delete from ${unitIntervals} where id in (select id from released_open where starts_at >= ${p('now')}::timestamptz)
     ), released_cut as (
-      update ${unitIntervals} set ${cutAt()}
-      where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and open and kind = 'released'
-        and unit_id = any(${p('leaving')}::text[]) and starts_at < ${p('now')}::timestamptz
+      update ${unitIntervals} set ${cutAt()} where id in (select id from released_open where starts_at < ${p('now')}::timestamptz)
     ), vm_dropped as (
       delete from ${unitIntervals} where vm_id = any(${p('vmIds')}::text[]) and open and starts_at >= ${p('now')}::timestamptz
     ), vm_cut as (

@@ -366,6 +366,15 @@ describe('10. the record of unit intervals agrees with the rows', () => {
     ).toEqual([`vm-interval-disagrees ${ids.spotVmId}`, 'vm-interval-times vm-spot-b', `vm-interval-times ${ids.spotVmId}`]);
   });
 
+  it('catches an open row behind a later one of its kind and unit, which the verbs would never find to close', async () => {
+    const found = await planted(
+      sqlFault(`insert into unit_intervals (node_id, unit_id, kind, reservation_id, starts_at, ends_at)
+        select node_id, unit_id, kind, reservation_id, starts_at - interval '1 minute', ends_at from unit_intervals
+        where node_id = 'n1' and reservation_id = 'r1' and kind = 'released' and unit_id = 'gpu-3' and open`),
+    );
+    expect(found.filter((v) => v.invariant === 'intervals-agree').map((v) => `${v.kind} ${v.details.unitId}`)).toEqual(['open-interval-not-latest gpu-3']);
+  });
+
   it('catches a needs-review window a re-affirm left open', async () => {
     const found = await planted(sqlFault(`update unit_intervals set open = true, ended_by = null where kind = 'needs-review' and reservation_id = 'r1'`));
     expect(kinds(found.filter((v) => v.invariant === 'intervals-agree'))).toEqual(['needs-review-without-cause', 'open-end-disagrees']);
