@@ -74,7 +74,7 @@ const reservationKinds = ['reserved', 'released', 'needs-review'] as const satis
  * It rests on an invariant of the writers: of a reservation's rows of one kind on one unit, only
  * the latest can be open (a row opens only once the one before it has closed: release opens
  * units not released, a shrink closes what it removes, needs-review opens only on reservations at
- * the node's current generation), checked after every storm (scripts/stress/invariants.ts).
+ * the node's current generation), checked after every storm (server/testing/invariants.ts).
  * Without `unitIds`, the units the reservation holds (`reservation_units`).
  */
 export function openRowsSql(which: OpenIntervals): SQL | null {
