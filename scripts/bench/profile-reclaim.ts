@@ -5,9 +5,11 @@
  * the scenario once per fixture and prints, per statement, calls, planning and execution time
  * per call, WAL bytes and buffers per call — and the CPU seconds the app process and the
  * database spent per request (and how much of it in the kernel), and the app's by thread (its main
- * thread, and the helpers: GC, libuv).
+ * thread, and the helpers: GC, libuv); and, per table, the rows inserted, updated (how many as HOT
+ * updates, which write no index entry) and deleted per request.
  */
 import fs from 'node:fs';
+import { sql } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { createFleet, resetStatements, startCluster, startInstance, stopInstance, FIRST_APP_PORT, type Cluster } from './stage';
 import { buildFixtures, dropFixtures, fixtureNode, FIXTURE_RESERVATION, RECLAIM_UNITS } from './fixtures';
@@ -64,6 +66,14 @@ function threadsOfApp(): Map<string, number> {
   return out;
 }
 
+/** Rows inserted, updated (HOT among them) and deleted so far, by table of the fleet's database. */
+async function tableWrites(): Promise<Map<string, { ins: number; upd: number; hot: number; del: number }>> {
+  const rows = await fleet.db.execute<{ relname: string; ins: string; upd: string; hot: string; del: string }>(
+    sql`select relname, n_tup_ins::text as ins, n_tup_upd::text as upd, n_tup_hot_upd::text as hot, n_tup_del::text as del from pg_stat_user_tables`,
+  );
+  return new Map(rows.map((t) => [t.relname, { ins: Number(t.ins), upd: Number(t.upd), hot: Number(t.hot), del: Number(t.del) }]));
+}
+
 const cluster: Cluster = await startCluster();
 await cluster.admin.unsafe('alter system set pg_stat_statements.track_planning = on');
 await cluster.admin.unsafe('select pg_reload_conf()');
@@ -85,6 +95,7 @@ try {
   await resetStatements(cluster);
   await cluster.admin.unsafe('create extension if not exists pg_walinspect');
   const [{ lsn: lsn0 } = { lsn: '0/0' }] = await cluster.admin.unsafe<{ lsn: string }[]>('select pg_current_wal_lsn()::text as lsn');
+  const tables0 = await tableWrites();
   const threads0 = threadsOfApp();
   const app0 = cpuOf((cmd, comm) => comm.startsWith('next-server'));
   const pg0 = cpuOf((_cmd, comm) => comm === 'postgres');
@@ -131,6 +142,17 @@ try {
     console.log(
       `${q.calls.padStart(6)} calls  plan ${q.plan.toFixed(3)} ms  exec ${q.exec.toFixed(3)} ms  wal ${q.wal} B  hit ${q.hit} read ${q.read} dirtied ${q.dirtied}  rows ${q.rows}  ${q.query.replace(/\s+/g, ' ').slice(0, 160)}`,
     );
+  // Backends flush their table statistics once idle for a second.
+  await new Promise((resolve) => setTimeout(resolve, 1500));
+  const tables1 = await tableWrites();
+  for (const [table, after] of tables1) {
+    const before = tables0.get(table) ?? { ins: 0, upd: 0, hot: 0, del: 0 };
+    const per = (k: keyof typeof after) => (after[k] - before[k]) / r.requests;
+    if (per('ins') + per('upd') + per('del') < 0.01) continue;
+    console.log(
+      `table ${table.padEnd(22)} inserts ${per('ins').toFixed(2).padStart(6)}/req  updates ${per('upd').toFixed(2).padStart(6)}/req (HOT ${per('hot').toFixed(2)})  deletes ${per('del').toFixed(2)}/req`,
+    );
+  }
   console.log(`server stderr (last chunks): ${instance.stderr.join('').slice(-3000)}`);
 } finally {
   await stopInstance(instance);
