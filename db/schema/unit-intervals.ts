@@ -50,11 +50,11 @@ export const unitIntervals = pgTable(
     // The node's timeline over a window (rows starting before its end).
     index('unit_intervals_node_idx').on(t.nodeId, t.startsAt),
     // A reservation's utilisation and calendar (a kind's rows), and the verbs' one probe per unit
-    // and kind for its open row: of a reservation's rows of one kind on one unit, only the latest
-    // can be open (server/intervals/record.ts). No index names `open`, `ends_at` or `ended_by`,
+    // and kind for its open row: of a reservation's rows of one kind on one unit, only the last
+    // written can be open (server/intervals/record.ts). No index names `open`, `ends_at` or `ended_by`,
     // so closing or moving a row is a HOT update that writes no index entry
     // (docs/performance.md, "Fewer rows a reclaim writes").
-    index('unit_intervals_reservation_idx').on(t.nodeId, t.reservationId, t.kind, t.unitId, t.startsAt),
+    index('unit_intervals_reservation_idx').on(t.nodeId, t.reservationId, t.kind, t.unitId, t.id),
     // Terminate and reclaim close a VM's rows.
     index('unit_intervals_vm_idx')
       .on(t.vmId)

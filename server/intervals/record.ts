@@ -69,12 +69,14 @@ const reservationKinds = ['reserved', 'released', 'needs-review'] as const satis
 /**
  * SQL selecting the `id` and `starts_at` of the open rows `which` names. A VM's rows by
  * `unit_intervals_vm_idx`. A reservation's: one probe of `unit_intervals_reservation_idx` per
- * kind and unit for its latest row, kept if open — no index names `open` (closing stays a HOT
- * update), and a reservation released and reclaimed every few minutes never walks its history.
- * It rests on an invariant of the writers: of a reservation's rows of one kind on one unit, only
- * the latest can be open (a row opens only once the one before it has closed: release opens
- * units not released, a shrink closes what it removes, needs-review opens only on reservations at
- * the node's current generation), checked after every storm (server/testing/invariants.ts).
+ * kind and unit for the last row written (the highest id), kept if open — no index names `open`
+ * (closing stays a HOT update), and a reservation released and reclaimed every few minutes never
+ * walks its history. It rests on an invariant of the writers: of a reservation's rows of one kind
+ * on one unit, only the last written can be open — a row opens only once the one before it has
+ * closed (release opens units not released, a shrink closes what it removes, needs-review opens
+ * only on reservations at the node's current generation), and ids grow in the order the node's
+ * writers run, one at a time under its lock, whatever the clock said (a clock stepped back still
+ * has its row found and closed). Checked after every storm (server/testing/invariants.ts).
  * Without `unitIds`, the units the reservation holds (`reservation_units`).
  */
 export function openRowsSql(which: OpenIntervals): SQL | null {
@@ -101,7 +103,7 @@ export function latestOpenRowsSql(p: { nodeId: SQL; reservationId: SQL; kinds: S
     cross join lateral (
       select i.id, i.starts_at, i.open from ${unitIntervals} i
       where i.node_id = ${p.nodeId} and i.reservation_id = ${p.reservationId} and i.kind = k.kind and i.unit_id = u.unit_id
-      order by i.starts_at desc limit 1
+      order by i.id desc limit 1
     ) x where x.open`;
 }
 

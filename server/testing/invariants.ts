@@ -591,8 +591,8 @@ export const timesFollowCommitOrder: InvariantCheck = async (db) => {
  * - a VM's unit runs it exactly when the VM has an open `vm` row on it, which began at the VM's
  *   `startedAt`; a closed one ended at its `terminatedAt`;
  * - an open `needs-review` row belongs to a reservation at an older topology than its node's;
- * - of a reservation's rows of one kind on one unit, only the latest can be open: what the
- *   verbs' one probe per unit and kind for its open row rests on (server/intervals/record.ts).
+ * - of a reservation's rows of one kind on one unit, only the last written can be open: what
+ *   the verbs' one probe per unit and kind for its open row rests on (server/intervals/record.ts).
  */
 export const intervalsAgree: InvariantCheck = async (db) => {
   const found = await rows<{ kind: string; node_id: string; subject: string; unit_id: string; info: string }>(
@@ -628,10 +628,10 @@ export const intervalsAgree: InvariantCheck = async (db) => {
           from unit_intervals i join reservations r on r.node_id = i.node_id and r.id = i.reservation_id join nodes n on n.id = i.node_id
           where i.open and i.kind = 'needs-review' and r.topology_gen >= n.topology_gen
         union all
-        select 'open-interval-not-latest', i.node_id, i.reservation_id, i.unit_id, i.kind || ' open since ' || ${iso('i.starts_at')} || ', a later row since ' || ${iso('l.starts_at')}
+        select 'open-interval-not-latest', i.node_id, i.reservation_id, i.unit_id, i.kind || ' open since ' || ${iso('i.starts_at')} || ', a row written after it since ' || ${iso('l.starts_at')}
           from unit_intervals i join lateral (
             select j.starts_at from unit_intervals j
-            where j.node_id = i.node_id and j.reservation_id = i.reservation_id and j.kind = i.kind and j.unit_id = i.unit_id and (j.starts_at, j.id) > (i.starts_at, i.id)
+            where j.node_id = i.node_id and j.reservation_id = i.reservation_id and j.kind = i.kind and j.unit_id = i.unit_id and j.id > i.id
             limit 1) l on true
           where i.open and i.kind <> 'vm'
         order by 1, 2, 3, 4`,
