@@ -80,8 +80,7 @@ const reservationKinds = ['reserved', 'released', 'needs-review'] as const satis
  * Without `unitIds`, the units the reservation holds (`reservation_units`).
  */
 export function openRowsSql(which: OpenIntervals): SQL | null {
-  if ('vmIds' in which)
-    return which.vmIds.length ? sql`select id, starts_at from ${unitIntervals} where vm_id = any(${textArray(which.vmIds)}) and open` : null;
+  if ('vmIds' in which) return which.vmIds.length ? vmOpenRowsSql(textArray(which.vmIds)) : null;
   if (which.unitIds && which.unitIds.length === 0) return null;
   return latestOpenRowsSql({
     nodeId: sql`${which.nodeId}`,
@@ -107,28 +106,33 @@ export function latestOpenRowsSql(p: { nodeId: SQL; reservationId: SQL; kinds: S
     ) x where x.open`;
 }
 
-/**
- * Closes open rows at `when`, in one statement. Rows that began at or after `when` are deleted
- * (never happened); the others end then unless their plan ended sooner, and say why when the cut
- * came first.
- */
-export async function closeIntervals(tx: Tx, which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): Promise<void> {
-  const rows = openRowsSql(which);
-  if (!rows) return;
-  const t = at(when);
-  await tx.execute(sql`with open_rows as materialized (${rows}),
-    dropped as (delete from ${unitIntervals} where id in (select id from open_rows where starts_at >= ${t}))
-    update ${unitIntervals} set ${cutOpenIntervals(t, sql`${endedBy}`)} where id in (select id from open_rows where starts_at < ${t})`);
+/** The open rows of some VMs (`unit_intervals_vm_idx`), from a `text[]`: values or a placeholder. */
+export function vmOpenRowsSql(vmIds: SQL): SQL {
+  return sql`select id, starts_at from ${unitIntervals} where vm_id = any(${vmIds}) and open`;
 }
 
 /**
- * The SET list that closes open rows at `t`: they end then unless their plan ended sooner, and
- * say why (`endedBy`) when the cut came first. Also used with placeholders by the reclaim's one
- * statement (server/reservations/reclaim-apply.ts).
+ * The data-modifying CTEs that close, at `t`, the rows `rows` selects (`id`, `starts_at`): `name`
+ * holds them, `name_dropped` deletes those that began at or after `t` (they never happened), and
+ * `name_cut` ends the others then unless their plan ended sooner, saying why (`endedBy`) when the
+ * cut came first. For a statement of its own (`closeIntervals`) or folded into the reclaim's one
+ * write (server/reservations/reclaim-apply.ts, with placeholders).
  */
-export function cutOpenIntervals(t: SQL, endedBy: SQL): SQL {
-  return sql`ended_by = case when ends_at is null or ends_at > ${t} then ${endedBy} else ended_by end,
-    ends_at = case when ends_at is null or ends_at > ${t} then ${t} else ends_at end, open = false`;
+export function closeRowsSql(name: string, rows: SQL, t: SQL, endedBy: SQL): SQL {
+  const open = sql.identifier(name);
+  return sql`${open} as materialized (${rows}),
+    ${sql.identifier(`${name}_dropped`)} as (delete from ${unitIntervals} where id in (select id from ${open} where starts_at >= ${t})),
+    ${sql.identifier(`${name}_cut`)} as (update ${unitIntervals} set
+      ended_by = case when ends_at is null or ends_at > ${t} then ${endedBy} else ended_by end,
+      ends_at = case when ends_at is null or ends_at > ${t} then ${t} else ends_at end, open = false
+      where id in (select id from ${open} where starts_at < ${t}))`;
+}
+
+/** Closes open rows at `when` (`closeRowsSql`), in one statement; nothing named, nothing sent. */
+export async function closeIntervals(tx: Tx, which: OpenIntervals, when: Date, endedBy: UnitIntervalEnd): Promise<void> {
+  const rows = openRowsSql(which);
+  if (!rows) return;
+  await tx.execute(sql`with ${closeRowsSql('open_rows', rows, at(when), sql`${endedBy}`)} select 1`);
 }
 
 /** Moves the planned end of a reservation's open rows (its `endsAt` changed; still in the future). */

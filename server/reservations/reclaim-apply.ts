@@ -1,10 +1,10 @@
 import type { Tx } from '@/db/client';
 import { preparedSql, preparedStatement, toColumnRecord } from '@/db/prepared';
-import { notifications, reservationUnits, reservations, unitIntervals, vmUnits, vms } from '@/db/schema';
+import { notifications, reservationUnits, reservations, vmUnits, vms } from '@/db/schema';
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import { auditEventFact, auditEventRow, auditJson, insertAuditSql } from '../audit/write';
 import { eventRows, eventsJson, insertEventsSql, recipientsOf, type EventFact } from '../events/write';
-import { cutOpenIntervals, latestOpenRowsSql } from '../intervals/record';
+import { closeRowsSql, latestOpenRowsSql, vmOpenRowsSql } from '../intervals/record';
 import { DomainError } from '../errors';
 import { newId, sortByCodePoint, sortUnitIds } from '../ids';
 import { requireAction, type ReservationScope } from './internal';
@@ -115,7 +115,13 @@ const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
   const p = (name: string) => sql.placeholder(name);
   // The record of unit intervals (docs/product.md §5.8): the named units' market rows and the
   // evicted VMs' rows end now, by reclaim (server/intervals/record.ts, here with placeholders).
-  const cutAt = () => cutOpenIntervals(sql`${p('now')}::timestamptz`, sql`'reclaim'`);
+  const now = sql`${p('now')}::timestamptz`;
+  const leavingMarket = latestOpenRowsSql({
+    nodeId: sql`${p('nodeId')}`,
+    reservationId: sql`${p('reservationId')}`,
+    kinds: sql`array['released']`,
+    units: sql`unnest(${p('leaving')}::text[]) u(unit_id)`,
+  });
   return sql`
     with ended as (
       update ${vms} set status = 'terminated', terminated_at = ${p('now')}::timestamptz, termination_reason = 'reclaimed'
@@ -127,17 +133,9 @@ const writeReclaim = preparedSql<{ updated: number }>('reclaim_writes', () => {
       where node_id = ${p('nodeId')} and reservation_id = ${p('reservationId')} and unit_id = any(${p('leaving')}::text[]) returning unit_id
     ), audit as (
       ${insertAuditSql(p('audit'))}
-    ), released_open as materialized (
-      ${latestOpenRowsSql({ nodeId: sql`${p('nodeId')}`, reservationId: sql`${p('reservationId')}`, kinds: sql`array['released']`, units: sql`unnest(${p('leaving')}::text[]) u(unit_id)` })}
-    ), released_dropped as (
-      delete from ${unitIntervals} where id in (select id from released_open where starts_at >= ${p('now')}::timestamptz)
-    ), released_cut as (
-      update ${unitIntervals} set ${cutAt()} where id in (select id from released_open where starts_at < ${p('now')}::timestamptz)
-    ), vm_dropped as (
-      delete from ${unitIntervals} where vm_id = any(${p('vmIds')}::text[]) and open and starts_at >= ${p('now')}::timestamptz
-    ), vm_cut as (
-      update ${unitIntervals} set ${cutAt()} where vm_id = any(${p('vmIds')}::text[]) and open and starts_at < ${p('now')}::timestamptz
-    ), notified as (
+    ), ${closeRowsSql('released', leavingMarket, now, sql`'reclaim'`)},
+    ${closeRowsSql('vm_rows', vmOpenRowsSql(sql`${p('vmIds')}::text[]`), now, sql`'reclaim'`)},
+    notified as (
       insert into ${notifications} (${columnList(notificationColumns)})
       select ${columnList(notificationColumns)} from jsonb_populate_recordset(null::notifications, ${p('notifications')}::jsonb) returning seq
     ), told as (
