@@ -1,7 +1,8 @@
 'use client';
 
 import { redocOptions, withHistory, type ReferenceHistory } from '@/server/openapi/redoc-options';
-import { createElement, useEffect } from 'react';
+import { createElement, useEffect, type ReactNode } from 'react';
+import { keepReferenceAccessible } from './redoc-a11y';
 
 /**
  * Imports Redoc's browser code. Evaluating it injects a stylesheet of its own (its bundled
@@ -27,6 +28,15 @@ async function importRedoc() {
 }
 
 /**
+ * Redoc as the server rendered it (a component of no markup of its own, so hydration matches),
+ * mended for axe once hydrated (./redoc-a11y.ts).
+ */
+function Accessible({ root, children }: { root: HTMLElement; children: ReactNode }) {
+  useEffect(() => keepReferenceAccessible(root), [root]);
+  return children;
+}
+
+/**
  * Makes the server-rendered reference interactive (docs/product.md §5 "The reference"): once the
  * page has loaded, fetches Redoc's browser code (on demand: it is no part of any page's first
  * load) and the served document, and hydrates Redoc's markup in `#redoc-root` with the same
@@ -41,7 +51,7 @@ export function RedocHydrate({ history }: { history: ReferenceHistory }) {
     void (async () => {
       const [{ Redoc, createStore }, { hydrateRoot }, res] = await Promise.all([importRedoc(), import('react-dom/client'), fetch('/v1/openapi.json')]);
       const store = await createStore(withHistory((await res.json()) as object, history), undefined, redocOptions);
-      if (!cancelled) hydrateRoot(root, createElement(Redoc, { store }));
+      if (!cancelled) hydrateRoot(root, createElement(Accessible, { root, children: createElement(Redoc, { store }) }));
     })();
     return () => {
       cancelled = true;

@@ -85,6 +85,44 @@ test('the API reference renders signed out with Redoc, every operation with its 
   expect(offSite(seen.requests)).toEqual([]);
 });
 
+test("on a phone the reference's icons draw and its menu button opens the menu", async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 375, height: 800 });
+  await page.goto('/docs/api');
+  await expect(page.getByRole('heading', { level: 1, name: /GPU Reservations API/ })).toBeVisible();
+  // Every path Redoc draws keeps its shape: the reset of the console's styles inside the
+  // reference once reverted the `d` of each path (a CSS property in Chromium), and the phone's
+  // menu button was a blank disc.
+  const blank = () =>
+    page.evaluate(() => [...document.querySelectorAll('#redoc-root svg path[d]')].filter((p) => getComputedStyle(p).getPropertyValue('d') === 'none').length);
+  expect(await page.locator('#redoc-root svg path[d]').count()).toBeGreaterThan(0);
+  expect(await blank()).toBe(0);
+  // The menu button: the icon drawn with paths (the rest of Redoc's icons are polygons).
+  const button = page.locator('#redoc-root svg:has(path[d])').first();
+  await expect(button).toBeInViewport();
+  await expect(page.locator('[data-item-id="tag/Reservations"]')).not.toBeInViewport(); // the menu is closed
+  // Once Redoc's browser code has hydrated the page, a tap opens the menu.
+  await expect(async () => {
+    await button.click();
+    await expect(page.locator('[data-item-id="tag/Reservations"]')).toBeInViewport({ timeout: 2_000 });
+  }).toPass({ timeout: 60_000 });
+  expect(await blank()).toBe(0);
+  await page.screenshot({ path: test.info().outputPath('reference-phone-menu.png') });
+});
+
+for (const theme of ['light', 'dark'] as const) {
+  test(`axe finds nothing on the reference in the ${theme} theme once Redoc has made it interactive`, async ({ page, context, baseURL }) => {
+    test.setTimeout(120_000); // axe over every operation, on a shared machine
+    await context.addCookies([{ name: 'theme', value: theme, url: baseURL! }]);
+    await page.goto('/docs/api');
+    await expect(page.getByRole('heading', { level: 1, name: /GPU Reservations API/ })).toBeVisible();
+    // Hydrated and mended (components/api-reference/redoc-a11y.ts): its drop-downs carry names.
+    await expect(page.locator('#redoc-root select[aria-label]').first()).toBeAttached({ timeout: 60_000 });
+    await expect(page.locator('#redoc-root select:not([aria-label])')).toHaveCount(0);
+    await expectNoAxeViolations(page, `the reference (${theme})`);
+  });
+}
+
 test('the changelog renders signed out with no script of its own; nothing leaves the site, no CSP violation', async ({ page }) => {
   const seen = await watch(page);
   const res = await page.goto('/docs/api/changelog');

@@ -9,7 +9,11 @@ import type { listOperationHistory } from './revisions';
 /**
  * Redoc's options: no search (it would start a web worker from a blob, which the CSP refuses, and
  * the menu lists every operation), the browser's own scrollbars, successful answers expanded,
- * and the download link pointing at the served document.
+ * and the download link pointing at the served document. Its theme's colors where its defaults
+ * fail WCAG's 4.5:1 contrast (docs/product.md §8 R7; axe counted some 2,000 such elements): inline
+ * code (red on a light tint, 3.5:1), secondary text (the section headings, 2.9:1) and the error
+ * answers' tabs on the dark panel (3.5:1); links underlined, since in running text their color
+ * alone does not set them apart.
  */
 export const redocOptions = {
   disableSearch: true,
@@ -19,7 +23,13 @@ export const redocOptions = {
   jsonSampleExpandLevel: 3,
   downloadDefinitionUrl: '/v1/openapi.json',
   theme: {
-    typography: { fontFamily: 'system-ui, sans-serif', headings: { fontFamily: 'system-ui, sans-serif' }, code: { fontFamily: 'ui-monospace, monospace' } },
+    colors: { text: { secondary: '#5c6366' }, responses: { error: { tabTextColor: '#ff7b72' } } },
+    typography: {
+      fontFamily: 'system-ui, sans-serif',
+      headings: { fontFamily: 'system-ui, sans-serif' },
+      code: { fontFamily: 'ui-monospace, monospace', color: '#a4241f' },
+      links: { textDecoration: 'underline' },
+    },
   },
 } as const;
 
