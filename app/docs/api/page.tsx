@@ -21,11 +21,11 @@ export default async function ApiReferencePage() {
   // Inside Redoc, the browser's own defaults rather than the console's reset (Tailwind's
   // preflight, a cascade layer): Redoc styles its markup over the browser's defaults. Unlayered
   // and of no specificity, so every rule of Redoc's and every inline style still wins — but not
-  // an SVG's presentation attributes, which count as author rules that come first: reverted, a
-  // path lost its `d` (a CSS property in Chromium) and Redoc's icons drew nothing (the phone
-  // menu's button was a blank disc). SVG markup keeps the console's preflight (`display: block`,
-  // `vertical-align`), which Redoc's own rules set where it matters.
-  const reset = ':where(#redoc-root *:not(svg, svg *)) { all: revert; }';
+  // the presentation attributes of an SVG's shapes, which count as author rules that come first:
+  // reverted, a path lost its `d` (a CSS property in Chromium) and Redoc's icons drew nothing (the
+  // phone menu's button was a blank disc). So what is inside an `<svg>` is left as drawn; the
+  // `<svg>` itself is reset like the rest (inline, as Redoc lays it out).
+  const reset = ':where(#redoc-root *:not(svg *)) { all: revert; }';
   // Redoc draws its section headings and the response headers' caption in a fixed
   // rgba(38, 50, 56, 0.5): 2.9:1 on white, under WCAG's 4.5 (docs/product.md §8 R7); its theme
   // cannot change it. The id outweighs Redoc's one class.
