@@ -12,7 +12,7 @@
  */
 import { parseArgs } from 'node:util';
 import { createFleet, startCluster, startInstance, stopInstance, FIRST_APP_PORT } from './stage';
-import { buildFixtures, dropFixtures, fixtureNode, FIXTURE_RESERVATION, RECLAIM_UNITS } from './fixtures';
+import { buildFixtures, dropFixtures, fixtureNode, fixtureRequest } from './fixtures';
 import { runLoad } from './load';
 
 const { values } = parseArgs({
@@ -32,15 +32,8 @@ const fleet = await createFleet(cluster, 100);
 const instance = await startInstance(FIRST_APP_PORT, fleet.url, []);
 try {
   const key = fleet.keys.org_acme!;
-  const request = (floor: boolean, batch: string, offset: number) => (i: number) => {
-    const node = fixtureNode(batch, offset + i);
-    return {
-      method: 'POST' as const,
-      path: floor ? `/bench/floor?nodeId=${node}` : `/v1/nodes/${node}/reservations/${FIXTURE_RESERVATION}/reclaim`,
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify(dryRun ? { unitIds: RECLAIM_UNITS, dryRun: true } : { unitIds: RECLAIM_UNITS, reason: 'bench' }),
-    };
-  };
+  const request = (floor: boolean, batch: string, offset: number) => (i: number) =>
+    fixtureRequest(key, fixtureNode(batch, offset + i), floor ? 'floor' : dryRun ? 'dry' : 'reclaim');
   // Warm-up: every pooled connection prepares its statements, for both routes.
   await buildFixtures(fleet.db, 'warm', 300);
   for (const floor of [false, true]) await runLoad(instance.base, { concurrency: 8, amount: 300, expect: 200, request: request(floor, 'warm', 0) });

@@ -16,6 +16,19 @@ export const RECLAIM_UNITS = ['gpu-0', 'gpu-1', 'gpu-2', 'gpu-3'];
 /** The node id of fixture `j` of a batch. */
 export const fixtureNode = (batch: string, j: number) => `zz-bench-${batch}-${String(j).padStart(5, '0')}`;
 
+/**
+ * The request of a fixture-driven run (scripts/bench/profile-reclaim.ts, ./ab-reclaim.ts) as the
+ * fixtures' owner: the floor route on its node, or the reclaim of gpu-0…3 (a dry run with `dry`).
+ */
+export function fixtureRequest(key: string, node: string, scenario: 'floor' | 'reclaim' | 'dry') {
+  return {
+    method: 'POST' as const,
+    path: scenario === 'floor' ? `/bench/floor?nodeId=${node}` : `/v1/nodes/${node}/reservations/${FIXTURE_RESERVATION}/reclaim`,
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify(scenario === 'dry' ? { unitIds: RECLAIM_UNITS, dryRun: true } : { unitIds: RECLAIM_UNITS, reason: 'bench' }),
+  };
+}
+
 /** Writes `count` fixtures named after `batch`, in one transaction. */
 export async function buildFixtures(db: Db, batch: string, count: number): Promise<void> {
   const units = JSON.stringify(gpuUnits());

@@ -1,5 +1,5 @@
 /**
- * `npx tsx scripts/bench/profile-reclaim.ts [--n 3000] [--concurrency 8] [--scenario reclaim|floor]`:
+ * `npx tsx scripts/bench/profile-reclaim.ts [--n 3000] [--concurrency 8] [--scenario reclaim|floor|dry]`:
  * where a reclaim's time goes (issue 26). One embedded PostgreSQL with pg_stat_statements
  * (planning tracked too), the 100-node fleet and `n` reclaim fixtures, one `next start`; fires
  * the scenario once per fixture and prints, per statement, calls, planning and execution time
@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import { sql } from 'drizzle-orm';
 import { parseArgs } from 'node:util';
 import { createFleet, resetStatements, startCluster, startInstance, stopInstance, FIRST_APP_PORT, type Cluster } from './stage';
-import { buildFixtures, dropFixtures, fixtureNode, FIXTURE_RESERVATION, RECLAIM_UNITS } from './fixtures';
+import { buildFixtures, dropFixtures, fixtureNode, fixtureRequest } from './fixtures';
 import { runLoad } from './load';
 
 const { values } = parseArgs({
@@ -81,12 +81,8 @@ const fleet = await createFleet(cluster, 100);
 const instance = await startInstance(FIRST_APP_PORT, fleet.url, []);
 try {
   const key = fleet.keys.org_acme!;
-  const request = (batch: string) => (i: number) => {
-    const node = fixtureNode(batch, i);
-    const path = values.scenario === 'floor' ? `/bench/floor?nodeId=${node}` : `/v1/nodes/${node}/reservations/${FIXTURE_RESERVATION}/reclaim`;
-    const body = values.scenario === 'dry' ? { unitIds: RECLAIM_UNITS, dryRun: true } : { unitIds: RECLAIM_UNITS, reason: 'bench' };
-    return { method: 'POST' as const, path, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) };
-  };
+  const scenario = values.scenario as 'floor' | 'reclaim' | 'dry';
+  const request = (batch: string) => (i: number) => fixtureRequest(key, fixtureNode(batch, i), scenario);
   // Warm-up: every connection of the pool prepares its statements.
   await buildFixtures(fleet.db, 'warm', 200);
   await runLoad(instance.base, { concurrency, amount: 200, expect: 200, request: request('warm') });

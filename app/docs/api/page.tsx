@@ -18,22 +18,10 @@ export const metadata = { title: 'API reference · GPU Reservations' };
 export default async function ApiReferencePage() {
   const nonce = (await headers()).get(NONCE_HEADER) ?? undefined;
   const { html, css } = await renderReference();
-  // Inside Redoc, the browser's own defaults rather than the console's reset (Tailwind's
-  // preflight, a cascade layer): Redoc styles its markup over the browser's defaults. Unlayered
-  // and of no specificity, so every rule of Redoc's and every inline style still wins — but not
-  // the presentation attributes of an SVG's shapes, which count as author rules that come first:
-  // reverted, a path lost its `d` (a CSS property in Chromium) and Redoc's icons drew nothing (the
-  // phone menu's button was a blank disc). So what is inside an `<svg>` is left as drawn; the
-  // `<svg>` itself is reset like the rest (inline, as Redoc lays it out).
-  const reset = ':where(#redoc-root *:not(svg *)) { all: revert; }';
-  // Redoc draws its section headings and the response headers' caption in a fixed
-  // rgba(38, 50, 56, 0.5): 2.9:1 on white, under WCAG's 4.5 (docs/product.md §8 R7); its theme
-  // cannot change it. The id outweighs Redoc's one class.
-  const contrast = '#redoc-root :is(h5, caption) { color: #5c6366; }';
   return (
     <main id="main" className="bg-white text-black">
       {nonce && <meta name="sc-nonce" content={nonce} />}
-      <style nonce={nonce} dangerouslySetInnerHTML={{ __html: `${reset}\n${css}\n${contrast}` }} />
+      <style nonce={nonce} dangerouslySetInnerHTML={{ __html: css }} />
       <div id="redoc-root" dangerouslySetInnerHTML={{ __html: html }} />
       <RedocHydrate history={readReferenceHistory()} />
     </main>
